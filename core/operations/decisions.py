@@ -1,0 +1,178 @@
+"""What people do to a hold: confirm (and its dry run), release, extend, cancel."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import sqlalchemy as sa
+
+from core.model import Hold, Status, Venue
+from core.notices import NoticeKind, event, notice
+from core.operations.promotion import promote_after
+from core.results import (
+    Cancelled,
+    Code,
+    Confirmed,
+    ConfirmPlan,
+    Extended,
+    Refused,
+    Released,
+)
+from core.rules.deadlines import extended_deadline
+from core.rules.promotion import new_ranks
+from core.rules.requests import span_of
+from core.rules.spans import part_days
+from core.store import audit, holds, ledger, outbox
+
+
+def confirm(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> Confirmed | Refused:
+    hold = _actionable(conn, venue, hold_id, actor)
+    if isinstance(hold, Refused):
+        return hold
+    refused = _confirmable(hold, now)
+    if refused:
+        return refused
+    bumped = _bump(conn, venue, hold)
+    losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
+    loser_ids = [h.id for h in losers]
+    holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
+    holds.confirm(conn, venue, hold.id, now)
+    confirmed = _reload(conn, venue, hold.id)
+    released = holds.get_many(conn, venue, loser_ids)
+    outbox.add(
+        conn, venue.id, [notice(NoticeKind.LOST, h, winner=confirmed) for h in released], now
+    )
+    audit.record(
+        conn,
+        venue.id,
+        [event(hold, actor, "confirmed", now, released=loser_ids)]
+        + [event(h, actor, "lost", now, winner=hold.id) for h in released],
+    )
+    promoted = promote_after(conn, venue, released, bumped, now, actor)
+    return Confirmed(confirmed, tuple(released), tuple(promoted))
+
+
+def confirm_plan(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> ConfirmPlan | Refused:
+    """What confirming would do, read-only: the holds it releases and the ones it promotes."""
+    hold = _actionable(conn, venue, hold_id, actor)
+    if isinstance(hold, Refused):
+        return hold
+    refused = _confirmable(hold, now)
+    if refused:
+        return refused
+    losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
+    gone = {h.id for h in losers}
+    waiting = [
+        h
+        for h in holds.live_conflicting(conn, venue, [span_of(h) for h in losers])
+        if h.id not in gone and h.id != hold.id and (h.rank or 0) > 1
+    ]
+    around = holds.live_conflicting(conn, venue, [span_of(h) for h in waiting])
+    moves = new_ranks(waiting, around, gone)
+    return ConfirmPlan(hold, tuple(losers), tuple(h for h, rank in moves if rank == 1))
+
+
+def release(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> Released | Refused:
+    """The customer declined: the hold goes, whoever waited behind it may move up."""
+    hold = _actionable(conn, venue, hold_id, actor)
+    if isinstance(hold, Refused):
+        return hold
+    if hold.status is not Status.TENTATIVE:
+        return Refused(Code.ALREADY_DECIDED, hold=hold)
+    bumped = _bump(conn, venue, hold)
+    holds.leave(conn, venue, [hold.id], Status.RELEASED, now)
+    audit.record(conn, venue.id, [event(hold, actor, "released", now, rank=hold.rank)])
+    promoted = promote_after(conn, venue, [hold], bumped, now, actor)
+    return Released(_reload(conn, venue, hold.id), tuple(promoted))
+
+
+def extend(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> Extended | Refused:
+    hold = _actionable(conn, venue, hold_id, actor)
+    if isinstance(hold, Refused):
+        return hold
+    refused = _confirmable(hold, now)
+    if refused:
+        return refused
+    assert hold.expires_at is not None  # noqa: S101 - a 1st hold has a deadline (invariant 4)
+    if hold.extensions_used >= venue.policy.max_extensions:
+        return Refused(Code.EXTENSION_LIMIT, hold=hold, limit=venue.policy.max_extensions)
+    new_deadline = extended_deadline(hold.expires_at, hold.kind, hold.start_at, venue.policy)
+    if new_deadline <= hold.expires_at:
+        return Refused(Code.EXTENSION_PAST_START, hold=hold)
+    _bump(conn, venue, hold)
+    holds.extend(conn, venue, hold, new_deadline, now)
+    extended = _reload(conn, venue, hold.id)
+    behind = [
+        h
+        for h in holds.live_conflicting(conn, venue, [span_of(hold)])
+        if h.status is Status.TENTATIVE and (h.rank or 0) > 1
+    ]
+    outbox.add(
+        conn, venue.id, [notice(NoticeKind.EXTENDED, h, ahead=extended) for h in behind], now
+    )
+    audit.record(
+        conn,
+        venue.id,
+        [event(hold, actor, "extended", now, expires_at=new_deadline.isoformat())],
+    )
+    return Extended(extended, tuple(behind))
+
+
+def cancel(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> Cancelled | Refused:
+    """A manager cancels a confirmed booking; its span is free again."""
+    hold = holds.get(conn, venue, hold_id)
+    if hold is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    if not venue.is_manager(actor):
+        return Refused(Code.NOT_AUTHORIZED, hold=hold, detail="manager")
+    if hold.status is Status.TENTATIVE:
+        return Refused(Code.NOT_CONFIRMED, hold=hold)
+    if hold.status is not Status.CONFIRMED:
+        return Refused(Code.ALREADY_DECIDED, hold=hold)
+    bumped = _bump(conn, venue, hold)
+    holds.leave(conn, venue, [hold.id], Status.CANCELLED, now)
+    audit.record(conn, venue.id, [event(hold, actor, "cancelled", now)])
+    promoted = promote_after(conn, venue, [hold], bumped, now, actor)
+    return Cancelled(_reload(conn, venue, hold.id), tuple(promoted))
+
+
+def _actionable(conn: sa.Connection, venue: Venue, hold_id: int, actor: str) -> Hold | Refused:
+    hold = holds.get(conn, venue, hold_id)
+    if hold is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    if not hold.may_act(actor, venue):
+        return Refused(Code.NOT_AUTHORIZED, hold=hold)
+    return hold
+
+
+def _confirmable(hold: Hold, now: datetime) -> Refused | None:
+    """Only a 1st hold before its deadline; at ``now == expires_at`` it is already too late."""
+    if hold.status is not Status.TENTATIVE:
+        return Refused(Code.ALREADY_DECIDED, hold=hold)
+    if hold.rank != 1 or hold.expires_at is None:
+        return Refused(Code.NOT_FIRST, hold=hold, rank=hold.rank)
+    if now >= hold.expires_at:
+        return Refused(Code.DEADLINE_PASSED, hold=hold)
+    return None
+
+
+def _bump(conn: sa.Connection, venue: Venue, hold: Hold) -> set[tuple[str, date]]:
+    keys = part_days([span_of(hold)], venue.tz)
+    ledger.bump(conn, venue.id, keys)
+    return set(keys)
+
+
+def _reload(conn: sa.Connection, venue: Venue, hold_id: int) -> Hold:
+    hold = holds.get(conn, venue, hold_id)
+    assert hold is not None  # noqa: S101 - holds are never deleted
+    return hold

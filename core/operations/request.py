@@ -1,0 +1,121 @@
+"""Requesting a hold, and previewing what a request would get."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from core.model import HoldRequest, Status, Venue
+from core.notices import event
+from core.results import Code, Preview, Refused, Requested
+from core.rules.requests import Checked, check_request, decide_rank
+from core.rules.spans import part_days
+from core.store import audit, holds, idempotency, ledger
+
+
+def request_hold(
+    conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, key: str | None
+) -> Requested | Refused:
+    digest = request_hash(req)
+    if key:
+        first = idempotency.find(conn, venue.id, key)
+        if first is not None:
+            return _replay(conn, venue, first, digest)
+    checked = check_request(req, venue, now)
+    if isinstance(checked, Refused):
+        return checked
+    # The bump comes before any read of holds, and the hold's id is taken after it.
+    ledger.bump(conn, venue.id, part_days([checked.span], venue.tz))
+    conflicting = holds.live_conflicting(conn, venue, [checked.span])
+    ranked = decide_rank(checked, conflicting, venue, now)
+    if isinstance(ranked, Refused):
+        return ranked
+    hold_id = holds.insert(
+        conn, venue, _row(req, checked, ranked.rank, ranked.expires_at), checked.span, now
+    )
+    audit.record(
+        conn,
+        venue.id,
+        [
+            event(
+                hold_id,
+                req.creator,
+                "requested",
+                now,
+                rank=ranked.rank,
+                expires_at=ranked.expires_at.isoformat() if ranked.expires_at else None,
+            )
+        ],
+    )
+    if key:
+        answer = {
+            "hold_id": hold_id,
+            "rank": ranked.rank,
+            "expires_at": ranked.expires_at.isoformat() if ranked.expires_at else None,
+        }
+        idempotency.save(conn, venue.id, key, digest, answer, now)
+    hold = holds.get(conn, venue, hold_id)
+    assert hold is not None  # noqa: S101 - inserted just above, in this transaction
+    return Requested(hold, ranked.rank, ranked.expires_at, ranked.ahead)
+
+
+def preview(
+    conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime
+) -> Preview | Refused:
+    """The same decision as ``request_hold``, read-only: nothing is bumped or written."""
+    checked = check_request(req, venue, now)
+    if isinstance(checked, Refused):
+        return checked
+    ranked = decide_rank(checked, holds.live_conflicting(conn, venue, [checked.span]), venue, now)
+    if isinstance(ranked, Refused):
+        return ranked
+    return Preview(ranked.rank, ranked.expires_at, ranked.ahead)
+
+
+def request_hash(req: HoldRequest) -> str:
+    fields = asdict(req)
+    fields["local_date"] = req.local_date.isoformat()
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+def _replay(
+    conn: sa.Connection, venue: Venue, first: idempotency.Record, digest: str
+) -> Requested | Refused:
+    if first.request_hash != digest:
+        return Refused(Code.IDEMPOTENCY_MISMATCH)
+    hold = holds.get(conn, venue, first.response["hold_id"])
+    if hold is None:  # pragma: no cover - holds are never deleted
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(first.response["hold_id"]))
+    expires = first.response["expires_at"]
+    return Requested(
+        hold,
+        first.response["rank"],
+        datetime.fromisoformat(expires) if expires else None,
+        ahead=(),
+        replayed=True,
+    )
+
+
+def _row(
+    req: HoldRequest, checked: Checked, rank: int, expires: datetime | None
+) -> dict[str, object]:
+    return {
+        "room_id": checked.room.id,
+        "local_date": req.local_date,
+        "start_at": checked.start,
+        "end_at": checked.end,
+        "span_end": checked.span.end,
+        "kind": checked.kind.value,
+        "customer": checked.customer,
+        "note": checked.note,
+        "salesperson": req.salesperson.strip(),
+        "creator": req.creator,
+        "status": Status.TENTATIVE.value,
+        "rank": rank,
+        "expires_at": expires,
+        "extensions_used": 0,
+    }

@@ -1,0 +1,122 @@
+"""What operations answer: typed outcomes, and refusals as data (a code and its facts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import ClassVar
+
+from core.model import Hold
+
+
+class Code(StrEnum):
+    """Why something was refused. The bot and CLI turn these into sentences."""
+
+    # bad input: nothing is written
+    UNKNOWN_VENUE = "unknown_venue"
+    UNKNOWN_ROOM = "unknown_room"
+    UNKNOWN_KIND = "unknown_kind"
+    BAD_TIMES = "bad_times"
+    TOO_LONG = "too_long"
+    IN_PAST = "in_past"
+    BEYOND_HORIZON = "beyond_horizon"
+    BAD_CUSTOMER = "bad_customer"
+    BAD_NOTE = "bad_note"
+    BAD_SALESPERSON = "bad_salesperson"
+    HOLD_NOT_FOUND = "hold_not_found"
+    NOT_AUTHORIZED = "not_authorized"
+    IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
+    # the ledger says no
+    CONFIRMED_CONFLICT = "confirmed_conflict"  # 本予約あり
+    RANK_TOO_LOW = "rank_too_low"  # N番手になるため受けない
+    BANQUET_NOT_OPEN = "banquet_not_open"
+    NOT_FIRST = "not_first"
+    DEADLINE_PASSED = "deadline_passed"
+    ALREADY_DECIDED = "already_decided"
+    NOT_CONFIRMED = "not_confirmed"
+    EXTENSION_LIMIT = "extension_limit"
+    EXTENSION_PAST_START = "extension_past_start"
+    # the database stayed contended through every retry
+    BUSY = "busy"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A refusal and its facts; which fields are set depends on ``code``."""
+
+    code: Code
+    field: str | None = None  # the request field at fault (the modal marks it)
+    holders: tuple[Hold, ...] = ()  # the confirmed or 1st holds in the way
+    rank: int | None = None  # the rank it would have had
+    opens_at: datetime | None = None  # when banquet bookings open for that date
+    limit: int | None = None  # the bound crossed: max rank, horizon days, extensions, length
+    hold: Hold | None = None  # the hold acted on, as it stands now
+    detail: str = ""  # the offending value, quoted back to the user
+    ok: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What submitting a request would do now (nothing written)."""
+
+    rank: int
+    expires_at: datetime | None
+    ahead: tuple[Hold, ...]  # the holds it would wait behind
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Requested:
+    hold: Hold
+    rank: int  # as first answered (a replay returns the first answer)
+    expires_at: datetime | None
+    ahead: tuple[Hold, ...]
+    replayed: bool = False
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    hold: Hold
+    released: tuple[Hold, ...]
+    promoted: tuple[Hold, ...]
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class ConfirmPlan:
+    """Dry run of confirm: who would lose the slot and who would move up."""
+
+    hold: Hold
+    would_release: tuple[Hold, ...]
+    would_promote: tuple[Hold, ...]
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Released:
+    hold: Hold
+    promoted: tuple[Hold, ...]
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Extended:
+    hold: Hold
+    notified: tuple[Hold, ...]  # the next in line, told of the new deadline
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    hold: Hold
+    promoted: tuple[Hold, ...]
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Swept:
+    expired: tuple[int, ...]
+    promoted: tuple[int, ...]
+    ok: ClassVar[bool] = True

@@ -1,0 +1,1 @@
+"""Pure rules of the hold engine: no I/O, no clock, no database."""

@@ -1,0 +1,134 @@
+"""Checking a hold request and deciding its rank, as pure functions of the facts read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from core.model import Hold, HoldRequest, Kind, Room, Status, Venue
+from core.results import Code, Refused
+from core.rules.deadlines import banquet_opens_at, first_deadline, last_bookable_day
+from core.rules.rank import rank_of
+from core.rules.spans import (
+    MAX_EVENT,
+    MINUTES_PER_DAY,
+    Span,
+    hold_span,
+    local_instant,
+)
+
+MAX_CUSTOMER = 200
+MAX_NOTE = 1000
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A request that passed every input check, in absolute time."""
+
+    room: Room
+    kind: Kind
+    start: datetime
+    end: datetime
+    span: Span
+    customer: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Ranked:
+    rank: int
+    expires_at: datetime | None
+    ahead: tuple[Hold, ...]
+
+
+def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Refused:
+    """Bad input is refused here, before anything is read or written."""
+    room = venue.rooms.get(req.room_id)
+    if room is None or not room.active:
+        return Refused(Code.UNKNOWN_ROOM, field="room", detail=req.room_id)
+    try:
+        kind = Kind(req.kind)
+    except ValueError:
+        return Refused(Code.UNKNOWN_KIND, field="kind", detail=req.kind)
+    customer, note = req.customer.strip(), req.note.strip()
+    refused = (
+        _check_times(req)
+        or _check_text(customer, Code.BAD_CUSTOMER, "customer", MAX_CUSTOMER)
+        or _check_long(note, Code.BAD_NOTE, "note", MAX_NOTE)
+        or _check_text(req.salesperson.strip(), Code.BAD_SALESPERSON, "salesperson", 64)
+    )
+    if refused:
+        return refused
+    tz = venue.tz
+    start = local_instant(req.local_date, req.start_min, tz)
+    end = local_instant(req.local_date, req.end_min, tz)
+    if end <= start or end - start > MAX_EVENT:  # a DST gap can make wall minutes lie
+        return Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
+    refused = _check_dates(req, venue, kind, start, now)
+    if refused:
+        return refused
+    span = hold_span(room.parts, start, end, room.turnover_min)
+    return Checked(room, kind, start, end, span, customer, note)
+
+
+def decide_rank(
+    checked: Checked, conflicting: Sequence[Hold], venue: Venue, now: datetime
+) -> Ranked | Refused:
+    """Rank among the live holds that conflict with the request (all of them came earlier)."""
+    confirmed = tuple(h for h in conflicting if h.status is Status.CONFIRMED)
+    if confirmed:
+        return Refused(Code.CONFIRMED_CONFLICT, holders=confirmed)
+    tentatives = [h for h in conflicting if h.status is Status.TENTATIVE]
+    rank = rank_of(checked.span, [span_of(h) for h in tentatives])
+    ahead = tuple(sorted((h for h in tentatives if h.rank == 1), key=lambda h: h.id))
+    if rank > venue.policy.max_rank:
+        return Refused(Code.RANK_TOO_LOW, rank=rank, limit=venue.policy.max_rank, holders=ahead)
+    expires = first_deadline(now, checked.kind, checked.start, venue.policy) if rank == 1 else None
+    return Ranked(rank, expires, ahead)
+
+
+def span_of(hold: Hold) -> Span:
+    return Span(hold.parts, hold.start_at, hold.span_end)
+
+
+def _check_times(req: HoldRequest) -> Refused | None:
+    if not 0 <= req.start_min < MINUTES_PER_DAY:
+        return Refused(Code.BAD_TIMES, field="start", detail=str(req.start_min))
+    if req.end_min <= req.start_min:
+        return Refused(Code.BAD_TIMES, field="end")
+    if req.end_min - req.start_min > MINUTES_PER_DAY:
+        return Refused(Code.TOO_LONG, field="end", limit=24)
+    return None
+
+
+def _check_text(value: str, code: Code, field: str, longest: int) -> Refused | None:
+    if not value:
+        return Refused(code, field=field, limit=longest)
+    return _check_long(value, code, field, longest)
+
+
+def _check_long(value: str, code: Code, field: str, longest: int) -> Refused | None:
+    if len(value) > longest:
+        return Refused(code, field=field, limit=longest, detail=value[:40])
+    return None
+
+
+def _check_dates(
+    req: HoldRequest, venue: Venue, kind: Kind, start: datetime, now: datetime
+) -> Refused | None:
+    today = now.astimezone(venue.tz).date()
+    if req.local_date < today or start <= now:
+        return Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
+    if req.local_date > last_bookable_day(today, venue.policy):
+        return Refused(
+            Code.BEYOND_HORIZON,
+            field="date",
+            limit=venue.policy.horizon_days,
+            detail=req.local_date.isoformat(),
+        )
+    if kind is Kind.BANQUET:
+        opens = banquet_opens_at(req.local_date, venue.policy, venue.tz)
+        if opens is not None and now < opens:
+            return Refused(Code.BANQUET_NOT_OPEN, field="date", opens_at=opens)
+    return None

@@ -1,0 +1,62 @@
+"""Spans in absolute time and the conflict predicate (DESIGN.md, Vocabulary)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+MINUTES_PER_DAY = 1440
+MAX_EVENT = timedelta(hours=24)
+MAX_TURNOVER_MIN = 1440
+# The longest span any hold can have; reads look this far back for spans that still overlap.
+MAX_SPAN = MAX_EVENT + timedelta(minutes=MAX_TURNOVER_MIN)
+
+
+@dataclass(frozen=True)
+class Span:
+    """The parts a hold occupies over ``[start, end)``, turnover included."""
+
+    parts: frozenset[str]
+    start: datetime
+    end: datetime
+
+    def conflicts(self, other: Span) -> bool:
+        """Shares a part and overlaps in time (half-open, so touching spans do not conflict)."""
+        return bool(self.parts & other.parts) and self.start < other.end and other.start < self.end
+
+
+def local_instant(day: date, minute: int, tz: ZoneInfo) -> datetime:
+    """The instant ``minute`` minutes after local midnight of ``day`` (may exceed 1440)."""
+    days, rest = divmod(minute, MINUTES_PER_DAY)
+    wall = datetime(day.year, day.month, day.day, rest // 60, rest % 60) + timedelta(days=days)
+    return wall.replace(tzinfo=tz)
+
+
+def end_minute(start_min: int, end_clock_min: int) -> int:
+    """An end clock time at or before the start means past midnight (the modal and CLI rule)."""
+    return end_clock_min if end_clock_min > start_min else end_clock_min + MINUTES_PER_DAY
+
+
+def hold_span(parts: frozenset[str], start: datetime, end: datetime, turnover_min: int) -> Span:
+    return Span(parts, start, end + timedelta(minutes=turnover_min))
+
+
+def local_days(start: datetime, end: datetime, tz: ZoneInfo) -> list[date]:
+    """Venue-local dates that ``[start, end)`` touches."""
+    first = start.astimezone(tz).date()
+    last = (end - timedelta(microseconds=1)).astimezone(tz).date()
+    return [first + timedelta(days=i) for i in range((last - first).days + 1)]
+
+
+def part_days(spans: Iterable[Span], tz: ZoneInfo) -> list[tuple[str, date]]:
+    """The ledger rows to bump, sorted so every operation locks them in the same order.
+
+    Two spans that conflict share a part at some instant, hence that part's row for the local
+    day of that instant: the row both operations bump.
+    """
+    keys = {
+        (part, day) for s in spans for part in s.parts for day in local_days(s.start, s.end, tz)
+    }
+    return sorted(keys)

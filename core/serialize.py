@@ -1,0 +1,66 @@
+"""Holds as JSON-ready dicts: outbox payloads, idempotent answers, ``--json`` output."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from core.model import Hold, Kind, Status
+
+
+def hold_to_json(hold: Hold) -> dict[str, Any]:
+    return {
+        "id": hold.id,
+        "venue_id": hold.venue_id,
+        "room_id": hold.room_id,
+        "room_name": hold.room_name,
+        "parts": sorted(hold.parts),
+        "local_date": hold.local_date.isoformat(),
+        "start_at": hold.start_at.isoformat(),
+        "end_at": hold.end_at.isoformat(),
+        "span_end": hold.span_end.isoformat(),
+        "kind": hold.kind.value,
+        "customer": hold.customer,
+        "note": hold.note,
+        "salesperson": hold.salesperson,
+        "creator": hold.creator,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "expires_at": _iso(hold.expires_at),
+        "extensions_used": hold.extensions_used,
+        "created_at": hold.created_at.isoformat(),
+        "updated_at": hold.updated_at.isoformat(),
+    }
+
+
+def hold_from_json(data: dict[str, Any]) -> Hold:
+    return Hold(
+        id=data["id"],
+        venue_id=data["venue_id"],
+        room_id=data["room_id"],
+        room_name=data["room_name"],
+        parts=frozenset(data["parts"]),
+        local_date=date.fromisoformat(data["local_date"]),
+        start_at=datetime.fromisoformat(data["start_at"]),
+        end_at=datetime.fromisoformat(data["end_at"]),
+        span_end=datetime.fromisoformat(data["span_end"]),
+        kind=Kind(data["kind"]),
+        customer=data["customer"],
+        note=data["note"],
+        salesperson=data["salesperson"],
+        creator=data["creator"],
+        status=Status(data["status"]),
+        rank=data["rank"],
+        expires_at=_parse(data["expires_at"]),
+        extensions_used=data["extensions_used"],
+        created_at=datetime.fromisoformat(data["created_at"]),
+        updated_at=datetime.fromisoformat(data["updated_at"]),
+    )
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _parse(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None

@@ -1,0 +1,1 @@
+"""The engine's store: tables and queries on PostgreSQL (SQLAlchemy Core, psycopg 3)."""

@@ -1,0 +1,49 @@
+"""Audit events: who did what to which hold, when; written with the change itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from core.store.schema import audit_events
+
+
+@dataclass(frozen=True)
+class Event:
+    hold_id: int | None
+    actor: str
+    action: str
+    at: datetime
+    detail: Mapping[str, Any]
+
+
+def record(conn: sa.Connection, venue_id: str, events: Sequence[Event]) -> None:
+    if not events:
+        return
+    conn.execute(
+        audit_events.insert(),
+        [
+            {
+                "venue_id": venue_id,
+                "hold_id": e.hold_id,
+                "actor": e.actor,
+                "action": e.action,
+                "at": e.at,
+                "detail": dict(e.detail),
+            }
+            for e in events
+        ],
+    )
+
+
+def trail(conn: sa.Connection, venue_id: str, hold_id: int) -> list[Event]:
+    rows = conn.execute(
+        sa.select(audit_events)
+        .where(audit_events.c.venue_id == venue_id, audit_events.c.hold_id == hold_id)
+        .order_by(audit_events.c.id)
+    )
+    return [Event(r.hold_id, r.actor, r.action, r.at, r.detail) for r in rows]

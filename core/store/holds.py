@@ -1,0 +1,240 @@
+"""Reading and writing holds and their per-part spans."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+
+import sqlalchemy as sa
+
+from core.model import Hold, Kind, Status, Venue
+from core.rules.spans import MAX_SPAN, Span
+from core.store.schema import hold_id_seq, hold_spans, holds
+
+
+def from_row(row: sa.Row[tuple[object, ...]], venue: Venue) -> Hold:
+    m = row._mapping
+    room = venue.rooms[m["room_id"]]
+    return Hold(
+        id=m["id"],
+        venue_id=m["venue_id"],
+        room_id=room.id,
+        room_name=room.name,
+        parts=room.parts,
+        local_date=m["local_date"],
+        start_at=m["start_at"],
+        end_at=m["end_at"],
+        span_end=m["span_end"],
+        kind=Kind(m["kind"]),
+        customer=m["customer"],
+        note=m["note"],
+        salesperson=m["salesperson"],
+        creator=m["creator"],
+        status=Status(m["status"]),
+        rank=m["rank"],
+        expires_at=m["expires_at"],
+        extensions_used=m["extensions_used"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def get(conn: sa.Connection, venue: Venue, hold_id: int) -> Hold | None:
+    row = conn.execute(
+        sa.select(holds).where(holds.c.venue_id == venue.id, holds.c.id == hold_id)
+    ).first()
+    return from_row(row, venue) if row else None
+
+
+def get_many(conn: sa.Connection, venue: Venue, ids: Iterable[int]) -> list[Hold]:
+    wanted = sorted(set(ids))
+    if not wanted:
+        return []
+    rows = conn.execute(
+        sa.select(holds)
+        .where(holds.c.venue_id == venue.id, holds.c.id.in_(wanted))
+        .order_by(holds.c.id)
+    )
+    return [from_row(r, venue) for r in rows]
+
+
+def live_conflicting(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -> list[Hold]:
+    """Live holds that conflict with at least one of ``spans``, in arrival order.
+
+    Only live holds have span rows. The B-tree on (venue, part, start) finds a span that
+    overlaps ``[s, e)``: it starts before ``e`` and after ``s - MAX_SPAN``, and ends after ``s``.
+    """
+    wanted = [(p, s.start, s.end) for s in spans for p in sorted(s.parts)]
+    if not wanted:
+        return []
+    probe = sa.values(
+        sa.column("part_id", sa.Text),
+        sa.column("s", holds.c.start_at.type),
+        sa.column("e", holds.c.start_at.type),
+        name="probe",
+    ).data(wanted)
+    ids = (
+        sa.select(hold_spans.c.hold_id)
+        .join(probe, hold_spans.c.part_id == probe.c.part_id)
+        .where(
+            hold_spans.c.venue_id == venue.id,
+            hold_spans.c.starts_at < probe.c.e,
+            hold_spans.c.starts_at > probe.c.s - MAX_SPAN,
+            hold_spans.c.ends_at > probe.c.s,
+        )
+    )
+    rows = conn.execute(
+        sa.select(holds)
+        .where(holds.c.venue_id == venue.id, holds.c.id.in_(ids))
+        .order_by(holds.c.id)
+    )
+    return [from_row(r, venue) for r in rows]
+
+
+def insert(
+    conn: sa.Connection,
+    venue: Venue,
+    values: dict[str, object],
+    span: Span,
+    now: datetime,
+) -> int:
+    """A new hold and its span rows; its id is taken here, after the ledger bump."""
+    hold_id: int = conn.execute(sa.select(hold_id_seq.next_value())).scalar_one()
+    conn.execute(
+        holds.insert().values(
+            venue_id=venue.id, id=hold_id, created_at=now, updated_at=now, **values
+        )
+    )
+    blocking = values["status"] == Status.CONFIRMED or values["rank"] == 1
+    conn.execute(
+        hold_spans.insert(),
+        [
+            {
+                "venue_id": venue.id,
+                "hold_id": hold_id,
+                "part_id": part,
+                "starts_at": span.start,
+                "ends_at": span.end,
+                "blocking": blocking,
+            }
+            for part in sorted(span.parts)
+        ],
+    )
+    return hold_id
+
+
+def leave(
+    conn: sa.Connection, venue: Venue, ids: Sequence[int], status: Status, now: datetime
+) -> None:
+    """Holds stop being live: released, expired or cancelled; their spans go."""
+    if not ids:
+        return
+    conn.execute(
+        holds.update()
+        .where(holds.c.venue_id == venue.id, holds.c.id.in_(ids))
+        .values(status=status, rank=None, expires_at=None, updated_at=now)
+    )
+    conn.execute(
+        hold_spans.delete().where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id.in_(ids))
+    )
+
+
+def set_rank(
+    conn: sa.Connection,
+    venue: Venue,
+    hold_id: int,
+    rank: int,
+    expires_at: datetime | None,
+    now: datetime,
+) -> None:
+    """A waiting hold moves up; at rank 1 it gets its deadline and starts blocking."""
+    conn.execute(
+        holds.update()
+        .where(holds.c.venue_id == venue.id, holds.c.id == hold_id)
+        .values(rank=rank, expires_at=expires_at, updated_at=now)
+    )
+    if rank == 1:
+        _set_blocking(conn, venue, hold_id)
+
+
+def confirm(conn: sa.Connection, venue: Venue, hold_id: int, now: datetime) -> None:
+    conn.execute(
+        holds.update()
+        .where(holds.c.venue_id == venue.id, holds.c.id == hold_id)
+        .values(status=Status.CONFIRMED, rank=None, expires_at=None, updated_at=now)
+    )
+
+
+def extend(
+    conn: sa.Connection, venue: Venue, hold: Hold, expires_at: datetime, now: datetime
+) -> None:
+    conn.execute(
+        holds.update()
+        .where(holds.c.venue_id == venue.id, holds.c.id == hold.id)
+        .values(expires_at=expires_at, extensions_used=hold.extensions_used + 1, updated_at=now)
+    )
+
+
+def due(conn: sa.Connection, venue: Venue, now: datetime, limit: int) -> list[Hold]:
+    """1st holds whose deadline has come (``expires_at <= now``), earliest first."""
+    rows = conn.execute(
+        sa.select(holds)
+        .where(
+            holds.c.venue_id == venue.id,
+            holds.c.status == Status.TENTATIVE,
+            holds.c.rank == 1,
+            holds.c.expires_at <= now,
+        )
+        .order_by(holds.c.expires_at, holds.c.id)
+        .limit(limit)
+    )
+    return [from_row(r, venue) for r in rows]
+
+
+def firsts_expiring(
+    conn: sa.Connection, venue: Venue, after: datetime, until: datetime
+) -> list[Hold]:
+    """1st holds with ``after < expires_at <= until`` (reminders, digests)."""
+    rows = conn.execute(
+        sa.select(holds)
+        .where(
+            holds.c.venue_id == venue.id,
+            holds.c.status == Status.TENTATIVE,
+            holds.c.rank == 1,
+            holds.c.expires_at > after,
+            holds.c.expires_at <= until,
+        )
+        .order_by(holds.c.expires_at, holds.c.id)
+    )
+    return [from_row(r, venue) for r in rows]
+
+
+def listing(
+    conn: sa.Connection,
+    venue: Venue,
+    *,
+    on: date | None = None,
+    salesperson: str | None = None,
+    statuses: Iterable[Status] | None = None,
+    updated_since: datetime | None = None,
+    limit: int = 500,
+) -> list[Hold]:
+    query = sa.select(holds).where(holds.c.venue_id == venue.id)
+    if on is not None:
+        query = query.where(holds.c.local_date == on)
+    if salesperson is not None:
+        query = query.where(holds.c.salesperson == salesperson)
+    if statuses is not None:
+        query = query.where(holds.c.status.in_([s.value for s in statuses]))
+    if updated_since is not None:
+        query = query.where(holds.c.updated_at >= updated_since)
+    query = query.order_by(holds.c.local_date, holds.c.start_at, holds.c.id).limit(limit)
+    return [from_row(r, venue) for r in conn.execute(query)]
+
+
+def _set_blocking(conn: sa.Connection, venue: Venue, hold_id: int) -> None:
+    conn.execute(
+        hold_spans.update()
+        .where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == hold_id)
+        .values(blocking=True)
+    )

@@ -1,0 +1,49 @@
+"""Idempotency records: a submission key, the request's hash and the first answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert
+
+from core.store.schema import idempotency_records
+from core.uow import Retry
+
+
+@dataclass(frozen=True)
+class Record:
+    request_hash: str
+    response: dict[str, Any]
+
+
+def find(conn: sa.Connection, venue_id: str, key: str) -> Record | None:
+    row = conn.execute(
+        sa.select(idempotency_records.c.request_hash, idempotency_records.c.response).where(
+            idempotency_records.c.venue_id == venue_id, idempotency_records.c.key == key
+        )
+    ).first()
+    return Record(row.request_hash, row.response) if row else None
+
+
+def save(
+    conn: sa.Connection,
+    venue_id: str,
+    key: str,
+    request_hash: str,
+    response: dict[str, Any],
+    now: datetime,
+) -> None:
+    """Store the first answer; if a twin submission got there first, start again to read it."""
+    stored = conn.execute(
+        insert(idempotency_records)
+        .values(
+            venue_id=venue_id, key=key, request_hash=request_hash, response=response, created_at=now
+        )
+        .on_conflict_do_nothing()
+        .returning(idempotency_records.c.key)
+    ).first()
+    if stored is None:
+        raise Retry

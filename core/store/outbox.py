@@ -1,0 +1,197 @@
+"""Outbox rows: notices written with the change, delivered after commit by a worker."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert
+
+from core.store.schema import outbox
+
+
+@dataclass(frozen=True)
+class NewNotice:
+    kind: str
+    recipient: str
+    payload: Mapping[str, Any]
+    hold_id: int | None = None
+    dedupe_key: str | None = None  # at most one row per key and venue (reminders, digests)
+
+
+@dataclass(frozen=True)
+class Notice:
+    venue_id: str
+    id: int
+    kind: str
+    hold_id: int | None
+    recipient: str
+    payload: dict[str, Any]
+    status: str
+    attempts: int
+    available_at: datetime
+    last_error: str | None
+    sent_at: datetime | None
+    slack_channel: str | None
+    slack_ts: str | None
+    created_at: datetime
+
+
+def add(conn: sa.Connection, venue_id: str, notices: Sequence[NewNotice], now: datetime) -> int:
+    """Write notices; a row whose dedupe key is already taken is skipped. Returns rows written."""
+    if not notices:
+        return 0
+    rows = [
+        {
+            "venue_id": venue_id,
+            "kind": n.kind,
+            "hold_id": n.hold_id,
+            "recipient": n.recipient,
+            "payload": dict(n.payload),
+            "dedupe_key": n.dedupe_key,
+            "status": "pending",
+            "attempts": 0,
+            "available_at": now,
+            "created_at": now,
+        }
+        for n in notices
+    ]
+    result = conn.execute(
+        insert(outbox).values(rows).on_conflict_do_nothing().returning(outbox.c.id)
+    )
+    return len(result.all())
+
+
+def claim(
+    conn: sa.Connection, venue_id: str, owner: str, now: datetime, lease: timedelta, limit: int
+) -> list[Notice]:
+    """Lease up to ``limit`` due rows; rows another worker holds are skipped, not waited for."""
+    due = (
+        sa.select(outbox.c.id)
+        .where(
+            outbox.c.venue_id == venue_id,
+            outbox.c.status == "pending",
+            outbox.c.available_at <= now,
+            sa.or_(outbox.c.lease_until.is_(None), outbox.c.lease_until <= now),
+        )
+        .order_by(outbox.c.available_at, outbox.c.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    rows = conn.execute(
+        outbox.update()
+        .where(outbox.c.venue_id == venue_id, outbox.c.id.in_(due.scalar_subquery()))
+        .values(lease_owner=owner, lease_until=now + lease, attempts=outbox.c.attempts + 1)
+        .returning(*outbox.c)
+    )
+    return sorted((_notice(r) for r in rows), key=lambda n: n.id)
+
+
+def mark_sent(
+    conn: sa.Connection, venue_id: str, notice_id: int, channel: str, ts: str, now: datetime
+) -> None:
+    conn.execute(
+        outbox.update()
+        .where(outbox.c.venue_id == venue_id, outbox.c.id == notice_id, outbox.c.status != "sent")
+        .values(
+            status="sent",
+            sent_at=now,
+            slack_channel=channel,
+            slack_ts=ts,
+            lease_owner=None,
+            lease_until=None,
+            last_error=None,
+        )
+    )
+
+
+def mark_retry(
+    conn: sa.Connection, venue_id: str, notice_id: int, error: str, available_at: datetime
+) -> None:
+    conn.execute(
+        outbox.update()
+        .where(
+            outbox.c.venue_id == venue_id, outbox.c.id == notice_id, outbox.c.status == "pending"
+        )
+        .values(available_at=available_at, lease_owner=None, lease_until=None, last_error=error)
+    )
+
+
+def mark_failed(conn: sa.Connection, venue_id: str, notice_id: int, error: str) -> None:
+    conn.execute(
+        outbox.update()
+        .where(
+            outbox.c.venue_id == venue_id, outbox.c.id == notice_id, outbox.c.status == "pending"
+        )
+        .values(status="failed", lease_owner=None, lease_until=None, last_error=error)
+    )
+
+
+def unreported_failures(conn: sa.Connection, venue_id: str) -> list[Notice]:
+    rows = conn.execute(
+        sa.select(outbox)
+        .where(
+            outbox.c.venue_id == venue_id,
+            outbox.c.status == "failed",
+            outbox.c.failure_reported_at.is_(None),
+        )
+        .order_by(outbox.c.id)
+        .with_for_update(skip_locked=True)
+    )
+    return [_notice(r) for r in rows]
+
+
+def mark_reported(conn: sa.Connection, venue_id: str, ids: Sequence[int], now: datetime) -> None:
+    conn.execute(
+        outbox.update()
+        .where(outbox.c.venue_id == venue_id, outbox.c.id.in_(ids))
+        .values(failure_reported_at=now)
+    )
+
+
+def listing(
+    conn: sa.Connection, venue_id: str, status: str | None, limit: int = 200
+) -> list[Notice]:
+    query = sa.select(outbox).where(outbox.c.venue_id == venue_id)
+    if status is not None:
+        query = query.where(outbox.c.status == status)
+    rows = conn.execute(query.order_by(outbox.c.id.desc()).limit(limit))
+    return [_notice(r) for r in rows]
+
+
+def requeue_failed(
+    conn: sa.Connection, venue_id: str, ids: Sequence[int] | None, now: datetime
+) -> list[int]:
+    """Failed rows go back to pending (all of them, or just ``ids``)."""
+    query = outbox.update().where(outbox.c.venue_id == venue_id, outbox.c.status == "failed")
+    if ids is not None:
+        query = query.where(outbox.c.id.in_(ids))
+    rows = conn.execute(
+        query.values(
+            status="pending", available_at=now, failure_reported_at=None, lease_until=None
+        ).returning(outbox.c.id)
+    )
+    return sorted(r.id for r in rows)
+
+
+def _notice(row: sa.Row[tuple[object, ...]]) -> Notice:
+    m = row._mapping
+    return Notice(
+        venue_id=m["venue_id"],
+        id=m["id"],
+        kind=m["kind"],
+        hold_id=m["hold_id"],
+        recipient=m["recipient"],
+        payload=m["payload"],
+        status=m["status"],
+        attempts=m["attempts"],
+        available_at=m["available_at"],
+        last_error=m["last_error"],
+        sent_at=m["sent_at"],
+        slack_channel=m["slack_channel"],
+        slack_ts=m["slack_ts"],
+        created_at=m["created_at"],
+    )

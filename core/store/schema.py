@@ -1,0 +1,205 @@
+"""Tables. Every one carries ``venue_id`` and leads its keys with it (distributable by venue).
+
+The Alembic migrations in ``migrations/`` create exactly this; a test compares the two.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, ExcludeConstraint
+
+metadata = sa.MetaData(
+    naming_convention={
+        "pk": "pk_%(table_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "ix": "ix_%(table_name)s_%(column_0_name)s",
+    }
+)
+
+TS = sa.DateTime(timezone=True)
+
+venues = sa.Table(
+    "venues",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("timezone", sa.Text, nullable=False),
+    sa.Column("policy", JSONB, nullable=False),
+    sa.Column("managers", ARRAY(sa.Text), nullable=False),
+    sa.Column("updated_at", TS, nullable=False),
+)
+
+parts = sa.Table(
+    "parts",
+    metadata,
+    sa.Column("venue_id", sa.Text, sa.ForeignKey("venues.id"), primary_key=True),
+    sa.Column("id", sa.Text, primary_key=True),
+)
+
+rooms = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("venue_id", sa.Text, sa.ForeignKey("venues.id"), primary_key=True),
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("turnover_min", sa.Integer, nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("active", sa.Boolean, nullable=False),
+    sa.CheckConstraint("turnover_min BETWEEN 0 AND 1440", name="turnover"),
+)
+
+room_parts = sa.Table(
+    "room_parts",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("room_id", sa.Text, primary_key=True),
+    sa.Column("part_id", sa.Text, primary_key=True),
+    sa.ForeignKeyConstraint(["venue_id", "room_id"], ["rooms.venue_id", "rooms.id"]),
+    sa.ForeignKeyConstraint(["venue_id", "part_id"], ["parts.venue_id", "parts.id"]),
+)
+
+# Arrival order: ids come from one sequence, taken after the part-day bump (see ledger.py).
+hold_id_seq = sa.Sequence("holds_id_seq", metadata=metadata)
+
+holds = sa.Table(
+    "holds",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, hold_id_seq, primary_key=True),
+    sa.Column("room_id", sa.Text, nullable=False),
+    sa.Column("local_date", sa.Date, nullable=False),
+    sa.Column("start_at", TS, nullable=False),
+    sa.Column("end_at", TS, nullable=False),
+    sa.Column("span_end", TS, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("customer", sa.Text, nullable=False),
+    sa.Column("note", sa.Text, nullable=False),
+    sa.Column("salesperson", sa.Text, nullable=False),
+    sa.Column("creator", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("rank", sa.SmallInteger),
+    sa.Column("expires_at", TS),
+    sa.Column("extensions_used", sa.SmallInteger, nullable=False),
+    sa.Column("created_at", TS, nullable=False),
+    sa.Column("updated_at", TS, nullable=False),
+    sa.ForeignKeyConstraint(["venue_id", "room_id"], ["rooms.venue_id", "rooms.id"]),
+    sa.CheckConstraint("kind IN ('wedding', 'banquet')", name="kind"),
+    sa.CheckConstraint(
+        "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
+    ),
+    sa.CheckConstraint("end_at > start_at AND span_end >= end_at", name="times"),
+    # Invariants 3 and 4 of DESIGN.md, as far as one row can tell.
+    sa.CheckConstraint("(status = 'tentative') = (rank IS NOT NULL) AND rank >= 1", name="rank"),
+    sa.CheckConstraint(
+        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1)", name="deadline"
+    ),
+)
+sa.Index(
+    "ix_holds_due",
+    holds.c.venue_id,
+    holds.c.expires_at,
+    postgresql_where=sa.text("status = 'tentative' AND rank = 1"),
+)
+sa.Index("ix_holds_salesperson", holds.c.venue_id, holds.c.salesperson, holds.c.local_date)
+sa.Index("ix_holds_date", holds.c.venue_id, holds.c.local_date)
+
+# One row per part of each live hold. Rows exist only while the hold is live.
+hold_spans = sa.Table(
+    "hold_spans",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("hold_id", sa.BigInteger, primary_key=True),
+    sa.Column("part_id", sa.Text, primary_key=True),
+    sa.Column("starts_at", TS, nullable=False),
+    sa.Column("ends_at", TS, nullable=False),
+    sa.Column("blocking", sa.Boolean, nullable=False),
+    sa.ForeignKeyConstraint(
+        ["venue_id", "hold_id"], ["holds.venue_id", "holds.id"], ondelete="CASCADE"
+    ),
+)
+# The final gate (DESIGN.md invariant 1): confirmed and 1st holds never share a part-instant.
+hold_spans.append_constraint(
+    ExcludeConstraint(
+        (hold_spans.c.venue_id, "="),
+        (hold_spans.c.part_id, "="),
+        (sa.func.tstzrange(hold_spans.c.starts_at, hold_spans.c.ends_at, "[)"), "&&"),
+        name="ex_hold_spans_blocking",
+        using="gist",
+        where=sa.text("blocking"),
+    )
+)
+# Conflict reads use a B-tree: a span overlapping [s, e) starts in (s - MAX_SPAN, e).
+sa.Index(
+    "ix_hold_spans_part_start",
+    hold_spans.c.venue_id,
+    hold_spans.c.part_id,
+    hold_spans.c.starts_at,
+    postgresql_include=["ends_at", "hold_id"],
+)
+
+# The part-day ledger: bumped before any read (DESIGN.md, Concurrency).
+part_days = sa.Table(
+    "part_days",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("part_id", sa.Text, primary_key=True),
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    postgresql_with={"fillfactor": 50},  # room for HOT updates of hot days
+)
+
+outbox = sa.Table(
+    "outbox",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("hold_id", sa.BigInteger),
+    sa.Column("recipient", sa.Text, nullable=False),
+    sa.Column("payload", JSONB, nullable=False),
+    sa.Column("dedupe_key", sa.Text),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("available_at", TS, nullable=False),
+    sa.Column("lease_owner", sa.Text),
+    sa.Column("lease_until", TS),
+    sa.Column("last_error", sa.Text),
+    sa.Column("sent_at", TS),
+    sa.Column("slack_channel", sa.Text),
+    sa.Column("slack_ts", sa.Text),
+    sa.Column("failure_reported_at", TS),
+    sa.Column("created_at", TS, nullable=False),
+    sa.CheckConstraint("status IN ('pending', 'sent', 'failed')", name="status"),
+    sa.UniqueConstraint("venue_id", "dedupe_key", name="uq_outbox_dedupe"),
+)
+sa.Index(
+    "ix_outbox_pending",
+    outbox.c.venue_id,
+    outbox.c.available_at,
+    postgresql_where=sa.text("status = 'pending'"),
+)
+
+audit_events = sa.Table(
+    "audit_events",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("hold_id", sa.BigInteger),
+    sa.Column("actor", sa.Text, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("at", TS, nullable=False),
+    sa.Column("detail", JSONB, nullable=False),
+)
+sa.Index("ix_audit_events_hold", audit_events.c.venue_id, audit_events.c.hold_id)
+
+idempotency_records = sa.Table(
+    "idempotency_records",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("request_hash", sa.Text, nullable=False),
+    sa.Column("response", JSONB, nullable=False),
+    sa.Column("created_at", TS, nullable=False),
+)

@@ -1,0 +1,161 @@
+"""Venues, their parts and rooms, as stored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert
+
+from core.model import Kind, Policy, Room, Status, Venue
+from core.store.schema import holds, parts, room_parts, rooms, venues
+
+
+class VenueConflict(ValueError):
+    """A venue file that would change a room under live holds."""
+
+
+def policy_to_json(policy: Policy) -> dict[str, Any]:
+    return {
+        "max_rank": policy.max_rank,
+        "hold_days": {k.value: v for k, v in policy.hold_days.items()},
+        "banquet_open_days": policy.banquet_open_days,
+        "priority_days": list(policy.priority_days),
+        "max_extensions": policy.max_extensions,
+        "horizon_days": policy.horizon_days,
+    }
+
+
+def policy_from_json(data: Mapping[str, Any]) -> Policy:
+    return Policy(
+        max_rank=data["max_rank"],
+        hold_days={Kind(k): v for k, v in data["hold_days"].items()},
+        banquet_open_days=data["banquet_open_days"],
+        priority_days=tuple(data["priority_days"]),
+        max_extensions=data["max_extensions"],
+        horizon_days=data["horizon_days"],
+    )
+
+
+def load(conn: sa.Connection, venue_id: str) -> Venue | None:
+    row = conn.execute(sa.select(venues).where(venues.c.id == venue_id)).first()
+    if row is None:
+        return None
+    members: dict[str, set[str]] = {}
+    for room_id, part_id in conn.execute(
+        sa.select(room_parts.c.room_id, room_parts.c.part_id).where(
+            room_parts.c.venue_id == venue_id
+        )
+    ):
+        members.setdefault(room_id, set()).add(part_id)
+    found = {
+        r.id: Room(
+            id=r.id,
+            name=r.name,
+            parts=frozenset(members.get(r.id, ())),
+            turnover_min=r.turnover_min,
+            position=r.position,
+            active=r.active,
+        )
+        for r in conn.execute(sa.select(rooms).where(rooms.c.venue_id == venue_id))
+    }
+    return Venue(
+        id=row.id,
+        name=row.name,
+        timezone=row.timezone,
+        managers=frozenset(row.managers),
+        policy=policy_from_json(row.policy),
+        rooms=dict(sorted(found.items(), key=lambda kv: (kv[1].position, kv[0]))),
+    )
+
+
+def ids(conn: sa.Connection) -> list[str]:
+    return list(conn.execute(sa.select(venues.c.id).order_by(venues.c.id)).scalars())
+
+
+def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
+    """Insert or update a venue so that it matches ``venue``; rooms it no longer lists retire."""
+    conn.execute(
+        insert(venues)
+        .values(
+            id=venue.id,
+            name=venue.name,
+            timezone=venue.timezone,
+            policy=policy_to_json(venue.policy),
+            managers=sorted(venue.managers),
+            updated_at=now,
+        )
+        .on_conflict_do_update(
+            index_elements=[venues.c.id],
+            set_={
+                "name": venue.name,
+                "timezone": venue.timezone,
+                "policy": policy_to_json(venue.policy),
+                "managers": sorted(venue.managers),
+                "updated_at": now,
+            },
+        )
+    )
+    before = load(conn, venue.id)
+    old_rooms = before.rooms if before else {}
+    all_parts = sorted({p for room in venue.rooms.values() for p in room.parts})
+    if all_parts:
+        conn.execute(
+            insert(parts)
+            .values([{"venue_id": venue.id, "id": p} for p in all_parts])
+            .on_conflict_do_nothing()
+        )
+    for room in venue.rooms.values():
+        _save_room(conn, venue.id, room, old_rooms.get(room.id))
+    retired = [rid for rid in old_rooms if rid not in venue.rooms]
+    if retired:
+        conn.execute(
+            rooms.update()
+            .where(rooms.c.venue_id == venue.id, rooms.c.id.in_(retired))
+            .values(active=False)
+        )
+
+
+def _save_room(conn: sa.Connection, venue_id: str, room: Room, old: Room | None) -> None:
+    if old is not None and old.parts != room.parts and _has_live_holds(conn, venue_id, room.id):
+        raise VenueConflict(
+            f"room {room.id!r} has live holds, so its parts cannot change "
+            f"from {sorted(old.parts)} to {sorted(room.parts)}; release or cancel them first"
+        )
+    values = {
+        "name": room.name,
+        "turnover_min": room.turnover_min,
+        "position": room.position,
+        "active": True,
+    }
+    conn.execute(
+        insert(rooms)
+        .values(venue_id=venue_id, id=room.id, **values)
+        .on_conflict_do_update(index_elements=[rooms.c.venue_id, rooms.c.id], set_=values)
+    )
+    if old is not None and old.parts == room.parts:
+        return
+    conn.execute(
+        room_parts.delete().where(
+            room_parts.c.venue_id == venue_id, room_parts.c.room_id == room.id
+        )
+    )
+    conn.execute(
+        room_parts.insert(),
+        [{"venue_id": venue_id, "room_id": room.id, "part_id": p} for p in sorted(room.parts)],
+    )
+
+
+def _has_live_holds(conn: sa.Connection, venue_id: str, room_id: str) -> bool:
+    found = conn.execute(
+        sa.select(holds.c.id)
+        .where(
+            holds.c.venue_id == venue_id,
+            holds.c.room_id == room_id,
+            holds.c.status.in_([Status.TENTATIVE, Status.CONFIRMED]),
+        )
+        .limit(1)
+    ).first()
+    return found is not None

@@ -1,0 +1,145 @@
+"""Reading a venue TOML file (the format in the engine issue) into a checked ``Venue``."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from core.model import Kind, Policy, Room, Venue
+from core.rules.calendar import CalendarError, check_priority_days
+from core.rules.spans import MAX_TURNOVER_MIN
+
+_POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days")
+_POLICY_KEYS = {*_POLICY_INTS, "hold_days", "priority_days"}
+
+
+class VenueFileError(ValueError):
+    """What is wrong with a venue file, said so that its author can fix it."""
+
+
+def read_venue_file(path: Path) -> Venue:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise VenueFileError(f"cannot read {path}: {err}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise VenueFileError(f"{path} is not valid TOML: {err}") from err
+    return parse_venue(data)
+
+
+def parse_venue(data: Mapping[str, Any]) -> Venue:
+    head = _table(data, "venue")
+    venue_id = _text(head, "id", "venue")
+    timezone = head.get("timezone", "Asia/Tokyo")
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, TypeError) as err:
+        raise VenueFileError(f"venue.timezone {timezone!r} is not an IANA time zone") from err
+    managers = head.get("managers", [])
+    if not isinstance(managers, list) or not all(isinstance(m, str) and m for m in managers):
+        raise VenueFileError("venue.managers must be a list of Slack user ids")
+    rooms = _rooms(data.get("rooms", []))
+    return Venue(
+        id=venue_id,
+        name=_text(head, "name", "venue"),
+        timezone=timezone,
+        managers=frozenset(managers),
+        policy=_policy(data.get("policy", {})),
+        rooms=rooms,
+    )
+
+
+def _policy(raw: Any) -> Policy:
+    if not isinstance(raw, dict):
+        raise VenueFileError("[policy] must be a table")
+    unknown = set(raw) - _POLICY_KEYS
+    if unknown:
+        raise VenueFileError(f"[policy] has unknown keys: {', '.join(sorted(unknown))}")
+    defaults = Policy()
+    values: dict[str, Any] = {}
+    for key in _POLICY_INTS:
+        value = raw.get(key, getattr(defaults, key))
+        low = 0 if key == "max_extensions" else 1
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            raise VenueFileError(f"policy.{key} must be a whole number of at least {low}")
+        values[key] = value
+    values["hold_days"] = _hold_days(raw.get("hold_days", {}), defaults)
+    priority = raw.get("priority_days", list(defaults.priority_days))
+    if not isinstance(priority, list) or not all(isinstance(p, str) for p in priority):
+        raise VenueFileError("policy.priority_days must be a list of strings")
+    try:
+        check_priority_days(tuple(priority))
+    except CalendarError as err:
+        raise VenueFileError(f"policy.{err}") from err
+    values["priority_days"] = tuple(priority)
+    return Policy(**values)
+
+
+def _hold_days(raw: Any, defaults: Policy) -> dict[Kind, int]:
+    if not isinstance(raw, dict):
+        raise VenueFileError("policy.hold_days must be a table like { wedding = 7, banquet = 3 }")
+    days = dict(defaults.hold_days)
+    for key, value in raw.items():
+        try:
+            kind = Kind(key)
+        except ValueError:
+            raise VenueFileError(
+                f"policy.hold_days.{key}: the kinds are 'wedding' and 'banquet'"
+            ) from None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise VenueFileError(f"policy.hold_days.{key} must be a whole number of days >= 1")
+        days[kind] = value
+    return days
+
+
+def _rooms(raw: Any) -> dict[str, Room]:
+    if not isinstance(raw, list) or not raw:
+        raise VenueFileError("a venue needs at least one [[rooms]] entry")
+    rooms: dict[str, Room] = {}
+    for position, entry in enumerate(raw):
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"rooms[{position}] must be a table")
+        room_id = _text(entry, "id", f"rooms[{position}]")
+        if room_id in rooms:
+            raise VenueFileError(f"room id {room_id!r} appears twice")
+        parts = entry.get("parts")
+        if (
+            not isinstance(parts, list)
+            or not parts
+            or not all(isinstance(p, str) and p for p in parts)
+        ):
+            raise VenueFileError(f"room {room_id!r}: parts must be a non-empty list of part ids")
+        turnover = entry.get("turnover_min", 60)
+        if (
+            not isinstance(turnover, int)
+            or isinstance(turnover, bool)
+            or not (0 <= turnover <= MAX_TURNOVER_MIN)
+        ):
+            raise VenueFileError(
+                f"room {room_id!r}: turnover_min must be minutes from 0 to {MAX_TURNOVER_MIN}"
+            )
+        rooms[room_id] = Room(
+            id=room_id,
+            name=_text(entry, "name", f"room {room_id!r}"),
+            parts=frozenset(parts),
+            turnover_min=turnover,
+            position=position,
+        )
+    return rooms
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise VenueFileError(f"a venue file needs a [{key}] table")
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise VenueFileError(f"{where}.{key} must be a non-empty string")
+    return value.strip()

@@ -1,0 +1,59 @@
+"""Finding or starting a PostgreSQL for the tests, and making throwaway databases in it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+from cli import localservices, migrate
+from core.db import database_url
+
+LOCAL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def server_url() -> tuple[str, localservices.Service | None]:
+    """DATABASE_URL, else the machine's own server, else one started just for this run."""
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"], None
+    if localservices.postgres_answers(LOCAL):
+        return LOCAL, None
+    service = localservices.start_postgres(Path(tempfile.mkdtemp(prefix="osae-pg-")))
+    return service.url, service
+
+
+def with_database(url: str, name: str) -> str:
+    return database_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def admin(url: str) -> psycopg.Connection:
+    return psycopg.connect(with_database(url, "postgres").replace("+psycopg", ""), autocommit=True)
+
+
+def create_database(url: str, template: str | None = None) -> str:
+    name = f"osae_t_{uuid.uuid4().hex[:12]}"
+    with admin(url) as conn:
+        stmt = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template:
+            stmt = sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template)
+            )
+        conn.execute(stmt)
+    return name
+
+
+def drop_database(url: str, name: str) -> None:
+    with admin(url) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+def migrated_template(url: str) -> str:
+    name = create_database(url)
+    migrate.upgrade(with_database(url, name))
+    return name
