@@ -31,18 +31,10 @@ from core.rules.requests import span_of
 from core.store import audit, holds, outbox, venues
 from core.store.audit import Event
 from core.store.outbox import Notice
-from core.uow import Busy, Observer, RetryPolicy, UnitOfWork
+from core.uow import Busy, Observer, RetryPolicy, Rollback, UnitOfWork
 
 T = TypeVar("T")
 RECENT = timedelta(days=14)
-
-
-class _Abort(Exception):
-    """Carries a refusal out of a unit of work so that its transaction rolls back."""
-
-    def __init__(self, refused: Refused) -> None:
-        super().__init__(refused.code)
-        self.refused = refused
 
 
 @dataclass(frozen=True)
@@ -70,6 +62,7 @@ class HoldEngine:
     ) -> None:
         self.db = engine
         self.uow = UnitOfWork(engine, retry, observer=observer)
+        self._venues: dict[str, Venue] = {}  # read-mostly; a stale entry is never used
 
     # -- venues -----------------------------------------------------------------------------
     def venue(self, venue_id: str) -> Venue | None:
@@ -136,17 +129,12 @@ class HoldEngine:
         A batch that stays contended is redone hold by hold, so one busy slot never holds up
         the rest; a hold still busy then waits for the next sweep.
         """
+        if self.venue(venue_id) is None:
+            return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
         expired: list[int] = []
         promoted: list[int] = []
         while True:
-            try:
-                done, moved = self._in_venue(
-                    venue_id, lambda c, v: sweep.sweep_batch(c, v, now, batch)
-                )
-            except Busy:
-                done, moved = self._sweep_one_by_one(venue_id, now, batch)
-            except _Abort as abort:
-                return abort.refused
+            done, moved = self._sweep_batch(venue_id, now, batch)
             expired += done
             promoted += moved
             if len(done) < batch:
@@ -252,55 +240,78 @@ class HoldEngine:
     def _write(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
         try:
             return self._in_venue(venue_id, work)
-        except _Abort as abort:
-            return abort.refused
         except Busy:
             return Refused(Code.BUSY)
 
-    def _in_venue(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T:
+    def _in_venue(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
+        """Run ``work`` in a unit of work; a refusal rolls it back, so it writes nothing."""
+
         def attempt(conn: sa.Connection) -> T:
-            venue = venues.load(conn, venue_id)
+            venue = self._venue_in(conn, venue_id)
             if venue is None:
-                raise _Abort(Refused(Code.UNKNOWN_VENUE, detail=venue_id))
+                raise Rollback(Refused(Code.UNKNOWN_VENUE, detail=venue_id))
             result = work(conn, venue)
             if isinstance(result, Refused):
-                raise _Abort(result)
+                raise Rollback(result)
             return result
 
         return self.uow.run(attempt)
 
     def _read(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
         def attempt(conn: sa.Connection) -> T | Refused:
-            venue = venues.load(conn, venue_id)
+            venue = self._venue_in(conn, venue_id)
             if venue is None:
                 return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
             return work(conn, venue)
 
         return self.uow.read(attempt)
 
+    def _venue_in(self, conn: sa.Connection, venue_id: str) -> Venue | None:
+        """The venue as this transaction sees it: one key lookup while the cache is current."""
+        cached = self._venues.get(venue_id)
+        current = venues.revision(conn, venue_id)
+        if current is None:
+            return None
+        if cached is not None and cached.revision == current:
+            return cached
+        loaded = venues.load(conn, venue_id)
+        if loaded is not None:
+            self._venues[venue_id] = loaded
+        return loaded
+
     def _outbox(self, work: Callable[[sa.Connection], T]) -> T:
         """Outbox bookkeeping: row leases, no hold rules, so READ COMMITTED is enough."""
         with self.db.connect() as conn, conn.begin():
             return work(conn)
 
-    def _sweep_one_by_one(
-        self, venue_id: str, now: datetime, batch: int
-    ) -> tuple[list[int], list[int]]:
-        ids = self._in_venue(venue_id, lambda c, v: sweep.due_ids(c, v, now, batch))
+    def _sweep_batch(self, venue_id: str, now: datetime, batch: int) -> Moves:
+        try:
+            return _moves(
+                self._in_venue(venue_id, lambda c, v: sweep.sweep_batch(c, v, now, batch))
+            )
+        except Busy:
+            return self._sweep_one_by_one(venue_id, now, batch)
+
+    def _sweep_one_by_one(self, venue_id: str, now: datetime, batch: int) -> Moves:
+        due = self._in_venue(venue_id, lambda c, v: sweep.due_ids(c, v, now, batch))
         expired: list[int] = []
         promoted: list[int] = []
-        for hold_id in ids:
+        for hold_id in [] if isinstance(due, Refused) else due:
             try:
-                done, moved = self._in_venue(venue_id, _expire_one(hold_id, now))
+                done, moved = _moves(self._in_venue(venue_id, _expire_one(hold_id, now)))
             except Busy:
-                continue
+                continue  # left for the next sweep; the batch then reports fewer than it took
             expired += done
             promoted += moved
-        # Report a full batch only if every hold went, so the caller's loop ends otherwise.
         return expired, promoted
 
 
-def _expire_one(
-    hold_id: int, now: datetime
-) -> Callable[[sa.Connection, Venue], tuple[list[int], list[int]]]:
+Moves = tuple[list[int], list[int]]  # (expired ids, promoted ids)
+
+
+def _moves(result: Moves | Refused) -> Moves:
+    return ([], []) if isinstance(result, Refused) else result
+
+
+def _expire_one(hold_id: int, now: datetime) -> Callable[[sa.Connection, Venue], Moves]:
     return lambda conn, venue: sweep.expire_one(conn, venue, hold_id, now)

@@ -63,6 +63,7 @@ class Venue:
     managers: frozenset[str]
     policy: Policy
     rooms: Mapping[str, Room]
+    revision: int = 0  # the stored row's save counter (0: not stored yet)
 
     @property
     def tz(self) -> ZoneInfo:

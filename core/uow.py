@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
@@ -28,6 +28,14 @@ class Busy(Exception):
 
 class Retry(Exception):
     """Raised inside a unit of work to start it again on a fresh snapshot."""
+
+
+class Rollback(Exception):
+    """Raised inside a unit of work to roll it back and still answer ``result`` (a refusal)."""
+
+    def __init__(self, result: object) -> None:
+        super().__init__(type(result).__name__)
+        self.result = result
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,9 @@ class UnitOfWork:
         for attempt in range(1, self.policy.attempts + 1):
             try:
                 result = self._attempt(work)
+            except Rollback as rollback:
+                self._observe("ok", attempt)
+                return cast(T, rollback.result)
             except Retry:
                 pass
             except DBAPIError as err:

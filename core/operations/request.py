@@ -28,13 +28,17 @@ def request_hold(
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    # The bump comes before any read of holds, and the hold's id is taken after it.
-    ledger.bump(conn, venue.id, part_days([checked.span], venue.tz))
     conflicting = holds.live_conflicting(conn, venue, [checked.span])
     ranked = decide_rank(checked, conflicting, venue, now)
     if isinstance(ranked, Refused):
+        # Rolled back, nothing written: a snapshot that already shows the slot taken is an
+        # answer some serial order gives, so a refusal needs no bump and waits for nobody.
         return ranked
-    hold_id = holds.insert(
+    # Before anything is written: a conflicting commit since this transaction's snapshot
+    # makes the bump fail with 40001, and one after it must wait for this transaction.
+    # The hold's id (its arrival order) is taken after the bump, so it follows theirs.
+    ledger.bump(conn, venue.id, part_days([checked.span], venue.tz))
+    hold = holds.insert(
         conn, venue, _row(req, checked, ranked.rank, ranked.expires_at), checked.span, now
     )
     audit.record(
@@ -42,7 +46,7 @@ def request_hold(
         venue.id,
         [
             event(
-                hold_id,
+                hold,
                 req.creator,
                 "requested",
                 now,
@@ -53,13 +57,11 @@ def request_hold(
     )
     if key:
         answer = {
-            "hold_id": hold_id,
+            "hold_id": hold.id,
             "rank": ranked.rank,
             "expires_at": ranked.expires_at.isoformat() if ranked.expires_at else None,
         }
         idempotency.save(conn, venue.id, key, digest, answer, now)
-    hold = holds.get(conn, venue, hold_id)
-    assert hold is not None  # noqa: S101 - inserted just above, in this transaction
     return Requested(hold, ranked.rank, ranked.expires_at, ranked.ahead)
 
 

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from core.model import Hold, Kind, Status, Venue
 from core.rules.spans import MAX_SPAN, Span
-from core.store.schema import hold_id_seq, hold_spans, holds
+from core.store.schema import hold_spans, holds
 
 
 def from_row(row: sa.Row[tuple[object, ...]], venue: Venue) -> Hold:
@@ -58,35 +58,43 @@ def get_many(conn: sa.Connection, venue: Venue, ids: Iterable[int]) -> list[Hold
     return [from_row(r, venue) for r in rows]
 
 
+# A span overlapping [s, e) starts before e and after s - MAX_SPAN, and ends after s: a range
+# scan of the B-tree on (venue, part, start). ``= ANY(ARRAY(...))`` makes the planner probe
+# holds by primary key instead of hashing every hold of the venue. One fixed statement for
+# any number of probes, so it is compiled once and psycopg prepares it on the server.
+_LIVE_CONFLICTING = sa.text(
+    """
+    SELECT h.* FROM holds h
+    WHERE h.venue_id = :venue AND h.id = ANY(ARRAY(
+      SELECT DISTINCT s.hold_id
+      FROM unnest(CAST(:parts AS text[]), CAST(:starts AS timestamptz[]),
+                  CAST(:ends AS timestamptz[])) AS probe(part_id, s, e)
+      JOIN hold_spans s
+        ON s.venue_id = :venue AND s.part_id = probe.part_id
+       AND s.starts_at < probe.e AND s.starts_at > probe.s - CAST(:max_span AS interval)
+       AND s.ends_at > probe.s))
+    ORDER BY h.id
+    """
+)
+
+
 def live_conflicting(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -> list[Hold]:
     """Live holds that conflict with at least one of ``spans``, in arrival order.
 
-    Only live holds have span rows. The B-tree on (venue, part, start) finds a span that
-    overlaps ``[s, e)``: it starts before ``e`` and after ``s - MAX_SPAN``, and ends after ``s``.
+    Only live holds have span rows, so every hold found is live.
     """
-    wanted = [(p, s.start, s.end) for s in spans for p in sorted(s.parts)]
-    if not wanted:
+    probes = [(p, s.start, s.end) for s in spans for p in sorted(s.parts)]
+    if not probes:
         return []
-    probe = sa.values(
-        sa.column("part_id", sa.Text),
-        sa.column("s", holds.c.start_at.type),
-        sa.column("e", holds.c.start_at.type),
-        name="probe",
-    ).data(wanted)
-    ids = (
-        sa.select(hold_spans.c.hold_id)
-        .join(probe, hold_spans.c.part_id == probe.c.part_id)
-        .where(
-            hold_spans.c.venue_id == venue.id,
-            hold_spans.c.starts_at < probe.c.e,
-            hold_spans.c.starts_at > probe.c.s - MAX_SPAN,
-            hold_spans.c.ends_at > probe.c.s,
-        )
-    )
     rows = conn.execute(
-        sa.select(holds)
-        .where(holds.c.venue_id == venue.id, holds.c.id.in_(ids))
-        .order_by(holds.c.id)
+        _LIVE_CONFLICTING,
+        {
+            "venue": venue.id,
+            "parts": [p[0] for p in probes],
+            "starts": [p[1] for p in probes],
+            "ends": [p[2] for p in probes],
+            "max_span": MAX_SPAN,
+        },
     )
     return [from_row(r, venue) for r in rows]
 
@@ -97,14 +105,14 @@ def insert(
     values: dict[str, object],
     span: Span,
     now: datetime,
-) -> int:
-    """A new hold and its span rows; its id is taken here, after the ledger bump."""
-    hold_id: int = conn.execute(sa.select(hold_id_seq.next_value())).scalar_one()
-    conn.execute(
-        holds.insert().values(
-            venue_id=venue.id, id=hold_id, created_at=now, updated_at=now, **values
-        )
-    )
+) -> Hold:
+    """A new hold and its span rows; its id (arrival order) is taken here, after the bump."""
+    row = conn.execute(
+        holds.insert()
+        .values(venue_id=venue.id, created_at=now, updated_at=now, **values)
+        .returning(*holds.c)
+    ).one()
+    hold_id = row.id
     blocking = values["status"] == Status.CONFIRMED or values["rank"] == 1
     conn.execute(
         hold_spans.insert(),
@@ -120,7 +128,7 @@ def insert(
             for part in sorted(span.parts)
         ],
     )
-    return hold_id
+    return from_row(row, venue)
 
 
 def leave(

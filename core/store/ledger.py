@@ -6,9 +6,18 @@ from collections.abc import Sequence
 from datetime import date
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import insert
 
-from core.store.schema import part_days
+# Rows are written in the order given: INSERT ... SELECT follows the ORDER BY.
+_BUMP = sa.text(
+    """
+    INSERT INTO part_days (venue_id, part_id, day, version)
+    SELECT :venue, k.part_id, k.day, 1
+    FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])) WITH ORDINALITY
+         AS k(part_id, day, n)
+    ORDER BY k.n
+    ON CONFLICT (venue_id, part_id, day) DO UPDATE SET version = part_days.version + 1
+    """
+)
 
 
 def bump(conn: sa.Connection, venue_id: str, keys: Sequence[tuple[str, date]]) -> None:
@@ -19,12 +28,6 @@ def bump(conn: sa.Connection, venue_id: str, keys: Sequence[tuple[str, date]]) -
     """
     if not keys:
         return
-    stmt = insert(part_days).values(
-        [{"venue_id": venue_id, "part_id": part, "day": day, "version": 1} for part, day in keys]
-    )
     conn.execute(
-        stmt.on_conflict_do_update(
-            index_elements=[part_days.c.venue_id, part_days.c.part_id, part_days.c.day],
-            set_={"version": part_days.c.version + 1},
-        )
+        _BUMP, {"venue": venue_id, "parts": [k[0] for k in keys], "days": [k[1] for k in keys]}
     )

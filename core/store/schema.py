@@ -28,6 +28,7 @@ venues = sa.Table(
     sa.Column("timezone", sa.Text, nullable=False),
     sa.Column("policy", JSONB, nullable=False),
     sa.Column("managers", ARRAY(sa.Text), nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False),  # +1 on every save: cache validation
     sa.Column("updated_at", TS, nullable=False),
 )
 

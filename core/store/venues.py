@@ -39,6 +39,14 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
     )
 
 
+def revision(conn: sa.Connection, venue_id: str) -> int | None:
+    """The venue's save counter: a cached ``Venue`` is current while this is unchanged."""
+    found: int | None = conn.execute(
+        sa.select(venues.c.revision).where(venues.c.id == venue_id)
+    ).scalar()
+    return found
+
+
 def load(conn: sa.Connection, venue_id: str) -> Venue | None:
     row = conn.execute(sa.select(venues).where(venues.c.id == venue_id)).first()
     if row is None:
@@ -68,6 +76,7 @@ def load(conn: sa.Connection, venue_id: str) -> Venue | None:
         managers=frozenset(row.managers),
         policy=policy_from_json(row.policy),
         rooms=dict(sorted(found.items(), key=lambda kv: (kv[1].position, kv[0]))),
+        revision=row.revision,
     )
 
 
@@ -85,6 +94,7 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
             timezone=venue.timezone,
             policy=policy_to_json(venue.policy),
             managers=sorted(venue.managers),
+            revision=1,
             updated_at=now,
         )
         .on_conflict_do_update(
@@ -94,6 +104,7 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
                 "timezone": venue.timezone,
                 "policy": policy_to_json(venue.policy),
                 "managers": sorted(venue.managers),
+                "revision": venues.c.revision + 1,
                 "updated_at": now,
             },
         )

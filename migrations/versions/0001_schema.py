@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("timezone", sa.Text, nullable=False),
         sa.Column("policy", JSONB, nullable=False),
         sa.Column("managers", ARRAY(sa.Text), nullable=False),
+        sa.Column("revision", sa.Integer, nullable=False),
         sa.Column("updated_at", TS, nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_venues"),
     )

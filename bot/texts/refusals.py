@@ -1,0 +1,72 @@
+"""Turning an engine refusal into one sentence: why, and what would work instead."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from bot.texts import dates, lang, text
+from core.model import Hold
+from core.results import Code, Refused
+
+_BY_FIELD = {Code.BAD_TIMES}
+
+
+def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+    key = f"refusal.{refused.code.value}"
+    if refused.code in _BY_FIELD:
+        key += ".end" if refused.field == "end" else ".start"
+    if refused.code is Code.NOT_AUTHORIZED and refused.detail == "manager":
+        key += ".manager"
+    hold = refused.hold
+    facts = {
+        "detail": refused.detail,
+        "limit": refused.limit,
+        "rank": refused.rank,
+        "rank_text": ordinal(refused.rank or 0, locale),
+        "limit_text": ordinal(refused.limit or 0, locale),
+        "holders": holders(refused.holders, tz, locale),
+        "opens": dates.when(refused.opens_at, tz, locale, year=True) if refused.opens_at else "",
+        "hold": hold_line(hold, tz, locale) if hold else "",
+        "salesperson": hold.salesperson if hold else "",
+        "status": text(locale, f"status.{hold.status.value}") if hold else "",
+        "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
+    }
+    return text(locale, key, **facts)
+
+
+def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    return text(
+        locale,
+        "hold.line",
+        id=hold.id,
+        room=hold.room_name,
+        day=dates.day(hold.local_date, locale),
+        times=dates.time_range(hold.start_at, hold.end_at, tz),
+        customer=hold.customer,
+        kind=text(locale, f"kind.{hold.kind.value}"),
+    )
+
+
+def holders(found: tuple[Hold, ...], tz: ZoneInfo, locale: str | None) -> str:
+    if not found:
+        return text(locale, "nobody")
+    return " / ".join(_holder(h, tz, locale) for h in found)
+
+
+def ordinal(n: int, locale: str | None) -> str:
+    """``2番手`` / ``2nd``."""
+    if lang(locale) == "ja":
+        return text(locale, "rank", rank=n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return text(locale, "rank", rank=n, suffix=suffix)
+
+
+def _holder(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    line = f"{hold.customer}（{text(locale, f'kind.{hold.kind.value}')}）"
+    if lang(locale) != "ja":
+        line = f"{hold.customer} ({text(locale, f'kind.{hold.kind.value}')})"
+    if hold.expires_at:
+        line += " " + text(
+            locale, "hold.first_until", deadline=dates.when(hold.expires_at, tz, locale)
+        )
+    return line

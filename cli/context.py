@@ -1,0 +1,144 @@
+"""What every command shares: options, the engine from settings, the venue, output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from datetime import UTC, datetime, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import sqlalchemy as sa
+from sqlalchemy.exc import OperationalError
+
+from bot.texts import lang
+from bot.texts.refusals import describe
+from cli.settings import Settings
+from core.db import create_engine
+from core.engine import HoldEngine
+from core.results import Refused
+from core.serialize import hold_to_json
+
+
+class CommandError(Exception):
+    """A command that cannot run; said as one line (or one JSON object), never a traceback."""
+
+    def __init__(self, code: str, message: str, exit_code: int = 3) -> None:
+        super().__init__(message)
+        self.code = code
+        self.exit_code = exit_code
+
+
+def common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    common.add_argument(
+        "--now",
+        type=parse_now,
+        help="pretend it is this ISO-8601 instant (venue-local if no offset) to try scenarios",
+    )
+    common.add_argument("--venue", help="venue id (default: OSAE_VENUE, or the only venue)")
+    return common
+
+
+def parse_now(value: str) -> datetime:
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not an ISO-8601 date-time, e.g. 2027-03-01T09:00+09:00"
+        ) from None
+
+
+def now_of(args: argparse.Namespace, tz: tzinfo) -> datetime:
+    given: datetime | None = args.now
+    if given is None:
+        return datetime.now(UTC)
+    return given if given.tzinfo else given.replace(tzinfo=tz)
+
+
+def database_url(settings: Settings) -> str:
+    if settings.database_url:
+        return settings.database_url
+    saved = settings.data_dir / "pgport"
+    if saved.exists():  # `osae serve` keeps its own PostgreSQL here
+        return f"postgresql://postgres@127.0.0.1:{saved.read_text().strip()}/osae"
+    raise CommandError(
+        "no_database",
+        "DATABASE_URL is not set. Set it (postgres://user@host/db), or run `osae serve` "
+        "once to start a local PostgreSQL under ./.data.",
+    )
+
+
+def engine_for(settings: Settings) -> HoldEngine:
+    db = create_engine(database_url(settings), pool_size=2)
+    try:
+        with db.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except OperationalError as err:
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        raise CommandError("database_unreachable", f"cannot reach the database: {reason}") from None
+    return HoldEngine(db)
+
+
+def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -> str:
+    chosen: str | None = args.venue or settings.venue_id
+    if chosen:
+        return chosen
+    try:
+        known = engine.venue_ids()
+    except sa.exc.ProgrammingError:
+        raise CommandError(
+            "no_schema", "the database has no osae tables; run `osae db upgrade`"
+        ) from None
+    if len(known) == 1:
+        return known[0]
+    if not known:
+        raise CommandError("no_venue", "no venue is loaded; run `osae venue load FILE` first")
+    raise CommandError(
+        "which_venue", f"several venues are loaded ({', '.join(known)}); pass --venue ID"
+    )
+
+
+def locale() -> str:
+    return lang(os.environ.get("OSAE_LANG") or os.environ.get("LANG"))
+
+
+def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:
+    if as_json:
+        print(json.dumps({"ok": True, **payload}, ensure_ascii=False, default=str))
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
+    message = describe(refused, tz, locale())
+    if as_json:
+        facts: dict[str, Any] = {"field": refused.field}
+        if refused.rank is not None:
+            facts["rank"] = refused.rank
+        if refused.opens_at is not None:
+            facts["opens_at"] = refused.opens_at.isoformat()
+        if refused.holders:
+            facts["holders"] = [h.id for h in refused.holders]
+        if refused.hold is not None:
+            facts["hold"] = hold_to_json(refused.hold)
+        print(
+            json.dumps(
+                {"ok": False, "code": refused.code.value, "message": message, **facts},
+                ensure_ascii=False,
+            )
+        )
+    else:
+        print(message, file=sys.stderr)
+    return 1
+
+
+def emit_error(as_json: bool, code: str, message: str) -> None:
+    if as_json:
+        print(json.dumps({"ok": False, "code": code, "message": message}, ensure_ascii=False))
+    else:
+        print(f"osae: {message}", file=sys.stderr)

@@ -1,0 +1,65 @@
+"""`osae venue load FILE` (idempotent upsert) and `osae venue show`."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC
+from pathlib import Path
+
+from cli.context import CommandError, emit, engine_for, now_of, venue_id
+from cli.settings import Settings
+from core.model import Venue
+from core.store.venues import VenueConflict
+from core.venue_file import VenueFileError, read_venue_file
+
+
+def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    venue = commands.add_parser("venue", help="venues: rooms, parts and policy")
+    actions = venue.add_subparsers(dest="venue_command", metavar="ACTION", required=True)
+    load = actions.add_parser("load", parents=[common], help="insert or update a venue TOML")
+    load.add_argument("file", type=Path)
+    load.set_defaults(handler=load_venue)
+    actions.add_parser("show", parents=[common], help="rooms and policy").set_defaults(
+        handler=show_venue
+    )
+
+
+def load_venue(args: argparse.Namespace) -> int:
+    try:
+        parsed = read_venue_file(args.file)
+    except VenueFileError as err:
+        raise CommandError("bad_venue_file", str(err), exit_code=1) from None
+    engine = engine_for(Settings.from_env())
+    try:
+        saved = engine.save_venue(parsed, now=now_of(args, UTC))
+    except VenueConflict as err:
+        raise CommandError("venue_conflict", str(err), exit_code=1) from None
+    return emit(
+        args.json,
+        {"venue": saved.id, "rooms": [r.id for r in saved.rooms.values() if r.active]},
+        [f"venue {saved.id} ({saved.name}) loaded: {_rooms_line(saved)}"],
+    )
+
+
+def show_venue(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    engine = engine_for(settings)
+    found = engine.venue(venue_id(args, engine, settings))
+    if found is None:
+        raise CommandError("unknown_venue", f"venue {args.venue!r} is not loaded", exit_code=1)
+    active = [r for r in found.rooms.values() if r.active]
+    rooms = [
+        {"id": r.id, "name": r.name, "parts": sorted(r.parts), "turnover_min": r.turnover_min}
+        for r in active
+    ]
+    lines = [f"{found.id}: {found.name} ({found.timezone})"] + [
+        f"  {r.id:<12} {r.name}  parts {','.join(sorted(r.parts))}  turnover {r.turnover_min} min"
+        for r in active
+    ]
+    return emit(args.json, {"venue": found.id, "name": found.name, "rooms": rooms}, lines)
+
+
+def _rooms_line(venue: Venue) -> str:
+    return ", ".join(
+        f"{r.id}={'+'.join(sorted(r.parts))}" for r in venue.rooms.values() if r.active
+    )
