@@ -17,6 +17,7 @@ class Settings:
     slack_app_token: str | None  # SLACK_APP_TOKEN (xapp-...): Socket Mode when set
     slack_api_url: str | None  # SLACK_API_URL: the Web API base URL (a stand-in in tests)
     venue_id: str | None  # OSAE_VENUE: the venue this workspace works in
+    venues_by_team: dict[str, str]  # OSAE_VENUES="T0123=grand-tokyo,T0456=osaka": several
     sales_channel: str | None  # OSAE_SALES_CHANNEL: where delivery failures are reported
     port: int  # PORT, default 3000
     data_dir: Path  # OSAE_DATA_DIR: `osae serve`'s own databases, default ./.data
@@ -33,8 +34,14 @@ class Settings:
             slack_app_token=env.get("SLACK_APP_TOKEN") or None,
             slack_api_url=env.get("SLACK_API_URL") or None,
             venue_id=env.get("OSAE_VENUE") or None,
+            venues_by_team=_team_map(env.get("OSAE_VENUES", "")),
             sales_channel=env.get("OSAE_SALES_CHANNEL") or None,
             port=int(env.get("PORT") or 3000),
             data_dir=Path(env.get("OSAE_DATA_DIR") or ".data"),
             log_format=env.get("OSAE_LOG_FORMAT") or "json",
         )
+
+
+def _team_map(raw: str) -> dict[str, str]:
+    pairs = (item.split("=", 1) for item in raw.split(",") if "=" in item)
+    return {team.strip(): venue.strip() for team, venue in pairs if team.strip() and venue.strip()}
