@@ -1,0 +1,173 @@
+"""`osae` through its real console script: JSON answers, exit codes, URL forms."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+
+from core.db import database_url
+
+ROOT = Path(__file__).parents[2]
+OSAE = shutil.which("osae") or str(ROOT / ".venv" / "bin" / "osae")
+NOW = "2027-03-01T09:00"
+
+
+def run(url: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, Any]:
+    environ = {**os.environ, "DATABASE_URL": url, "LANG": "C.UTF-8", **(env or {})}
+    environ.pop("OSAE_VENUE", None)
+    done = subprocess.run(
+        [OSAE, *args, "--json"], capture_output=True, text=True, env=environ, cwd=ROOT, check=False
+    )
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1, f"expected one JSON object, got {done.stdout!r} {done.stderr!r}"
+    assert "Traceback" not in done.stderr
+    return done.returncode, json.loads(lines[0])
+
+
+@pytest.fixture
+def loaded(fresh_db: str) -> str:
+    code, answer = run(fresh_db, "venue", "load", str(ROOT / "examples" / "venue.toml"))
+    assert (code, answer["venue"]) == (0, "grand-tokyo")
+    return fresh_db
+
+
+def hold(url: str, *extra: str) -> tuple[int, Any]:
+    args = [
+        "hold",
+        "request",
+        "--room",
+        "hoo",
+        "--date",
+        "2027-05-12",
+        "--start",
+        "11:00",
+        "--end",
+        "15:00",
+        "--kind",
+        "wedding",
+        "--customer",
+        "山田様",
+        "--salesperson",
+        "U0SALES001",
+        "--now",
+        NOW,
+        *extra,
+    ]
+    return run(url, *args)
+
+
+def test_a_scenario_from_the_terminal(loaded: str) -> None:
+    code, first = hold(loaded)
+    assert (code, first["id"], first["rank"]) == (0, 1, 1)
+    code, second = hold(loaded)
+    assert (code, second["rank"], second["expires_at"]) == (0, 2, None)
+    code, third = hold(loaded)
+    assert (code, third["code"]) == (1, "rank_too_low")
+    assert "2nd" in third["message"] and third["holders"] == [1]
+    code, done = run(loaded, "hold", "confirm", "1", "--actor", "U0SALES001", "--now", NOW)
+    assert (code, done["released"], done["promoted"]) == (0, [2], [])
+    code, listing = run(loaded, "hold", "list", "--date", "2027-05-12")
+    assert [(h["id"], h["status"]) for h in listing["holds"]] == [(1, "confirmed"), (2, "released")]
+    code, shown = run(loaded, "hold", "show", "2")
+    assert [e["action"] for e in shown["trail"]] == ["requested", "lost"]
+
+
+def test_first_answer_has_id_rank_and_deadline(loaded: str) -> None:
+    code, first = hold(loaded)
+    assert code == 0
+    assert (first["id"], first["rank"]) == (1, 1)
+    assert first["expires_at"] == "2027-03-08T09:00:00+09:00"
+
+
+def test_sweep_expires_and_promotes(loaded: str) -> None:
+    hold(loaded)
+    hold(loaded, "--salesperson", "U0SALES002")
+    code, swept = run(loaded, "sweep", "--now", "2027-03-08T09:00")
+    assert (code, swept["expired"], swept["promoted"]) == (0, [1], [2])
+
+
+def test_refusals_and_usage_errors_are_one_json_object_and_exit_nonzero(loaded: str) -> None:
+    code, stranger = run(loaded, "hold", "release", "1", "--actor", "U0X", "--now", NOW)
+    assert (code, stranger["code"]) == (1, "hold_not_found")
+    code, bad_date = run(loaded, "hold", "list", "--date", "2027-02-30")
+    assert (code, bad_date["code"]) == (2, "usage")
+    assert "2027-02-30" in bad_date["message"]
+    code, bad_time = hold(loaded, "--end", "25:00")
+    assert (code, bad_time["code"]) == (2, "usage")
+
+
+def test_japanese_messages_follow_lang(loaded: str) -> None:
+    hold(loaded)
+    hold(loaded)
+    environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "ja_JP.UTF-8"}
+    done = subprocess.run(
+        [
+            OSAE,
+            "hold",
+            "request",
+            "--room",
+            "hoo",
+            "--date",
+            "2027-05-12",
+            "--start",
+            "11:00",
+            "--end",
+            "15:00",
+            "--kind",
+            "wedding",
+            "--customer",
+            "X",
+            "--salesperson",
+            "U1",
+            "--now",
+            NOW,
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "3番手になるため受付できません" in done.stderr
+
+
+def test_database_url_forms(loaded: str) -> None:
+    url = database_url(loaded)
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        socket_dir = conn.execute(sa.text("SHOW unix_socket_directories")).scalar_one()
+        port = conn.execute(sa.text("SHOW port")).scalar_one()
+    engine.dispose()
+    socket_dir = socket_dir.split(",")[0].strip()
+    forms = [
+        f"postgres://{url.username}@{url.host}:{url.port}/{url.database}",
+        f"postgresql://{url.username}@{url.host}:{url.port}/{url.database}",
+        f"postgresql+psycopg://{url.username}@{url.host}:{url.port}/{url.database}",
+        f"postgresql://{url.username}@{quote(socket_dir, safe='')}:{port}/{url.database}",
+        f"postgresql:///{url.database}?host={socket_dir}&port={port}&user={url.username}",
+    ]
+    for form in forms:
+        code, answer = run(form, "venue", "show")
+        assert (code, answer.get("venue")) == (0, "grand-tokyo"), form
+
+
+def test_no_database_says_what_to_set(tmp_path: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    environ["OSAE_DATA_DIR"] = str(tmp_path)
+    done = subprocess.run(
+        [OSAE, "hold", "list", "--json"], capture_output=True, text=True, env=environ, check=False
+    )
+    answer = json.loads(done.stdout)
+    assert (done.returncode, answer["code"]) == (3, "no_database")
+    assert "DATABASE_URL" in answer["message"]
+    code, unreachable = run("postgresql://postgres@127.0.0.1:1/none", "hold", "list")
+    assert (code, unreachable["code"]) == (3, "database_unreachable")

@@ -1,0 +1,335 @@
+"""The engine's operations one at a time: answers, refusals, what gets written and what not."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from core.engine import HoldEngine
+from core.model import Kind, Policy, Status, Venue
+from core.results import (
+    Cancelled,
+    Code,
+    Confirmed,
+    ConfirmPlan,
+    Extended,
+    Preview,
+    Refused,
+    Released,
+    Requested,
+)
+from core.store.venues import VenueConflict
+from tests.support import factories
+from tests.support.factories import MANAGER, NOW, SALES, later, request
+
+OTHER = "U0SALES002"
+STRANGER = "U0STRANGER"
+LATER = date(2027, 4, 14)
+
+
+def accepted(result: Requested | Refused) -> Requested:
+    assert isinstance(result, Requested), result
+    return result
+
+
+def refused(result: object, code: Code) -> Refused:
+    assert isinstance(result, Refused), result
+    assert result.code is code, result
+    return result
+
+
+def footprint(db: sa.Engine, venue: Venue) -> dict[str, int]:
+    """Rows (and ledger versions) the venue has: a refusal must leave all of them unchanged."""
+    tables = ["holds", "hold_spans", "outbox", "audit_events", "idempotency_records"]
+    with db.connect() as conn:
+        counts = {
+            t: conn.execute(
+                sa.text(f"SELECT count(*) FROM {t} WHERE venue_id = :v"),  # noqa: S608
+                {"v": venue.id},
+            ).scalar_one()
+            for t in tables
+        }
+        counts["ledger"] = conn.execute(
+            sa.text("SELECT coalesce(sum(version), 0) FROM part_days WHERE venue_id = :v"),
+            {"v": venue.id},
+        ).scalar_one()
+    return counts
+
+
+BAD_INPUT = [
+    (dict(room="nowhere"), Code.UNKNOWN_ROOM, "room"),
+    (dict(kind="party"), Code.UNKNOWN_KIND, "kind"),
+    (dict(customer="   "), Code.BAD_CUSTOMER, "customer"),
+    (dict(customer="x" * 201), Code.BAD_CUSTOMER, "customer"),
+    (dict(note="n" * 1001), Code.BAD_NOTE, "note"),
+    (dict(salesperson=" "), Code.BAD_SALESPERSON, "salesperson"),
+    (dict(day=date(2027, 2, 28)), Code.IN_PAST, "date"),
+    (dict(day=NOW.date(), start="08:00", end="10:00"), Code.IN_PAST, "date"),
+    (dict(day=date(2029, 3, 2)), Code.BEYOND_HORIZON, "date"),
+]
+
+
+@pytest.mark.parametrize(("change", "code", "field"), BAD_INPUT)
+def test_bad_input_is_refused_on_its_field_and_writes_nothing(
+    engine: HoldEngine, sa_engine: sa.Engine, venue: Venue, change: dict, code: Code, field: str
+) -> None:
+    accepted(engine.request(venue.id, request(), now=NOW))
+    before = footprint(sa_engine, venue)
+    answer = refused(engine.request(venue.id, request(**change), now=NOW), code)
+    assert answer.field == field
+    assert footprint(sa_engine, venue) == before
+
+
+@pytest.mark.parametrize(
+    ("start_min", "end_min", "code"),
+    [
+        (600, 600, Code.BAD_TIMES),
+        (600, 540, Code.BAD_TIMES),
+        (600, 2041, Code.TOO_LONG),
+        (-5, 600, Code.BAD_TIMES),
+        (1440, 1500, Code.BAD_TIMES),
+    ],
+)
+def test_bad_times_are_refused(
+    engine: HoldEngine, venue: Venue, start_min: int, end_min: int, code: Code
+) -> None:
+    req = replace(request(), start_min=start_min, end_min=end_min)
+    refused(engine.request(venue.id, req, now=NOW), code)
+
+
+def test_a_full_day_event_is_taken_but_a_longer_one_is_not(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    whole_day = replace(request(), start_min=600, end_min=600 + 1440)
+    assert accepted(engine.request(venue.id, whole_day, now=NOW)).rank == 1
+
+
+def test_refusals_of_the_ledger_write_nothing(
+    engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
+) -> None:
+    accepted(engine.request(venue.id, request(), now=NOW))
+    accepted(engine.request(venue.id, request(), now=NOW))
+    before = footprint(sa_engine, venue)
+    refused(engine.request(venue.id, request(), now=NOW), Code.RANK_TOO_LOW)
+    assert footprint(sa_engine, venue) == before
+
+
+def test_an_event_past_midnight_blocks_the_next_morning_through_its_turnover(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    late = accepted(engine.request(venue.id, request(start="20:00", end="01:30"), now=NOW))
+    assert late.hold.end_at - late.hold.start_at == timedelta(hours=5, minutes=30)
+    next_day = factories.DAY + timedelta(days=1)
+    early = accepted(
+        engine.request(venue.id, request(day=next_day, start="02:00", end="04:00"), now=NOW)
+    )
+    assert early.rank == 2
+    assert [h.id for h in early.ahead] == [late.hold.id]
+    engine.release(venue.id, early.hold.id, actor=SALES, now=NOW)
+    touching = engine.request(venue.id, request(day=next_day, start="02:30", end="04:00"), now=NOW)
+    assert accepted(touching).rank == 1  # 01:30 + 60 min of turnover ends exactly at 02:30
+
+
+def test_unknown_venue_and_a_hold_of_another_venue(engine: HoldEngine, venue: Venue) -> None:
+    refused(engine.request("no-such-venue", request(), now=NOW), Code.UNKNOWN_VENUE)
+    other = engine.save_venue(factories.venue(), now=NOW)
+    theirs = accepted(engine.request(other.id, request(), now=NOW))
+    answer = refused(
+        engine.confirm(venue.id, theirs.hold.id, actor=SALES, now=NOW), Code.HOLD_NOT_FOUND
+    )
+    assert answer.detail == str(theirs.hold.id)
+    refused(engine.release(venue.id, 10**12, actor=SALES, now=NOW), Code.HOLD_NOT_FOUND)
+
+
+def test_idempotency_key_returns_the_first_answer_and_makes_one_hold(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    req = request()
+    first = accepted(engine.request(venue.id, req, now=NOW, idempotency_key="view-1"))
+    again = accepted(engine.request(venue.id, req, now=later(minutes=1), idempotency_key="view-1"))
+    assert (again.hold.id, again.rank, again.expires_at) == (
+        first.hold.id,
+        first.rank,
+        first.expires_at,
+    )
+    assert again.replayed and not first.replayed
+    holds = engine.holds(venue.id)
+    assert not isinstance(holds, Refused) and len(holds) == 1
+    other = replace(req, customer="別の様")
+    refused(
+        engine.request(venue.id, other, now=NOW, idempotency_key="view-1"),
+        Code.IDEMPOTENCY_MISMATCH,
+    )
+
+
+def test_preview_answers_as_a_request_would_and_writes_nothing(
+    engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
+) -> None:
+    first = accepted(engine.request(venue.id, request(), now=NOW))
+    before = footprint(sa_engine, venue)
+    seen = engine.preview(venue.id, request(), now=NOW)
+    assert isinstance(seen, Preview)
+    assert (seen.rank, seen.expires_at) == (2, None)
+    assert [h.id for h in seen.ahead] == [first.hold.id]
+    accepted(engine.request(venue.id, request(), now=NOW))
+    full = refused(engine.preview(venue.id, request(), now=NOW), Code.RANK_TOO_LOW)
+    assert full.rank == 3
+    assert footprint(sa_engine, venue) != before  # the second request wrote; previews did not
+    after = footprint(sa_engine, venue)
+    engine.preview(venue.id, request(room="hoo-a"), now=NOW)
+    assert footprint(sa_engine, venue) == after
+
+
+def test_who_may_act(engine: HoldEngine, venue: Venue) -> None:
+    mine = accepted(engine.request(venue.id, request(creator=OTHER), now=NOW))
+    stranger = refused(
+        engine.release(venue.id, mine.hold.id, actor=STRANGER, now=NOW), Code.NOT_AUTHORIZED
+    )
+    assert stranger.hold is not None and stranger.hold.salesperson == SALES
+    refused(engine.extend(venue.id, mine.hold.id, actor=STRANGER, now=NOW), Code.NOT_AUTHORIZED)
+    refused(engine.confirm(venue.id, mine.hold.id, actor=STRANGER, now=NOW), Code.NOT_AUTHORIZED)
+    assert isinstance(engine.extend(venue.id, mine.hold.id, actor=OTHER, now=NOW), Extended)
+    confirmed = engine.confirm(venue.id, mine.hold.id, actor=MANAGER, now=NOW)
+    assert isinstance(confirmed, Confirmed)
+    refused(engine.cancel(venue.id, mine.hold.id, actor=SALES, now=NOW), Code.NOT_AUTHORIZED)
+
+
+def test_a_second_click_says_what_already_happened(engine: HoldEngine, venue: Venue) -> None:
+    hold = accepted(engine.request(venue.id, request(), now=NOW)).hold
+    assert isinstance(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), Confirmed)
+    again = refused(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), Code.ALREADY_DECIDED)
+    assert again.hold is not None and again.hold.status is Status.CONFIRMED
+    refused(engine.release(venue.id, hold.id, actor=SALES, now=NOW), Code.ALREADY_DECIDED)
+
+
+def test_extend_moves_the_deadline_once_and_tells_the_next_in_line(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    first = accepted(engine.request(venue.id, request(day=LATER, kind=Kind.BANQUET), now=NOW))
+    second = accepted(engine.request(venue.id, request(day=LATER, salesperson=OTHER), now=NOW))
+    done = engine.extend(venue.id, first.hold.id, actor=SALES, now=later(days=1))
+    assert isinstance(done, Extended)
+    assert done.hold.expires_at == NOW + timedelta(days=6)  # 3 days, then 3 more
+    assert done.hold.extensions_used == 1
+    assert [h.id for h in done.notified] == [second.hold.id]
+    told = [n for n in engine.notices(venue.id) if n.kind == "extended"]
+    assert [(n.recipient, n.hold_id) for n in told] == [(OTHER, second.hold.id)]
+    assert told[0].payload["ahead"]["id"] == first.hold.id
+    limit = refused(
+        engine.extend(venue.id, first.hold.id, actor=SALES, now=later(days=2)),
+        Code.EXTENSION_LIMIT,
+    )
+    assert limit.limit == 1
+    refused(engine.extend(venue.id, second.hold.id, actor=OTHER, now=later(days=2)), Code.NOT_FIRST)
+
+
+def test_an_extension_never_passes_the_event_start(engine: HoldEngine) -> None:
+    venue = engine.save_venue(factories.venue(Policy(max_extensions=3)), now=NOW)
+    soon = accepted(engine.request(venue.id, request(day=date(2027, 3, 12)), now=NOW))
+    done = engine.extend(venue.id, soon.hold.id, actor=SALES, now=NOW)
+    assert isinstance(done, Extended)
+    assert done.hold.expires_at == soon.hold.start_at
+    refused(engine.extend(venue.id, soon.hold.id, actor=SALES, now=NOW), Code.EXTENSION_PAST_START)
+
+
+def test_deadline_boundary_confirm_and_extend_refused_sweep_expires(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    hold = accepted(engine.request(venue.id, request(day=LATER), now=NOW))
+    deadline = hold.expires_at
+    assert deadline is not None
+    refused(engine.confirm(venue.id, hold.hold.id, actor=SALES, now=deadline), Code.DEADLINE_PASSED)
+    refused(engine.extend(venue.id, hold.hold.id, actor=SALES, now=deadline), Code.DEADLINE_PASSED)
+    not_yet = engine.sweep(venue.id, now=deadline - timedelta(microseconds=1))
+    assert not isinstance(not_yet, Refused) and not_yet.expired == ()
+    swept = engine.sweep(venue.id, now=deadline)
+    assert not isinstance(swept, Refused) and swept.expired == (hold.hold.id,)
+    expired = [n for n in engine.notices(venue.id) if n.kind == "expired"]
+    assert [(n.recipient, n.hold_id) for n in expired] == [(SALES, hold.hold.id)]
+
+
+def test_cancel_is_for_managers_and_frees_the_slot(engine: HoldEngine, venue: Venue) -> None:
+    hold = accepted(engine.request(venue.id, request(), now=NOW)).hold
+    refused(engine.cancel(venue.id, hold.id, actor=MANAGER, now=NOW), Code.NOT_CONFIRMED)
+    assert isinstance(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), Confirmed)
+    refused(engine.request(venue.id, request(), now=NOW), Code.CONFIRMED_CONFLICT)
+    done = engine.cancel(venue.id, hold.id, actor=MANAGER, now=later(hours=1))
+    assert isinstance(done, Cancelled) and done.hold.status is Status.CANCELLED
+    assert accepted(engine.request(venue.id, request(), now=later(hours=2))).rank == 1
+    refused(engine.cancel(venue.id, hold.id, actor=MANAGER, now=NOW), Code.ALREADY_DECIDED)
+
+
+def test_confirm_dry_run_names_who_loses_and_who_moves_up_without_writing(
+    engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
+) -> None:
+    a = accepted(
+        engine.request(venue.id, request(room="hoo-a", start="10:00", end="12:00"), now=NOW)
+    )
+    whole = accepted(
+        engine.request(venue.id, request(room="hoo", start="11:00", end="20:00"), now=NOW)
+    )
+    late_a = accepted(
+        engine.request(venue.id, request(room="hoo-a", start="17:00", end="19:00"), now=NOW)
+    )
+    assert (a.rank, whole.rank, late_a.rank) == (1, 2, 2)
+    before = footprint(sa_engine, venue)
+    plan = engine.confirm_plan(venue.id, a.hold.id, actor=SALES, now=NOW)
+    assert isinstance(plan, ConfirmPlan)
+    assert [h.id for h in plan.would_release] == [whole.hold.id]
+    assert [h.id for h in plan.would_promote] == [late_a.hold.id]
+    assert footprint(sa_engine, venue) == before
+    done = engine.confirm(venue.id, a.hold.id, actor=SALES, now=NOW)
+    assert isinstance(done, Confirmed)
+    assert [h.id for h in done.released] == [whole.hold.id]
+    assert [h.id for h in done.promoted] == [late_a.hold.id]
+
+
+def test_release_promotes_and_the_audit_trail_tells_the_story(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    first = accepted(engine.request(venue.id, request(day=LATER), now=NOW))
+    second = accepted(engine.request(venue.id, request(day=LATER, salesperson=OTHER), now=NOW))
+    done = engine.release(venue.id, first.hold.id, actor=SALES, now=later(hours=3))
+    assert isinstance(done, Released) and [h.id for h in done.promoted] == [second.hold.id]
+    promoted = [n for n in engine.notices(venue.id) if n.kind == "promoted"]
+    assert [(n.recipient, n.hold_id) for n in promoted] == [(OTHER, second.hold.id)]
+    assert promoted[0].payload["hold"]["rank"] == 1
+    assert [e.action for e in engine.trail(venue.id, first.hold.id)] == ["requested", "released"]
+    trail = engine.trail(venue.id, second.hold.id)
+    assert [(e.action, e.actor) for e in trail] == [("requested", OTHER), ("promoted", SALES)]
+
+
+def test_overview_shows_my_firsts_my_waiting_with_who_is_ahead_and_recent(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    theirs = accepted(engine.request(venue.id, request(salesperson=OTHER), now=NOW))
+    waiting = accepted(engine.request(venue.id, request(), now=NOW))
+    mine = accepted(engine.request(venue.id, request(room="sakura"), now=NOW))
+    gone = accepted(engine.request(venue.id, request(room="chapel"), now=NOW))
+    engine.release(venue.id, gone.hold.id, actor=SALES, now=NOW)
+    seen = engine.overview(venue.id, SALES, now=NOW)
+    assert not isinstance(seen, Refused)
+    assert [h.id for h in seen.firsts] == [mine.hold.id]
+    assert [(w.hold.id, [a.id for a in w.ahead]) for w in seen.waiting] == [
+        (waiting.hold.id, [theirs.hold.id])
+    ]
+    assert [h.id for h in seen.recent] == [gone.hold.id]
+
+
+def test_loading_a_venue_again_is_harmless_and_unsafe_changes_are_refused(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    again = engine.save_venue(venue, now=NOW)
+    assert again.rooms == venue.rooms and again.revision == venue.revision + 1
+    accepted(engine.request(venue.id, request(room="hoo-a"), now=NOW))
+    moved = dict(venue.rooms)
+    moved["hoo-a"] = replace(moved["hoo-a"], parts=frozenset({"A1", "A3"}))
+    with pytest.raises(VenueConflict, match="hoo-a"):
+        engine.save_venue(replace(venue, rooms=moved), now=NOW)
+    fewer = {k: v for k, v in venue.rooms.items() if k != "chapel"}
+    reloaded = engine.save_venue(replace(venue, rooms=fewer), now=NOW)
+    assert not reloaded.rooms["chapel"].active
+    refused(engine.request(venue.id, request(room="chapel"), now=NOW), Code.UNKNOWN_ROOM)

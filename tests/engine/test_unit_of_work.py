@@ -1,0 +1,99 @@
+"""The unit of work against real serialization failures, not mocks."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import ProgrammingError
+
+from core.engine import HoldEngine
+from core.model import Venue
+from core.results import Code, Refused
+from core.store import ledger
+from core.uow import Busy, RetryPolicy, UnitOfWork
+from tests.support.factories import NOW, request
+
+KEY = [("A1", date(2027, 3, 10))]
+
+
+def concurrent_bump(db: sa.Engine, venue_id: str) -> None:
+    """Another transaction bumps and commits the row after ours took its snapshot."""
+    with db.begin() as conn:
+        ledger.bump(conn, venue_id, KEY)
+
+
+def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
+    sa_engine: sa.Engine, venue: Venue
+) -> None:
+    outcomes: list[tuple[str, int]] = []
+    uow = UnitOfWork(sa_engine, observer=lambda o, a: outcomes.append((o, a)), sleep=lambda _: None)
+    attempts = []
+
+    def work(conn: sa.Connection) -> int:
+        conn.execute(sa.text("SELECT 1"))  # takes this attempt's snapshot
+        attempts.append(1)
+        if len(attempts) == 1:
+            concurrent_bump(sa_engine, venue.id)
+        ledger.bump(conn, venue.id, KEY)  # 40001 on the first attempt only
+        return len(attempts)
+
+    assert uow.run(work) == 2
+    assert outcomes == [("ok", 2)]
+
+
+def test_busy_after_the_last_attempt_with_backoff_between(
+    sa_engine: sa.Engine, venue: Venue
+) -> None:
+    slept: list[float] = []
+    policy = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.02)
+    uow = UnitOfWork(sa_engine, policy, sleep=slept.append)
+
+    def always_conflicts(conn: sa.Connection) -> None:
+        conn.execute(sa.text("SELECT 1"))
+        concurrent_bump(sa_engine, venue.id)
+        ledger.bump(conn, venue.id, KEY)
+
+    with pytest.raises(Busy) as caught:
+        uow.run(always_conflicts)
+    assert caught.value.attempts == 4
+    assert len(slept) == 3
+    assert all(0 <= s <= 0.02 for s in slept)
+
+
+def test_other_database_errors_are_not_retried(sa_engine: sa.Engine) -> None:
+    calls = []
+
+    def broken(conn: sa.Connection) -> None:
+        calls.append(1)
+        conn.execute(sa.text("SELECT * FROM no_such_table"))
+
+    with pytest.raises(ProgrammingError):
+        UnitOfWork(sa_engine, sleep=lambda _: None).run(broken)
+    assert calls == [1]
+
+
+def test_the_engine_answers_busy_when_every_attempt_conflicts(
+    sa_engine: sa.Engine, venue: Venue
+) -> None:
+    """A writer that holds the slot's ledger row and keeps committing makes requests busy."""
+    engine = HoldEngine(sa_engine, retry=RetryPolicy(attempts=2, base_delay=0, max_delay=0))
+    stop = threading.Event()
+
+    def hammer() -> None:
+        while not stop.is_set():
+            concurrent_bump(sa_engine, venue.id)
+
+    threads = [threading.Thread(target=hammer) for _ in range(2)]
+    for t in threads:
+        t.start()
+    try:
+        answers = [engine.request(venue.id, request(room="hoo-a"), now=NOW) for _ in range(20)]
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    busy = [a for a in answers if isinstance(a, Refused) and a.code is Code.BUSY]
+    assert busy, "expected at least one busy answer under constant conflicting commits"

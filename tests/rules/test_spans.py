@@ -1,0 +1,63 @@
+"""Spans, local instants across midnight and DST, and the part-day rows a span touches."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from core.rules.spans import Span, end_minute, hold_span, local_days, local_instant, part_days
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+def at(hour: int, minute: int = 0, day: int = 10) -> datetime:
+    return datetime(2027, 3, day, hour, minute, tzinfo=TOKYO)
+
+
+def test_conflict_needs_a_shared_part_and_an_overlap() -> None:
+    a = Span(frozenset({"A1"}), at(11), at(15))
+    assert a.conflicts(Span(frozenset({"A1", "A2"}), at(14, 59), at(16)))
+    assert not a.conflicts(Span(frozenset({"A2"}), at(12), at(13)))
+    assert not a.conflicts(Span(frozenset({"A1"}), at(15), at(16)))  # half-open: touching
+    assert not Span(frozenset({"A1"}), at(15), at(16)).conflicts(a)
+
+
+def test_turnover_extends_the_span_past_the_end() -> None:
+    span = hold_span(frozenset({"A1"}), at(11), at(15), 60)
+    assert span.end == at(16)
+
+
+def test_end_at_or_before_start_means_past_midnight() -> None:
+    assert end_minute(18 * 60, 22 * 60) == 22 * 60
+    assert end_minute(18 * 60, 1 * 60) == 25 * 60
+    assert end_minute(18 * 60, 18 * 60) == 42 * 60  # a full 24 hours
+
+
+def test_local_instants_past_midnight_and_across_a_dst_change() -> None:
+    assert local_instant(date(2027, 3, 10), 25 * 60 + 30, TOKYO) == at(1, 30, day=11)
+    # New York springs forward on 2027-03-14: 00:00 to 04:00 local is three real hours.
+    start = local_instant(date(2027, 3, 14), 0, NEW_YORK)
+    end = local_instant(date(2027, 3, 14), 4 * 60, NEW_YORK)
+    assert end.astimezone(UTC) - start.astimezone(UTC) == timedelta(hours=3)
+
+
+def test_local_days_a_span_touches() -> None:
+    assert local_days(at(11), at(16), TOKYO) == [date(2027, 3, 10)]
+    assert local_days(at(22), at(0, day=11), TOKYO) == [date(2027, 3, 10)]  # ends at midnight
+    assert local_days(at(22), at(2, day=11), TOKYO) == [date(2027, 3, 10), date(2027, 3, 11)]
+
+
+def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
+    whole = Span(frozenset({"A2", "A1"}), at(22), at(2, day=11))
+    half = Span(frozenset({"A2"}), at(1, day=11), at(3, day=11))
+    keys = part_days([whole], TOKYO)
+    assert keys == sorted(keys)
+    assert keys == [
+        ("A1", date(2027, 3, 10)),
+        ("A1", date(2027, 3, 11)),
+        ("A2", date(2027, 3, 10)),
+        ("A2", date(2027, 3, 11)),
+    ]
+    assert whole.conflicts(half)
+    assert set(part_days([half], TOKYO)) & set(keys)

@@ -1,0 +1,83 @@
+"""Reading venue TOML: the contract other tools rely on, and clear errors for bad files."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.model import Kind
+from core.venue_file import VenueFileError, parse_venue, read_venue_file
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "venue.toml"
+
+
+def minimal(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "venue": {"id": "v1", "name": "Hotel"},
+        "rooms": [{"id": "hoo", "name": "鳳凰の間", "parts": ["A1", "A2"]}],
+    }
+    data.update(changes)
+    return data
+
+
+def test_the_example_venue_has_a_ballroom_sold_whole_as_halves_and_thirds() -> None:
+    venue = read_venue_file(EXAMPLE)
+    parts = {room.id: room.parts for room in venue.rooms.values()}
+    whole = parts["hoo"]
+    assert len(whole) == 3
+    assert parts["hoo-east"] | parts["hoo-west"] == whole
+    assert parts["hoo-a"] | parts["hoo-b"] | parts["hoo-c"] == whole
+    assert {"sakura", "kiku", "chapel"} <= set(parts)
+    assert venue.policy.hold_days[Kind.WEDDING] == 7
+
+
+def test_defaults_fill_what_a_file_leaves_out() -> None:
+    venue = parse_venue(minimal())
+    assert venue.timezone == "Asia/Tokyo"
+    assert venue.managers == frozenset()
+    assert venue.rooms["hoo"].turnover_min == 60
+    assert venue.policy.max_rank == 2
+    assert venue.policy.priority_days == ("weekends", "jp_holidays")
+    assert dict(venue.policy.hold_days) == {Kind.WEDDING: 7, Kind.BANQUET: 3}
+
+
+def test_partial_hold_days_keep_the_other_default() -> None:
+    venue = parse_venue(minimal(policy={"hold_days": {"banquet": 5}}))
+    assert dict(venue.policy.hold_days) == {Kind.WEDDING: 7, Kind.BANQUET: 5}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"rooms": []}, r"\[venue\] table"),
+        (minimal(venue={"name": "x"}), "venue.id"),
+        (minimal(venue={"id": "v", "name": "x", "timezone": "Mars/Base"}), "IANA"),
+        (minimal(rooms=[]), "at least one"),
+        (minimal(rooms=[{"id": "a", "name": "A", "parts": []}]), "parts"),
+        (minimal(rooms=[{"id": "a", "name": "A", "parts": ["x"], "turnover_min": -1}]), "turnover"),
+        (
+            minimal(rooms=[{"id": "a", "name": "A", "parts": ["x"]}] * 2),
+            "appears twice",
+        ),
+        (minimal(policy={"max_rank": 0}), "max_rank"),
+        (minimal(policy={"hold_days": {"party": 2}}), "wedding"),
+        (minimal(policy={"priority_days": ["weekend"]}), "priority_days"),
+        (minimal(policy={"surprise": 1}), "unknown keys: surprise"),
+    ],
+)
+def test_bad_files_say_what_is_wrong(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(VenueFileError, match=message):
+        parse_venue(data)
+
+
+def test_unreadable_and_invalid_toml(tmp_path: Path) -> None:
+    with pytest.raises(VenueFileError, match="cannot read"):
+        read_venue_file(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[venue\nid=", encoding="utf-8")
+    with pytest.raises(VenueFileError, match="not valid TOML"):
+        read_venue_file(broken)
+    assert tomllib  # the standard library parser is the one used
