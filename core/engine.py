@@ -28,13 +28,15 @@ from core.results import (
     Swept,
 )
 from core.rules.requests import span_of
-from core.store import audit, holds, outbox, venues
+from core.rules.deadlines import last_bookable_day
+from core.store import audit, holds, ledger, outbox, venues
 from core.store.audit import Event
 from core.store.outbox import Notice
 from core.uow import Busy, Observer, RetryPolicy, Rollback, UnitOfWork
 
 T = TypeVar("T")
 RECENT = timedelta(days=14)
+ONE_DAY = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -78,9 +80,20 @@ class HoldEngine:
             venues.save(conn, venue, now)
             loaded = venues.load(conn, venue.id)
             assert loaded is not None  # noqa: S101 - saved just above
+            _prepare_ledger(conn, loaded, now)
             return loaded
 
         return self.uow.run(work)
+
+    def prepare_ledger(self, venue_id: str, *, now: datetime) -> None:
+        """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
+
+        def work(conn: sa.Connection) -> None:
+            venue = venues.load(conn, venue_id)
+            if venue is not None:
+                _prepare_ledger(conn, venue, now)
+
+        self._outbox(work)
 
     # -- holds ------------------------------------------------------------------------------
     def request(
@@ -311,6 +324,13 @@ Moves = tuple[list[int], list[int]]  # (expired ids, promoted ids)
 
 def _moves(result: Moves | Refused) -> Moves:
     return ([], []) if isinstance(result, Refused) else result
+
+
+def _prepare_ledger(conn: sa.Connection, venue: Venue, now: datetime) -> None:
+    today = now.astimezone(venue.tz).date()
+    parts = {p for room in venue.rooms.values() if room.active for p in room.parts}
+    # A span may start on the last bookable day and run into the next.
+    ledger.prepare(conn, venue.id, parts, today, last_bookable_day(today, venue.policy) + ONE_DAY)
 
 
 def _expire_one(hold_id: int, now: datetime) -> Callable[[sa.Connection, Venue], Moves]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 
 import sqlalchemy as sa
@@ -21,7 +22,7 @@ from core.results import (
 from core.rules.deadlines import extended_deadline
 from core.rules.promotion import new_ranks
 from core.rules.requests import span_of
-from core.rules.spans import part_days
+from core.rules.spans import merge, part_days, span_counts, touch
 from core.store import audit, holds, ledger, outbox
 
 
@@ -34,8 +35,8 @@ def confirm(
     refused = _confirmable(hold, now)
     if refused:
         return refused
-    bumped = _bump(conn, venue, hold)
     losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
+    bumped = _bump(conn, venue, touching=[hold], leaving=losers)
     loser_ids = [h.id for h in losers]
     holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
     holds.confirm(conn, venue, hold.id, now)
@@ -85,7 +86,7 @@ def release(
         return hold
     if hold.status is not Status.TENTATIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
-    bumped = _bump(conn, venue, hold)
+    bumped = _bump(conn, venue, leaving=[hold])
     holds.leave(conn, venue, [hold.id], Status.RELEASED, now)
     audit.record(conn, venue.id, [event(hold, actor, "released", now, rank=hold.rank)])
     promoted = promote_after(conn, venue, [hold], bumped, now, actor)
@@ -107,7 +108,7 @@ def extend(
     new_deadline = extended_deadline(hold.expires_at, hold.kind, hold.start_at, venue.policy)
     if new_deadline <= hold.expires_at:
         return Refused(Code.EXTENSION_PAST_START, hold=hold)
-    _bump(conn, venue, hold)
+    _bump(conn, venue, touching=[hold])
     holds.extend(conn, venue, hold, new_deadline, now)
     extended = _reload(conn, venue, hold.id)
     behind = [
@@ -139,7 +140,7 @@ def cancel(
         return Refused(Code.NOT_CONFIRMED, hold=hold)
     if hold.status is not Status.CONFIRMED:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
-    bumped = _bump(conn, venue, hold)
+    bumped = _bump(conn, venue, leaving=[hold])
     holds.leave(conn, venue, [hold.id], Status.CANCELLED, now)
     audit.record(conn, venue.id, [event(hold, actor, "cancelled", now)])
     promoted = promote_after(conn, venue, [hold], bumped, now, actor)
@@ -166,10 +167,20 @@ def _confirmable(hold: Hold, now: datetime) -> Refused | None:
     return None
 
 
-def _bump(conn: sa.Connection, venue: Venue, hold: Hold) -> set[tuple[str, date]]:
-    keys = part_days([span_of(hold)], venue.tz)
-    ledger.bump(conn, venue.id, keys)
-    return set(keys)
+def _bump(
+    conn: sa.Connection,
+    venue: Venue,
+    *,
+    touching: Sequence[Hold] = (),
+    leaving: Sequence[Hold] = (),
+) -> set[tuple[str, date]]:
+    """Bump the part-days of holds that change and of holds that stop being live."""
+    changes = merge(
+        touch(part_days([span_of(h) for h in touching], venue.tz)),
+        span_counts([span_of(h) for h in leaving], venue.tz, sign=-1),
+    )
+    ledger.bump(conn, venue.id, changes)
+    return set(changes)
 
 
 def _reload(conn: sa.Connection, venue: Venue, hold_id: int) -> Hold:

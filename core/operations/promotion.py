@@ -12,7 +12,7 @@ from core.notices import NoticeKind, event, notice
 from core.rules.deadlines import first_deadline
 from core.rules.promotion import new_ranks
 from core.rules.requests import span_of
-from core.rules.spans import part_days
+from core.rules.spans import part_days, touch
 from core.store import audit, holds, ledger, outbox
 
 
@@ -39,7 +39,7 @@ def promote_after(
     if not waiting:
         return []
     spans = [span_of(h) for h in waiting]
-    ledger.bump(conn, venue.id, [k for k in part_days(spans, venue.tz) if k not in bumped])
+    ledger.bump(conn, venue.id, touch(k for k in part_days(spans, venue.tz) if k not in bumped))
     around = holds.live_conflicting(conn, venue, spans)
     moves = new_ranks(waiting, around, {h.id for h in leaving})
     promoted_ids = []

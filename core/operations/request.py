@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from core.model import HoldRequest, Status, Venue
 from core.notices import event
 from core.results import Code, Preview, Refused, Requested
-from core.rules.requests import Checked, check_request, decide_rank
-from core.rules.spans import part_days
+from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank
+from core.rules.spans import part_days, span_counts
 from core.store import audit, holds, idempotency, ledger
 
 
@@ -28,16 +28,15 @@ def request_hold(
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    conflicting = holds.live_conflicting(conn, venue, [checked.span])
-    ranked = decide_rank(checked, conflicting, venue, now)
-    if isinstance(ranked, Refused):
+    ranked = decide_rank(checked, _occupants(conn, venue, checked), venue, now)
+    if isinstance(ranked, Blocked):
         # Rolled back, nothing written: a snapshot that already shows the slot taken is an
         # answer some serial order gives, so a refusal needs no bump and waits for nobody.
-        return ranked
+        return _refusal(conn, venue, ranked)
     # Before anything is written: a conflicting commit since this transaction's snapshot
     # makes the bump fail with 40001, and one after it must wait for this transaction.
     # The hold's id (its arrival order) is taken after the bump, so it follows theirs.
-    ledger.bump(conn, venue.id, part_days([checked.span], venue.tz))
+    ledger.bump(conn, venue.id, span_counts([checked.span], venue.tz))
     hold = holds.insert(
         conn, venue, _row(req, checked, ranked.rank, ranked.expires_at), checked.span, now
     )
@@ -62,7 +61,8 @@ def request_hold(
             "expires_at": ranked.expires_at.isoformat() if ranked.expires_at else None,
         }
         idempotency.save(conn, venue.id, key, digest, answer, now)
-    return Requested(hold, ranked.rank, ranked.expires_at, ranked.ahead)
+    ahead = tuple(holds.get_many(conn, venue, ranked.ahead))
+    return Requested(hold, ranked.rank, ranked.expires_at, ahead)
 
 
 def preview(
@@ -72,10 +72,27 @@ def preview(
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    ranked = decide_rank(checked, holds.live_conflicting(conn, venue, [checked.span]), venue, now)
-    if isinstance(ranked, Refused):
-        return ranked
-    return Preview(ranked.rank, ranked.expires_at, ranked.ahead)
+    ranked = decide_rank(checked, _occupants(conn, venue, checked), venue, now)
+    if isinstance(ranked, Blocked):
+        return _refusal(conn, venue, ranked)
+    return Preview(ranked.rank, ranked.expires_at, tuple(holds.get_many(conn, venue, ranked.ahead)))
+
+
+def _occupants(conn: sa.Connection, venue: Venue, checked: Checked) -> list[Occupant]:
+    """The live holds in the way; the ledger's span counts say when there cannot be any."""
+    if not ledger.live_spans(conn, venue.id, part_days([checked.span], venue.tz)):
+        return []
+    return holds.occupants(conn, venue, [checked.span])
+
+
+def _refusal(conn: sa.Connection, venue: Venue, blocked: Blocked) -> Refused:
+    """The refusal with the holds in the way, read only now that they are needed."""
+    return Refused(
+        blocked.code,
+        holders=tuple(holds.get_many(conn, venue, blocked.holders)),
+        rank=blocked.rank,
+        limit=blocked.limit,
+    )
 
 
 def request_hash(req: HoldRequest) -> str:

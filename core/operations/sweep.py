@@ -11,7 +11,7 @@ from core.model import Hold, Status, Venue
 from core.notices import SYSTEM, NoticeKind, event, notice
 from core.operations.promotion import promote_after
 from core.rules.requests import span_of
-from core.rules.spans import part_days
+from core.rules.spans import span_counts
 from core.store import audit, holds, ledger, outbox
 
 
@@ -45,12 +45,12 @@ def _expire(
 ) -> tuple[list[int], list[int]]:
     if not due:
         return [], []
-    keys = part_days([span_of(h) for h in due], venue.tz)
-    ledger.bump(conn, venue.id, keys)
+    changes = span_counts([span_of(h) for h in due], venue.tz, sign=-1)
+    ledger.bump(conn, venue.id, changes)
     ids = [h.id for h in due]
     holds.leave(conn, venue, ids, Status.EXPIRED, now)
     expired = holds.get_many(conn, venue, ids)
     outbox.add(conn, venue.id, [notice(NoticeKind.EXPIRED, h) for h in expired], now)
     audit.record(conn, venue.id, [event(h, SYSTEM, "expired", now) for h in expired])
-    promoted = promote_after(conn, venue, expired, set(keys), now, SYSTEM)
+    promoted = promote_after(conn, venue, expired, set(changes), now, SYSTEM)
     return ids, [h.id for h in promoted]

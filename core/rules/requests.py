@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from core.model import Hold, HoldRequest, Kind, Room, Status, Venue
+from core.model import Hold, HoldRequest, Kind, Room, Venue
 from core.results import Code, Refused
 from core.rules.deadlines import banquet_opens_at, first_deadline, last_bookable_day
 from core.rules.rank import rank_of
@@ -36,10 +36,30 @@ class Checked:
 
 
 @dataclass(frozen=True)
+class Occupant:
+    """A live hold as its span rows show it, on the parts a request asks about."""
+
+    hold_id: int
+    span: Span
+    confirmed: bool
+    first: bool  # a 1st hold: blocking, not yet confirmed
+
+
+@dataclass(frozen=True)
 class Ranked:
     rank: int
     expires_at: datetime | None
-    ahead: tuple[Hold, ...]
+    ahead: tuple[int, ...]  # the 1st holds it waits behind
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A refusal the ledger decided, naming the holds in the way by id."""
+
+    code: Code
+    holders: tuple[int, ...]
+    rank: int | None = None
+    limit: int | None = None
 
 
 def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Refused:
@@ -73,17 +93,17 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
 
 
 def decide_rank(
-    checked: Checked, conflicting: Sequence[Hold], venue: Venue, now: datetime
-) -> Ranked | Refused:
-    """Rank among the live holds that conflict with the request (all of them came earlier)."""
-    confirmed = tuple(h for h in conflicting if h.status is Status.CONFIRMED)
+    checked: Checked, occupants: Sequence[Occupant], venue: Venue, now: datetime
+) -> Ranked | Blocked:
+    """Rank among the live holds in the request's way (all of them came earlier)."""
+    present = [o for o in occupants if o.span.conflicts(checked.span)]
+    confirmed = tuple(sorted(o.hold_id for o in present if o.confirmed))
     if confirmed:
-        return Refused(Code.CONFIRMED_CONFLICT, holders=confirmed)
-    tentatives = [h for h in conflicting if h.status is Status.TENTATIVE]
-    rank = rank_of(checked.span, [span_of(h) for h in tentatives])
-    ahead = tuple(sorted((h for h in tentatives if h.rank == 1), key=lambda h: h.id))
+        return Blocked(Code.CONFIRMED_CONFLICT, holders=confirmed)
+    rank = rank_of(checked.span, [o.span for o in present])
+    ahead = tuple(sorted(o.hold_id for o in present if o.first))
     if rank > venue.policy.max_rank:
-        return Refused(Code.RANK_TOO_LOW, rank=rank, limit=venue.policy.max_rank, holders=ahead)
+        return Blocked(Code.RANK_TOO_LOW, holders=ahead, rank=rank, limit=venue.policy.max_rank)
     expires = first_deadline(now, checked.kind, checked.start, venue.policy) if rank == 1 else None
     return Ranked(rank, expires, ahead)
 

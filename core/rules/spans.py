@@ -50,6 +50,28 @@ def local_days(start: datetime, end: datetime, tz: ZoneInfo) -> list[date]:
     return [first + timedelta(days=i) for i in range((last - first).days + 1)]
 
 
+def span_counts(spans: Iterable[Span], tz: ZoneInfo, sign: int = 1) -> dict[tuple[str, date], int]:
+    """How many of ``spans`` touch each (part, day), times ``sign`` (-1 for spans leaving)."""
+    counts: dict[tuple[str, date], int] = {}
+    for s in spans:
+        for key in part_days([s], tz):
+            counts[key] = counts.get(key, 0) + sign
+    return counts
+
+
+def touch(keys: Iterable[tuple[str, date]]) -> dict[tuple[str, date], int]:
+    """Ledger changes that only bump rows (their span counts stay)."""
+    return dict.fromkeys(keys, 0)
+
+
+def merge(*changes: dict[tuple[str, date], int]) -> dict[tuple[str, date], int]:
+    merged: dict[tuple[str, date], int] = {}
+    for change in changes:
+        for key, delta in change.items():
+            merged[key] = merged.get(key, 0) + delta
+    return merged
+
+
 def part_days(spans: Iterable[Span], tz: ZoneInfo) -> list[tuple[str, date]]:
     """The ledger rows to bump, sorted so every operation locks them in the same order.
 

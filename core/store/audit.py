@@ -24,19 +24,21 @@ class Event:
 def record(conn: sa.Connection, venue_id: str, events: Sequence[Event]) -> None:
     if not events:
         return
+    # One multi-row statement (not executemany, which psycopg pipelines).
     conn.execute(
-        audit_events.insert(),
-        [
-            {
-                "venue_id": venue_id,
-                "hold_id": e.hold_id,
-                "actor": e.actor,
-                "action": e.action,
-                "at": e.at,
-                "detail": dict(e.detail),
-            }
-            for e in events
-        ],
+        audit_events.insert().values(
+            [
+                {
+                    "venue_id": venue_id,
+                    "hold_id": e.hold_id,
+                    "actor": e.actor,
+                    "action": e.action,
+                    "at": e.at,
+                    "detail": dict(e.detail),
+                }
+                for e in events
+            ]
+        )
     )
 
 

@@ -1,33 +1,94 @@
-"""The part-day ledger bump that serialises every pair of operations that could conflict."""
+"""The part-day ledger: one row per (part, venue-local day), bumped before anything is written.
+
+Each row also counts the live spans that touch its part on its day, so a request whose
+part-days are all empty need not read any spans at all (fewer reads under SERIALIZABLE mean
+fewer false serialization failures). Any span that conflicts with a request touches one of
+the request's part-day rows, and changing that count is a write to the same row.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping
 from datetime import date
 
 import sqlalchemy as sa
 
+Key = tuple[str, date]
+
 # Rows are written in the order given: INSERT ... SELECT follows the ORDER BY.
 _BUMP = sa.text(
     """
-    INSERT INTO part_days (venue_id, part_id, day, version)
-    SELECT :venue, k.part_id, k.day, 1
-    FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])) WITH ORDINALITY
-         AS k(part_id, day, n)
+    INSERT INTO part_days (venue_id, part_id, day, version, live_spans)
+    SELECT :venue, k.part_id, k.day, 1, k.delta
+    FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[]), CAST(:deltas AS int[]))
+         WITH ORDINALITY AS k(part_id, day, delta, n)
     ORDER BY k.n
-    ON CONFLICT (venue_id, part_id, day) DO UPDATE SET version = part_days.version + 1
+    ON CONFLICT (venue_id, part_id, day) DO UPDATE
+      SET version = part_days.version + 1,
+          live_spans = part_days.live_spans + EXCLUDED.live_spans
+    """
+)
+_LIVE = sa.text(
+    """
+    SELECT coalesce(sum(live_spans), 0) FROM part_days
+    WHERE venue_id = :venue AND (part_id, day) IN (
+      SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))
     """
 )
 
 
-def bump(conn: sa.Connection, venue_id: str, keys: Sequence[tuple[str, date]]) -> None:
-    """Write each (part, day) row, in the order given (callers pass them sorted).
+def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None:
+    """Write each (part, day) row in key order, adding ``changes[key]`` to its span count.
 
     Under SERIALIZABLE, a second writer of a row fails with 40001 on that row whatever plan
-    its reads use (DESIGN.md, Concurrency); the unit of work retries it on a new snapshot.
+    its reads used (DESIGN.md, Concurrency); the unit of work retries it on a new snapshot.
     """
-    if not keys:
+    if not changes:
         return
+    keys = sorted(changes)
     conn.execute(
-        _BUMP, {"venue": venue_id, "parts": [k[0] for k in keys], "days": [k[1] for k in keys]}
+        _BUMP,
+        {
+            "venue": venue_id,
+            "parts": [k[0] for k in keys],
+            "days": [k[1] for k in keys],
+            "deltas": [changes[k] for k in keys],
+        },
     )
+
+
+_PREPARE = sa.text(
+    """
+    INSERT INTO part_days (venue_id, part_id, day, version, live_spans)
+    SELECT :venue, p, CAST(d AS date), 0, 0
+    FROM unnest(CAST(:parts AS text[])) AS p,
+         generate_series(CAST(:first AS date), CAST(:last AS date), interval '1 day') AS d
+    ON CONFLICT DO NOTHING
+    """
+)
+
+
+def prepare(
+    conn: sa.Connection, venue_id: str, parts: Iterable[str], first: date, last: date
+) -> None:
+    """Create the rows for every part and day in ``[first, last]`` ahead of any booking.
+
+    A bump of an existing row is an in-place (HOT) update; a bump that creates its row
+    inserts into the primary-key index, and under SERIALIZABLE that insert conflicts with
+    every transaction that read a key on the same index page. Rows made ahead avoid it.
+    """
+    conn.execute(
+        _PREPARE, {"venue": venue_id, "parts": sorted(set(parts)), "first": first, "last": last}
+    )
+
+
+def live_spans(conn: sa.Connection, venue_id: str, keys: Iterable[Key]) -> int:
+    """How many live spans touch these part-days (0 when they are all empty)."""
+    wanted = sorted(set(keys))
+    if not wanted:
+        return 0
+    found: int = conn.execute(
+        _LIVE,
+        {"venue": venue_id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]},
+    ).scalar_one()
+    return found

@@ -128,13 +128,8 @@ def upgrade() -> None:
         sa.Column("starts_at", TS, nullable=False),
         sa.Column("ends_at", TS, nullable=False),
         sa.Column("blocking", sa.Boolean, nullable=False),
+        sa.Column("confirmed", sa.Boolean, nullable=False),
         sa.PrimaryKeyConstraint("venue_id", "hold_id", "part_id", name="pk_hold_spans"),
-        sa.ForeignKeyConstraint(
-            ["venue_id", "hold_id"],
-            ["holds.venue_id", "holds.id"],
-            name="fk_hold_spans_venue_id_hold_id",
-            ondelete="CASCADE",
-        ),
         ExcludeConstraint(
             (sa.column("venue_id"), "="),
             (sa.column("part_id"), "="),
@@ -148,7 +143,7 @@ def upgrade() -> None:
         "ix_hold_spans_part_start",
         "hold_spans",
         ["venue_id", "part_id", "starts_at"],
-        postgresql_include=["ends_at", "hold_id"],
+        postgresql_include=["ends_at", "hold_id", "blocking", "confirmed"],
     )
     op.create_table(
         "part_days",
@@ -156,6 +151,7 @@ def upgrade() -> None:
         sa.Column("part_id", sa.Text, nullable=False),
         sa.Column("day", sa.Date, nullable=False),
         sa.Column("version", sa.BigInteger, nullable=False),
+        sa.Column("live_spans", sa.Integer, nullable=False, server_default="0"),
         sa.PrimaryKeyConstraint("venue_id", "part_id", "day", name="pk_part_days"),
         postgresql_with={"fillfactor": 50},
     )

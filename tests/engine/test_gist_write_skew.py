@@ -63,7 +63,7 @@ def interleave(db: sa.Engine, *, with_ledger: bool) -> tuple[list[str], int]:
         for name, conn, tx in (("s1", s1, t1), ("s2", s2, t2)):
             try:
                 if with_ledger:
-                    ledger.bump(conn, VENUE, [("A1", date(2027, 3, 10))])
+                    ledger.bump(conn, VENUE, {("A1", date(2027, 3, 10)): 1})
                 conn.execute(INSERT, {"k": K})
                 tx.commit()
                 log.append(f"{name} committed")

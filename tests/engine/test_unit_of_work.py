@@ -16,7 +16,7 @@ from core.store import ledger
 from core.uow import Busy, RetryPolicy, UnitOfWork
 from tests.support.factories import NOW, request
 
-KEY = [("A1", date(2027, 3, 10))]
+KEY = {("A1", date(2027, 3, 10)): 0}  # a bump that leaves the span count alone
 
 
 def concurrent_bump(db: sa.Engine, venue_id: str) -> None:

@@ -42,10 +42,21 @@ _FILL = sa.text(
       FROM t
       RETURNING id, room_id, start_at, span_end, status
     )
-    INSERT INTO hold_spans (venue_id, hold_id, part_id, starts_at, ends_at, blocking)
-    SELECT :venue, h.id, rp.part_id, h.start_at, h.span_end, true
-    FROM h JOIN room_parts rp ON rp.venue_id = :venue AND rp.room_id = h.room_id
-    WHERE h.status IN ('tentative', 'confirmed')
+    , s AS (
+      INSERT INTO hold_spans (venue_id, hold_id, part_id, starts_at, ends_at, blocking,
+                              confirmed)
+      SELECT :venue, h.id, rp.part_id, h.start_at, h.span_end, true, h.status = 'confirmed'
+      FROM h JOIN room_parts rp ON rp.venue_id = :venue AND rp.room_id = h.room_id
+      WHERE h.status IN ('tentative', 'confirmed')
+      RETURNING part_id, starts_at
+    )
+    -- Every slot lies inside one local day, so each span counts on one part-day row.
+    INSERT INTO part_days (venue_id, part_id, day, version, live_spans)
+    SELECT :venue, part_id, CAST(starts_at AT TIME ZONE :tz AS date), 1, count(*)
+    FROM s GROUP BY 2, 3
+    ON CONFLICT (venue_id, part_id, day) DO UPDATE
+      SET version = part_days.version + 1,
+          live_spans = part_days.live_spans + EXCLUDED.live_spans
     """
 )
 

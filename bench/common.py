@@ -1,0 +1,50 @@
+"""Shared bench plumbing: a throwaway migrated database, percentiles, tables."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+
+from core.db import create_engine
+from tests.support import databases
+
+
+@contextmanager
+def bench_database(pool_size: int = 20) -> Iterator[tuple[sa.Engine, str]]:
+    """A fresh migrated database on the test server, dropped afterwards."""
+    server, service = databases.server_url()
+    template = databases.migrated_template(server)
+    name = databases.create_database(server, template=template)
+    url = databases.with_database(server, name)
+    engine = create_engine(url, pool_size=pool_size)
+    try:
+        yield engine, url
+    finally:
+        engine.dispose()
+        databases.drop_database(server, name)
+        databases.drop_database(server, template)
+        if service is not None:
+            service.stop()
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def latency_line(name: str, seconds: Sequence[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return (
+        f"{name:<34} p50 {percentile(ms, 50):7.2f} ms  p95 {percentile(ms, 95):7.2f} ms  "
+        f"p99 {percentile(ms, 99):7.2f} ms  (n={len(ms)})"
+    )
+
+
+def mean(values: Sequence[float]) -> float:
+    return statistics.fmean(values) if values else float("nan")

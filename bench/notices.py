@@ -1,0 +1,224 @@
+"""Notice delivery: DMs per second to a rate-limited Slack stand-in, and the time from a
+deadline passing to the promoted salesperson's DM.
+
+    python -m bench.notices [--users 300] [--per-user 1] [--busy-users 40] [--samples 30]
+
+Runs a real Dramatiq worker (in this process) on a real Redis and PostgreSQL; the stand-in
+limits chat.postMessage to about one message a second per channel (bursts of three), as
+Slack does. The latency part ticks the sweep every second, as the clock does every minute:
+deadline -> DM there is tick wait + pipeline, so in production add up to 60 s of tick wait.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from bench.common import bench_database, percentile
+from cli import localservices
+from cli.settings import Settings
+from core.engine import HoldEngine
+from core.model import Venue
+from core.results import Requested
+from jobs import queues
+from jobs.queues import DRAIN, SWEEP
+from jobs.runtime import Runtime
+from jobs.tuning import Tuning
+from tests.support import factories
+from tests.support.slack_standin import SlackStandin
+
+ROOMS = ("sakura", "chapel")
+TIMES = (("11:00", "13:00"), ("15:00", "17:00"), ("19:00", "21:00"))
+HOLD_DAYS = timedelta(days=7)  # a wedding 1st hold's deadline
+
+
+@dataclass(frozen=True)
+class Slot:
+    room: str
+    day: date
+    start: str
+    end: str
+
+
+def slots(first_day: date) -> Iterator[Slot]:
+    """Slots that never conflict with each other: two rooms, three times a day."""
+    for offset in itertools.count():
+        day = first_day + timedelta(days=offset)
+        for room in ROOMS:
+            for start, end in TIMES:
+                yield Slot(room, day, start, end)
+
+
+def hold(engine: HoldEngine, venue: Venue, slot: Slot, person: str, now: datetime) -> int:
+    req = factories.request(
+        room=slot.room, day=slot.day, start=slot.start, end=slot.end, salesperson=person
+    )
+    result = engine.request(venue.id, req, now=now)
+    assert isinstance(result, Requested), result
+    return result.hold.id
+
+
+def user(kind: str, n: int) -> str:
+    return f"U0{kind}{n:05d}"
+
+
+def meet(slack: SlackStandin, people: list[str]) -> None:
+    """Workspace members, so locale lookups (users.info) answer as they would in Slack."""
+    for person in people:
+        slack.set_user(person, locale="ja-JP")
+
+
+# -- throughput -----------------------------------------------------------------------------
+def pile_up(engine: HoldEngine, venue: Venue, users: int, per_user: int, tag: str) -> int:
+    """users x per_user promotions; returns the notices now waiting in the outbox."""
+    now = datetime.now(UTC)
+    free = slots((now + timedelta(days=20)).astimezone(factories.JST).date())
+    firsts = []
+    for n in range(users):
+        for _ in range(per_user):
+            slot = next(free)
+            firsts.append(hold(engine, venue, slot, user(f"F{tag}", n), now))
+            hold(engine, venue, slot, user(f"P{tag}", n), now)
+    for hold_id in firsts:
+        engine.release(venue.id, hold_id, actor=factories.MANAGER, now=now)
+    return len(firsts)
+
+
+def throughput(rt: Runtime, slack: SlackStandin, users: int, per_user: int, tag: str) -> str:
+    venue = rt.engine.save_venue(factories.venue(), now=datetime.now(UTC))
+    count = pile_up(rt.engine, venue, users, per_user, tag)
+    meet(slack, [user(f"P{tag}", n) for n in range(users)])
+    slack.clear()
+    started = time.time()
+    for _ in range(rt.tuning.worker_threads):  # as many drains as threads, as commits would
+        queues.enqueue(rt.broker, DRAIN, venue.id)
+    calls = slack.wait_for("chat.postMessage", count, timeout=20, predicate=lambda c: c.ok)
+    took = calls[-1].at - started
+    limited = sum(1 for c in slack.calls_to("chat.postMessage") if c.status == 429)
+    return (
+        f"{users} users x {per_user} notices: {count} DMs in {took:.2f}s = "
+        f"{count / took:.1f}/s; 429s answered: {limited}"
+    )
+
+
+# -- deadline -> DM -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sample:
+    second: str  # the salesperson who will be promoted
+    deadline: float  # unix seconds
+
+
+def deadlines(engine: HoldEngine, venue: Venue, samples: int, spacing: float) -> list[Sample]:
+    """1st holds whose deadline passes `spacing` s apart, a few seconds from now, each with
+    a 2nd waiting. Requested "7 days ago" so the deadline falls in the next seconds."""
+    start = datetime.now(UTC) + timedelta(seconds=3)
+    free = slots((start + timedelta(days=20)).astimezone(factories.JST).date())
+    found = []
+    for n in range(samples):
+        due = start + timedelta(seconds=n * spacing)
+        slot = next(free)
+        hold(engine, venue, slot, user("L", n), due - HOLD_DAYS)
+        hold(engine, venue, slot, user("W", n), due - HOLD_DAYS)
+        found.append(Sample(user("W", n), due.timestamp()))
+    return found
+
+
+def latency(rt: Runtime, slack: SlackStandin, samples: int) -> list[str]:
+    venue = rt.engine.save_venue(factories.venue(), now=datetime.now(UTC))
+    waiting = deadlines(rt.engine, venue, samples, spacing=0.37)
+    meet(slack, [user(k, n) for k in ("L", "W") for n in range(samples)])
+    slack.clear()
+    ticks: list[float] = []
+    last = waiting[-1].deadline
+    while time.time() < last + 1.5:  # the clock: one sweep tick a second
+        ticks.append(time.time())
+        queues.enqueue(rt.broker, SWEEP, venue.id)
+        time.sleep(1.0)
+    people = {s.second for s in waiting}
+    arrived = slack.wait_for(
+        "chat.postMessage",
+        samples,
+        timeout=60,
+        predicate=lambda c: c.ok and c.body["channel"] in people,
+    )
+    dm_at = {c.body["channel"]: c.at for c in arrived}
+    total = [dm_at[s.second] - s.deadline for s in waiting]
+    pipeline = [dm_at[s.second] - next(t for t in ticks if t >= s.deadline) for s in waiting]
+    return [
+        _line("deadline -> DM (1 s ticks)", total),
+        _line("tick -> sweep -> drain -> DM", pipeline),
+        "with the production clock (sweep each minute at :00) add 0-60 s of tick wait",
+    ]
+
+
+def _line(name: str, seconds: list[float]) -> str:
+    return (
+        f"{name:<30} p50 {percentile(seconds, 50) * 1000:7.1f} ms  "
+        f"p95 {percentile(seconds, 95) * 1000:7.1f} ms  max {max(seconds) * 1000:7.1f} ms  "
+        f"(n={len(seconds)})"
+    )
+
+
+# -- plumbing -------------------------------------------------------------------------------
+@contextmanager
+def redis_server() -> Iterator[str]:
+    if localservices.redis_answers("127.0.0.1", 6379):
+        yield "redis://127.0.0.1:6379/0"
+        return
+    service = localservices.start_redis(Path(tempfile.mkdtemp(prefix="osae-bench-redis-")))
+    try:
+        yield service.url
+    finally:
+        service.stop()
+
+
+@contextmanager
+def running(url: str, redis_url: str, slack: SlackStandin, threads: int) -> Iterator[Runtime]:
+    settings = Settings.from_env({"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack.base_url})
+    tuning = Tuning(namespace=f"osae-bench-{uuid.uuid4().hex[:8]}", worker_threads=threads)
+    runtime = Runtime.open(
+        settings, tuning, database_url=url, redis_url=redis_url, pool_size=threads + 4
+    )
+    worker = runtime.worker()
+    worker.start()
+    try:
+        yield runtime
+    finally:
+        worker.stop(timeout=10_000)
+        for name in list(runtime.broker.client.scan_iter(f"{tuning.namespace}*")):
+            runtime.broker.client.delete(name)
+        runtime.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--users", type=int, default=300, help="recipients, one DM each")
+    parser.add_argument("--busy-users", type=int, default=40, help="recipients of six DMs each")
+    parser.add_argument("--samples", type=int, default=30, help="deadlines to time")
+    parser.add_argument("--threads", type=int, default=8, help="worker threads")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)  # a warning per 429 would drown the figures
+    with (
+        bench_database() as (_, url),
+        redis_server() as redis_url,
+        SlackStandin(per_channel_rate=1.0, per_channel_burst=3) as slack,
+        running(url, redis_url, slack, args.threads) as rt,
+    ):
+        print(f"worker threads {args.threads}; stand-in: 1 msg/s per channel, bursts of 3")
+        print(throughput(rt, slack, args.users, 1, "A"))
+        print(throughput(rt, slack, args.busy_users, 6, "B"))
+        for line in latency(rt, slack, args.samples):
+            print(line)
+
+
+if __name__ == "__main__":
+    main()

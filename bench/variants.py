@@ -1,0 +1,124 @@
+"""Two other ways to take a hold, for comparison with the engine in the same process.
+
+Both reuse the engine's pure rules and store queries; only isolation and locking differ:
+- ``naive_read_committed``: read the conflicts, decide, insert, at READ COMMITTED, no locks.
+  Its span rows are written non-blocking, so the EXCLUDE gate does not hide its races (the
+  seed's SQLite had no such gate): its outcome table shows what the race does.
+- ``for_update_baseline``: READ COMMITTED, but first ``SELECT ... FOR UPDATE`` on the same
+  part-day rows, in the same order. Correct, and the usual design this engine is measured
+  against: no serialization failures, no retries.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from core.model import HoldRequest, Venue
+from core.results import Refused
+from core.rules.requests import Blocked, check_request, decide_rank
+from core.rules.spans import Span, part_days
+from core.store import audit, holds, schema
+from core.store.audit import Event
+
+_ENSURE = sa.text(
+    """
+    INSERT INTO part_days (venue_id, part_id, day, version)
+    SELECT :venue, k.part_id, k.day, 1
+    FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])) AS k(part_id, day)
+    ON CONFLICT DO NOTHING
+    """
+)
+_LOCK = sa.text(
+    """
+    SELECT version FROM part_days
+    WHERE venue_id = :venue AND (part_id, day) IN (
+      SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))
+    ORDER BY part_id, day
+    FOR UPDATE
+    """
+)
+
+
+def naive_read_committed(db: sa.Engine, venue: Venue, req: HoldRequest, now: datetime) -> object:
+    with db.connect() as conn, conn.begin():
+        return _decide_and_insert(conn, venue, req, now, blocking=False)
+
+
+def for_update_baseline(db: sa.Engine, venue: Venue, req: HoldRequest, now: datetime) -> object:
+    with db.connect() as raw:
+        conn = raw.execution_options(isolation_level="READ COMMITTED")
+        with conn.begin():
+            checked = check_request(req, venue, now)
+            if isinstance(checked, Refused):
+                return checked
+            keys = part_days([checked.span], venue.tz)
+            params = {
+                "venue": venue.id,
+                "parts": [k[0] for k in keys],
+                "days": [k[1] for k in keys],
+            }
+            conn.execute(_ENSURE, params)
+            conn.execute(_LOCK, params).all()
+            return _decide_and_insert(conn, venue, req, now, blocking=True)
+
+
+def _decide_and_insert(
+    conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, *, blocking: bool
+) -> object:
+    checked = check_request(req, venue, now)
+    if isinstance(checked, Refused):
+        return checked
+    ranked = decide_rank(checked, holds.occupants(conn, venue, [checked.span]), venue, now)
+    if isinstance(ranked, Blocked):
+        return ranked
+    values: dict[str, object] = {
+        "room_id": checked.room.id,
+        "local_date": req.local_date,
+        "start_at": checked.start,
+        "end_at": checked.end,
+        "span_end": checked.span.end,
+        "kind": checked.kind.value,
+        "customer": checked.customer,
+        "note": checked.note,
+        "salesperson": req.salesperson,
+        "creator": req.creator,
+        "status": "tentative",
+        "rank": ranked.rank,
+        "expires_at": ranked.expires_at,
+        "extensions_used": 0,
+    }
+    if blocking:
+        hold_id = holds.insert(conn, venue, values, checked.span, now).id
+    else:
+        hold_id = _insert_unguarded(conn, venue, values, checked.span, now)
+    audit.record(conn, venue.id, [Event(hold_id, req.creator, "requested", now, {})])
+    return ranked
+
+
+def _insert_unguarded(
+    conn: sa.Connection, venue: Venue, values: dict[str, object], span: Span, now: datetime
+) -> int:
+    """The naive variant's rows: span rows never blocking, so the gate never sees them."""
+    hold_id: int = conn.execute(
+        schema.holds.insert()
+        .values(venue_id=venue.id, created_at=now, updated_at=now, **values)
+        .returning(schema.holds.c.id)
+    ).scalar_one()
+    conn.execute(
+        schema.hold_spans.insert(),
+        [
+            {
+                "venue_id": venue.id,
+                "hold_id": hold_id,
+                "part_id": p,
+                "starts_at": span.start,
+                "ends_at": span.end,
+                "blocking": False,
+                "confirmed": False,
+            }
+            for p in sorted(span.parts)
+        ],
+    )
+    return hold_id
