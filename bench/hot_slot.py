@@ -21,8 +21,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date, timedelta
 
-import sqlalchemy as sa
-
 from bench.common import bench_database, latency_line, mean
 from bench.variants import for_update_baseline, naive_read_committed
 from core.engine import HoldEngine

@@ -27,8 +27,8 @@ from core.results import (
     Requested,
     Swept,
 )
-from core.rules.requests import span_of
 from core.rules.deadlines import last_bookable_day
+from core.rules.requests import span_of
 from core.store import audit, holds, ledger, outbox, venues
 from core.store.audit import Event
 from core.store.outbox import Notice
