@@ -3,7 +3,7 @@ deadline passing to the promoted salesperson's DM.
 
     python -m bench.notices [--users 300] [--per-user 1] [--busy-users 40] [--samples 30]
 
-Runs a real Dramatiq worker (in this process) on a real Redis and PostgreSQL; the stand-in
+Runs real `osae worker` processes on a real Redis and PostgreSQL; the stand-in
 limits chat.postMessage to about one message a second per channel (bursts of three), as
 Slack does. The latency part ticks the sweep every second, as the clock does every minute:
 deadline -> DM there is tick wait + pipeline, so in production add up to 60 s of tick wait.
@@ -14,6 +14,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import logging
+import os
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -93,15 +97,17 @@ def pile_up(engine: HoldEngine, venue: Venue, users: int, per_user: int, tag: st
     return len(firsts)
 
 
-def throughput(rt: Runtime, slack: SlackStandin, users: int, per_user: int, tag: str) -> str:
+def throughput(
+    rt: Runtime, slack: SlackStandin, users: int, per_user: int, tag: str, drains: int
+) -> str:
     venue = rt.engine.save_venue(factories.venue(), now=datetime.now(UTC))
     count = pile_up(rt.engine, venue, users, per_user, tag)
     meet(slack, [user(f"P{tag}", n) for n in range(users)])
     slack.clear()
     started = time.time()
-    for _ in range(rt.tuning.worker_threads):  # as many drains as threads, as commits would
+    for _ in range(drains):  # one per worker thread, as a burst of commits would
         queues.enqueue(rt.broker, DRAIN, venue.id)
-    calls = slack.wait_for("chat.postMessage", count, timeout=20, predicate=lambda c: c.ok)
+    calls = slack.wait_for("chat.postMessage", count, timeout=300, predicate=lambda c: c.ok)
     took = calls[-1].at - started
     limited = sum(1 for c in slack.calls_to("chat.postMessage") if c.status == 429)
     return (
@@ -182,21 +188,55 @@ def redis_server() -> Iterator[str]:
 
 
 @contextmanager
-def running(url: str, redis_url: str, slack: SlackStandin, threads: int) -> Iterator[Runtime]:
+def running(
+    url: str, redis_url: str, slack: SlackStandin, workers: int, threads: int
+) -> Iterator[Runtime]:
+    """``workers`` `osae worker` processes, as deployed; the bench itself only enqueues."""
+    namespace = f"osae-bench-{uuid.uuid4().hex[:8]}"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OSAE_"))},
+        "DATABASE_URL": url,
+        "REDIS_URL": redis_url,
+        "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_API_URL": slack.base_url,
+        "OSAE_QUEUE_NAMESPACE": namespace,
+        "OSAE_WORKER_THREADS": str(threads),
+        "OSAE_LOG_FORMAT": "text",
+    }
+    logs = Path(tempfile.mkdtemp(prefix="osae-bench-logs-"))
+    children = [_worker(env, logs / f"worker-{n}.log") for n in range(workers)]
     settings = Settings.from_env({"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack.base_url})
-    tuning = Tuning(namespace=f"osae-bench-{uuid.uuid4().hex[:8]}", worker_threads=threads)
     runtime = Runtime.open(
-        settings, tuning, database_url=url, redis_url=redis_url, pool_size=threads + 4
+        settings, Tuning(namespace=namespace), database_url=url, redis_url=redis_url, pool_size=4
     )
-    worker = runtime.worker()
-    worker.start()
     try:
+        for child, log in children:
+            _wait_started(child, log)
         yield runtime
     finally:
-        worker.stop(timeout=10_000)
-        for name in list(runtime.broker.client.scan_iter(f"{tuning.namespace}*")):
+        for child, _ in children:
+            child.send_signal(signal.SIGTERM)
+        for child, _ in children:
+            child.wait(30)
+        for name in list(runtime.broker.client.scan_iter(f"{namespace}*")):
             runtime.broker.client.delete(name)
         runtime.close()
+
+
+def _worker(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    out = log.open("w")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "worker"], env=env, stdout=out, stderr=out
+    )
+    return child, log
+
+
+def _wait_started(child: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while "worker started" not in log.read_text():
+        if child.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"worker did not start:\n{log.read_text()[-2000:]}")
+        time.sleep(0.1)
 
 
 def main() -> None:
@@ -204,18 +244,23 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=300, help="recipients, one DM each")
     parser.add_argument("--busy-users", type=int, default=40, help="recipients of six DMs each")
     parser.add_argument("--samples", type=int, default=30, help="deadlines to time")
-    parser.add_argument("--threads", type=int, default=8, help="worker threads")
+    parser.add_argument("--workers", type=int, default=2, help="`osae worker` processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per worker")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)  # a warning per 429 would drown the figures
     with (
         bench_database() as (_, url),
         redis_server() as redis_url,
         SlackStandin(per_channel_rate=1.0, per_channel_burst=3) as slack,
-        running(url, redis_url, slack, args.threads) as rt,
+        running(url, redis_url, slack, args.workers, args.threads) as rt,
     ):
-        print(f"worker threads {args.threads}; stand-in: 1 msg/s per channel, bursts of 3")
-        print(throughput(rt, slack, args.users, 1, "A"))
-        print(throughput(rt, slack, args.busy_users, 6, "B"))
+        print(
+            f"{args.workers} worker processes x {args.threads} threads; "
+            "stand-in: 1 msg/s per channel, bursts of 3"
+        )
+        drains = args.workers * args.threads
+        print(throughput(rt, slack, args.users, 1, "A", drains))
+        print(throughput(rt, slack, args.busy_users, 6, "B", drains))
         for line in latency(rt, slack, args.samples):
             print(line)
 

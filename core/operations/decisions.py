@@ -38,10 +38,9 @@ def confirm(
     losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
     bumped = _bump(conn, venue, touching=[hold], leaving=losers)
     loser_ids = [h.id for h in losers]
-    holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
+    released = holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
     holds.confirm(conn, venue, hold.id, now)
     confirmed = _reload(conn, venue, hold.id)
-    released = holds.get_many(conn, venue, loser_ids)
     outbox.add(
         conn, venue.id, [notice(NoticeKind.LOST, h, winner=confirmed) for h in released], now
     )

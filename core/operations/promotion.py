@@ -42,13 +42,16 @@ def promote_after(
     ledger.bump(conn, venue.id, touch(k for k in part_days(spans, venue.tz) if k not in bumped))
     around = holds.live_conflicting(conn, venue, spans)
     moves = new_ranks(waiting, around, {h.id for h in leaving})
-    promoted_ids = []
-    for hold, rank in moves:
-        expires = first_deadline(now, hold.kind, hold.start_at, venue.policy) if rank == 1 else None
-        holds.set_rank(conn, venue, hold.id, rank, expires, now)
-        if rank == 1:
-            promoted_ids.append(hold.id)
-    promoted = holds.get_many(conn, venue, promoted_ids)
+    changes = [
+        (
+            hold.id,
+            rank,
+            first_deadline(now, hold.kind, hold.start_at, venue.policy) if rank == 1 else None,
+        )
+        for hold, rank in moves
+    ]
+    holds.set_ranks(conn, venue, changes, now)
+    promoted = holds.get_many(conn, venue, [hold_id for hold_id, rank, _ in changes if rank == 1])
     outbox.add(conn, venue.id, [notice(NoticeKind.PROMOTED, h) for h in promoted], now)
     audit.record(
         conn,

@@ -7,6 +7,7 @@ from collections.abc import Collection, Sequence
 from core.model import Hold, Status
 from core.rules.rank import rank_of
 from core.rules.requests import span_of
+from core.rules.spans import Span
 
 
 def new_ranks(
@@ -17,12 +18,17 @@ def new_ranks(
     ``around`` must hold every live hold that conflicts with a candidate. Rank counts earlier
     tentatives only, and a promotion does not change who is tentative, so no cascade is needed.
     """
-    live = [h for h in around if h.status is Status.TENTATIVE and h.id not in gone]
+    by_part: dict[str, list[tuple[int, Span]]] = {}
+    for h in around:
+        if h.status is Status.TENTATIVE and h.id not in gone:
+            for part in h.parts:
+                by_part.setdefault(part, []).append((h.id, span_of(h)))
     moves = []
     for c in sorted(candidates, key=lambda h: h.id):
         if c.id in gone or c.rank is None or c.rank == 1:
             continue
-        rank = rank_of(span_of(c), [span_of(h) for h in live if h.id < c.id])
+        near = {i: s for part in c.parts for i, s in by_part.get(part, ()) if i < c.id}
+        rank = rank_of(span_of(c), list(near.values()))
         if rank < c.rank:
             moves.append((c, rank))
     return moves

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,6 +11,17 @@ from typing import Any
 import sqlalchemy as sa
 
 from core.store.schema import audit_events
+
+# One fixed statement for any number of events, sent as one JSON document.
+_RECORD = sa.text(
+    """
+    INSERT INTO audit_events (venue_id, hold_id, actor, action, at, detail)
+    SELECT :venue, CAST(e.doc ->> 'hold_id' AS bigint), e.doc ->> 'actor', e.doc ->> 'action',
+           CAST(e.doc ->> 'at' AS timestamptz), e.doc -> 'detail'
+    FROM jsonb_array_elements(CAST(:events AS jsonb)) WITH ORDINALITY AS e(doc, i)
+    ORDER BY e.i
+    """
+)
 
 
 @dataclass(frozen=True)
@@ -24,21 +36,24 @@ class Event:
 def record(conn: sa.Connection, venue_id: str, events: Sequence[Event]) -> None:
     if not events:
         return
-    # One multi-row statement (not executemany, which psycopg pipelines).
     conn.execute(
-        audit_events.insert().values(
-            [
-                {
-                    "venue_id": venue_id,
-                    "hold_id": e.hold_id,
-                    "actor": e.actor,
-                    "action": e.action,
-                    "at": e.at,
-                    "detail": dict(e.detail),
-                }
-                for e in events
-            ]
-        )
+        _RECORD,
+        {
+            "venue": venue_id,
+            "events": json.dumps(
+                [
+                    {
+                        "hold_id": e.hold_id,
+                        "actor": e.actor,
+                        "action": e.action,
+                        "at": e.at.isoformat(),
+                        "detail": dict(e.detail),
+                    }
+                    for e in events
+                ],
+                ensure_ascii=False,
+            ),
+        },
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -54,7 +55,7 @@ def get_many(conn: sa.Connection, venue: Venue, ids: Iterable[int]) -> list[Hold
         return []
     rows = conn.execute(
         sa.select(holds)
-        .where(holds.c.venue_id == venue.id, holds.c.id.in_(wanted))
+        .where(holds.c.venue_id == venue.id, holds.c.id == sa.any_(_ids(wanted)))
         .order_by(holds.c.id)
     )
     return [from_row(r, venue) for r in rows]
@@ -151,36 +152,60 @@ def insert(
 
 def leave(
     conn: sa.Connection, venue: Venue, ids: Sequence[int], status: Status, now: datetime
-) -> None:
-    """Holds stop being live: released, expired or cancelled; their spans go."""
+) -> list[Hold]:
+    """Holds stop being live: released, expired or cancelled; their spans go. Returns them."""
     if not ids:
-        return
-    conn.execute(
+        return []
+    rows = conn.execute(
         holds.update()
-        .where(holds.c.venue_id == venue.id, holds.c.id.in_(ids))
+        .where(holds.c.venue_id == venue.id, holds.c.id == sa.any_(_ids(ids)))
         .values(status=status, rank=None, expires_at=None, updated_at=now)
-    )
+        .returning(*holds.c)
+    ).all()
     conn.execute(
-        hold_spans.delete().where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id.in_(ids))
+        hold_spans.delete().where(
+            hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == sa.any_(_ids(ids))
+        )
     )
+    return sorted((from_row(r, venue) for r in rows), key=lambda h: h.id)
 
 
-def set_rank(
+_SET_RANKS = sa.text(
+    """
+    UPDATE holds h SET rank = m.rank, expires_at = m.expires_at, updated_at = :now
+    FROM unnest(CAST(:ids AS bigint[]), CAST(:ranks AS smallint[]),
+                CAST(:expires AS timestamptz[])) AS m(id, rank, expires_at)
+    WHERE h.venue_id = :venue AND h.id = m.id
+    """
+)
+
+
+def set_ranks(
     conn: sa.Connection,
     venue: Venue,
-    hold_id: int,
-    rank: int,
-    expires_at: datetime | None,
+    moves: Sequence[tuple[int, int, datetime | None]],
     now: datetime,
 ) -> None:
-    """A waiting hold moves up; at rank 1 it gets its deadline and starts blocking."""
+    """Waiting holds move up (id, new rank, deadline); at rank 1 they start blocking."""
+    if not moves:
+        return
     conn.execute(
-        holds.update()
-        .where(holds.c.venue_id == venue.id, holds.c.id == hold_id)
-        .values(rank=rank, expires_at=expires_at, updated_at=now)
+        _SET_RANKS,
+        {
+            "venue": venue.id,
+            "now": now,
+            "ids": [m[0] for m in moves],
+            "ranks": [m[1] for m in moves],
+            "expires": [m[2] for m in moves],
+        },
     )
-    if rank == 1:
-        _set_blocking(conn, venue, hold_id)
+    firsts = [hold_id for hold_id, rank, _ in moves if rank == 1]
+    if firsts:
+        conn.execute(
+            hold_spans.update()
+            .where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == sa.any_(_ids(firsts)))
+            .values(blocking=True)
+        )
 
 
 def confirm(conn: sa.Connection, venue: Venue, hold_id: int, now: datetime) -> None:
@@ -263,9 +288,6 @@ def listing(
     return [from_row(r, venue) for r in conn.execute(query)]
 
 
-def _set_blocking(conn: sa.Connection, venue: Venue, hold_id: int) -> None:
-    conn.execute(
-        hold_spans.update()
-        .where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == hold_id)
-        .values(blocking=True)
-    )
+def _ids(ids: Iterable[int]) -> sa.BindParameter[Any]:
+    """Ids as one array parameter: one plan, one value to send, however many ids."""
+    return sa.bindparam("ids", list(ids), type_=cast(Any, ARRAY(sa.BigInteger)))

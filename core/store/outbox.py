@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import insert
 
 from core.store.schema import outbox
+
+# One fixed statement for any number of rows: multi-row VALUES recompiles for every count,
+# and one JSON document is much cheaper to send than arrays of long strings.
+_ADD = sa.text(
+    """
+    INSERT INTO outbox (venue_id, kind, hold_id, recipient, payload, dedupe_key, status,
+                        attempts, available_at, created_at)
+    SELECT :venue, n.doc ->> 'kind', CAST(n.doc ->> 'hold_id' AS bigint), n.doc ->> 'recipient',
+           n.doc -> 'payload', n.doc ->> 'dedupe_key', 'pending', 0, :now, :now
+    FROM jsonb_array_elements(CAST(:notices AS jsonb)) WITH ORDINALITY AS n(doc, i)
+    ORDER BY n.i
+    ON CONFLICT DO NOTHING
+    RETURNING id
+    """
+)
 
 
 @dataclass(frozen=True)
@@ -44,23 +59,25 @@ def add(conn: sa.Connection, venue_id: str, notices: Sequence[NewNotice], now: d
     """Write notices; a row whose dedupe key is already taken is skipped. Returns rows written."""
     if not notices:
         return 0
-    rows = [
-        {
-            "venue_id": venue_id,
-            "kind": n.kind,
-            "hold_id": n.hold_id,
-            "recipient": n.recipient,
-            "payload": dict(n.payload),
-            "dedupe_key": n.dedupe_key,
-            "status": "pending",
-            "attempts": 0,
-            "available_at": now,
-            "created_at": now,
-        }
-        for n in notices
-    ]
     result = conn.execute(
-        insert(outbox).values(rows).on_conflict_do_nothing().returning(outbox.c.id)
+        _ADD,
+        {
+            "venue": venue_id,
+            "now": now,
+            "notices": json.dumps(
+                [
+                    {
+                        "kind": n.kind,
+                        "hold_id": n.hold_id,
+                        "recipient": n.recipient,
+                        "payload": dict(n.payload),
+                        "dedupe_key": n.dedupe_key,
+                    }
+                    for n in notices
+                ],
+                ensure_ascii=False,
+            ),
+        },
     )
     return len(result.all())
 

@@ -35,8 +35,8 @@ _FILL = sa.text(
              end_at + interval '60 minutes',
              CASE WHEN n % 2 = 0 THEN 'wedding' ELSE 'banquet' END,
              'bulk ' || n, '', :salesperson, :salesperson, :status,
-             CASE WHEN :status = 'tentative' THEN 1 END,
-             CASE WHEN :status = 'tentative'
+             CASE WHEN :status = 'tentative' THEN CAST(:rank AS smallint) END,
+             CASE WHEN :status = 'tentative' AND :rank = 1
                   THEN LEAST(CAST(:expires AS timestamptz), start_at) END,
              0, CAST(:now AS timestamptz), CAST(:now AS timestamptz)
       FROM t
@@ -45,7 +45,8 @@ _FILL = sa.text(
     , s AS (
       INSERT INTO hold_spans (venue_id, hold_id, part_id, starts_at, ends_at, blocking,
                               confirmed)
-      SELECT :venue, h.id, rp.part_id, h.start_at, h.span_end, true, h.status = 'confirmed'
+      SELECT :venue, h.id, rp.part_id, h.start_at, h.span_end, :rank = 1 OR h.status = 'confirmed',
+             h.status = 'confirmed'
       FROM h JOIN room_parts rp ON rp.venue_id = :venue AND rp.room_id = h.room_id
       WHERE h.status IN ('tentative', 'confirmed')
       RETURNING part_id, starts_at
@@ -71,12 +72,14 @@ def fill(
     expires: datetime,
     rooms: list[str] | None = None,
     status: str = "tentative",
+    rank: int = 1,
     salesperson: str = "U0BULK0001",
 ) -> None:
     """``count`` holds on ``rooms`` (parts pairwise disjoint), three slots a day from ``first_day``.
 
-    Tentative ones are 1st holds with deadline ``min(expires, start)``; released, expired or
-    cancelled ones have no span rows, like the engine's.
+    Tentative ones are 1st holds with deadline ``min(expires, start)``, or with ``rank=2`` the
+    2nds behind an earlier fill of the same layout; released, expired or cancelled ones have
+    no span rows, like the engine's.
     """
     chosen = rooms or _disjoint_rooms(venue)
     conn.execute(
@@ -91,6 +94,7 @@ def fill(
             "tz": venue.timezone,
             "salesperson": salesperson,
             "status": status,
+            "rank": rank,
             "expires": expires,
             "now": now,
         },
