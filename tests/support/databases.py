@@ -17,10 +17,14 @@ LOCAL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def server_url() -> tuple[str, localservices.Service | None]:
-    """DATABASE_URL, else the machine's own server, else one started just for this run."""
-    if os.environ.get("DATABASE_URL"):
+    """DATABASE_URL, else the machine's own server, else one started just for this run.
+
+    ``OSAE_TEST_PG=throwaway`` always starts one (to try the fresh-machine path).
+    """
+    throwaway = os.environ.get("OSAE_TEST_PG") == "throwaway"
+    if os.environ.get("DATABASE_URL") and not throwaway:
         return os.environ["DATABASE_URL"], None
-    if localservices.postgres_answers(LOCAL):
+    if not throwaway and localservices.postgres_answers(LOCAL):
         return LOCAL, None
     service = localservices.start_postgres(Path(tempfile.mkdtemp(prefix="osae-pg-")))
     return service.url, service
