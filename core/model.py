@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from enum import StrEnum
 from types import MappingProxyType
@@ -110,6 +110,10 @@ class Hold:
     def is_blocking(self) -> bool:
         """Confirmed and 1st holds: the ones the EXCLUDE constraint keeps apart."""
         return self.status is Status.CONFIRMED or self.is_first
+
+    def left(self, status: Status, now: datetime) -> Hold:
+        """This hold as ``leave`` stores it: no longer live, no rank, no deadline."""
+        return replace(self, status=status, rank=None, expires_at=None, updated_at=now)
 
     def may_act(self, user: str, venue: Venue) -> bool:
         """Confirm / release / extend: its salesperson, its creator or a manager."""

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from core.model import Hold, Status, Venue
 from core.notices import NoticeKind, event, notice
-from core.operations.promotion import promote_after
+from core.operations.promotion import promote_after, waiting_behind
 from core.results import (
     Cancelled,
     Code,
@@ -38,7 +38,8 @@ def confirm(
     losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
     bumped = _bump(conn, venue, touching=[hold], leaving=losers)
     loser_ids = [h.id for h in losers]
-    released = holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
+    holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
+    released = [h.left(Status.RELEASED, now) for h in losers]
     holds.confirm(conn, venue, hold.id, now)
     confirmed = _reload(conn, venue, hold.id)
     outbox.add(
@@ -66,12 +67,8 @@ def confirm_plan(
         return refused
     losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
     gone = {h.id for h in losers}
-    waiting = [
-        h
-        for h in holds.live_conflicting(conn, venue, [span_of(h) for h in losers])
-        if h.id not in gone and h.id != hold.id and (h.rank or 0) > 1
-    ]
-    around = holds.live_conflicting(conn, venue, [span_of(h) for h in waiting])
+    waiting = waiting_behind(conn, venue, losers)
+    around = holds.occupants(conn, venue, [span_of(h) for h in waiting])
     moves = new_ranks(waiting, around, gone)
     return ConfirmPlan(hold, tuple(losers), tuple(h for h, rank in moves if rank == 1))
 

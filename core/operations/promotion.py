@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, datetime
 
 import sqlalchemy as sa
 
-from core.model import Hold, Status, Venue
+from core.model import Hold, Venue
 from core.notices import NoticeKind, event, notice
 from core.rules.deadlines import first_deadline
 from core.rules.promotion import new_ranks
@@ -31,17 +32,12 @@ def promote_after(
     """
     if not leaving:
         return []
-    waiting = [
-        h
-        for h in holds.live_conflicting(conn, venue, [span_of(h) for h in leaving])
-        if h.status is Status.TENTATIVE and (h.rank or 0) > 1
-    ]
+    waiting = waiting_behind(conn, venue, leaving)
     if not waiting:
         return []
     spans = [span_of(h) for h in waiting]
     ledger.bump(conn, venue.id, touch(k for k in part_days(spans, venue.tz) if k not in bumped))
-    around = holds.live_conflicting(conn, venue, spans)
-    moves = new_ranks(waiting, around, {h.id for h in leaving})
+    moves = new_ranks(waiting, holds.occupants(conn, venue, spans), {h.id for h in leaving})
     changes = [
         (
             hold.id,
@@ -51,7 +47,11 @@ def promote_after(
         for hold, rank in moves
     ]
     holds.set_ranks(conn, venue, changes, now)
-    promoted = holds.get_many(conn, venue, [hold_id for hold_id, rank, _ in changes if rank == 1])
+    promoted = [
+        replace(hold, rank=1, expires_at=expires, updated_at=now)
+        for (hold, _), (_, rank, expires) in zip(moves, changes, strict=True)
+        if rank == 1
+    ]
     outbox.add(conn, venue.id, [notice(NoticeKind.PROMOTED, h) for h in promoted], now)
     audit.record(
         conn,
@@ -59,6 +59,14 @@ def promote_after(
         [event(h, actor, "promoted", now, expires_at=_iso(h.expires_at)) for h in promoted],
     )
     return promoted
+
+
+def waiting_behind(conn: sa.Connection, venue: Venue, leaving: Sequence[Hold]) -> list[Hold]:
+    """The 2nd-or-later holds in the way of ``leaving`` (span rows first, then just those)."""
+    gone = {h.id for h in leaving}
+    found = holds.occupants(conn, venue, [span_of(h) for h in leaving])
+    ids = [o.hold_id for o in found if not o.first and not o.confirmed and o.hold_id not in gone]
+    return holds.get_many(conn, venue, ids)
 
 
 def _iso(value: datetime | None) -> str | None:

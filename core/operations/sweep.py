@@ -48,7 +48,8 @@ def _expire(
     changes = span_counts([span_of(h) for h in due], venue.tz, sign=-1)
     ledger.bump(conn, venue.id, changes)
     ids = [h.id for h in due]
-    expired = holds.leave(conn, venue, ids, Status.EXPIRED, now)
+    holds.leave(conn, venue, ids, Status.EXPIRED, now)
+    expired = [h.left(Status.EXPIRED, now) for h in due]
     outbox.add(conn, venue.id, [notice(NoticeKind.EXPIRED, h) for h in expired], now)
     audit.record(conn, venue.id, [event(h, SYSTEM, "expired", now) for h in expired])
     promoted = promote_after(conn, venue, expired, set(changes), now, SYSTEM)

@@ -4,25 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from core.model import Hold, Status
+from core.model import Hold
 from core.rules.rank import rank_of
-from core.rules.requests import span_of
+from core.rules.requests import Occupant, span_of
 from core.rules.spans import Span
 
 
 def new_ranks(
-    candidates: Sequence[Hold], around: Sequence[Hold], gone: Collection[int] = ()
+    candidates: Sequence[Hold], around: Sequence[Occupant], gone: Collection[int] = ()
 ) -> list[tuple[Hold, int]]:
     """Waiting holds whose rank drops once ``gone`` have left, in arrival order, with the new rank.
 
-    ``around`` must hold every live hold that conflicts with a candidate. Rank counts earlier
-    tentatives only, and a promotion does not change who is tentative, so no cascade is needed.
+    ``around`` must hold every live hold that conflicts with a candidate, at least on the
+    candidates' parts. Rank counts earlier tentatives only, and a promotion does not change
+    who is tentative, so no cascade is needed.
     """
     by_part: dict[str, list[tuple[int, Span]]] = {}
-    for h in around:
-        if h.status is Status.TENTATIVE and h.id not in gone:
-            for part in h.parts:
-                by_part.setdefault(part, []).append((h.id, span_of(h)))
+    for o in around:
+        if not o.confirmed and o.hold_id not in gone:
+            for part in o.span.parts:
+                by_part.setdefault(part, []).append((o.hold_id, o.span))
     moves = []
     for c in sorted(candidates, key=lambda h: h.id):
         if c.id in gone or c.rank is None or c.rank == 1:

@@ -152,22 +152,20 @@ def insert(
 
 def leave(
     conn: sa.Connection, venue: Venue, ids: Sequence[int], status: Status, now: datetime
-) -> list[Hold]:
-    """Holds stop being live: released, expired or cancelled; their spans go. Returns them."""
+) -> None:
+    """Holds stop being live: released, expired or cancelled; their spans go."""
     if not ids:
-        return []
-    rows = conn.execute(
+        return
+    conn.execute(
         holds.update()
         .where(holds.c.venue_id == venue.id, holds.c.id == sa.any_(_ids(ids)))
         .values(status=status, rank=None, expires_at=None, updated_at=now)
-        .returning(*holds.c)
-    ).all()
+    )
     conn.execute(
         hold_spans.delete().where(
             hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == sa.any_(_ids(ids))
         )
     )
-    return sorted((from_row(r, venue) for r in rows), key=lambda h: h.id)
 
 
 _SET_RANKS = sa.text(
