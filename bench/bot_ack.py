@@ -179,6 +179,8 @@ def previews(slack: SlackStandin, client: WebClient, round_no: int, n: int) -> l
 def run(rounds: int, concurrency: int, threads: int) -> None:
     logging.basicConfig(level=logging.WARNING)
     with bench_database(pool_size=threads + 8) as (sa_engine, _), SlackStandin() as slack:
+        for i in range(concurrency):
+            slack.set_user(f"U0BENCH{i:03d}", locale="ja-JP")
         timed = Timings()
         engine = TimedEngine(sa_engine, timings=timed)
         venue = engine.save_venue(factories.venue(), now=factories.NOW)

@@ -1,0 +1,68 @@
+"""``build_app``: the Bolt app with every listener, built from its dependencies.
+
+Nothing happens at import time; ``build_app`` makes no network call either (the token is
+checked with auth.test on the first request), so a web process starts while Slack is away.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+from slack_bolt import App
+from slack_sdk import WebClient
+
+from bot.after_ack import AfterAck
+from bot.deps import Deps
+from bot.errors import error_handler
+from bot.listeners import buttons, cancel, commands, home, modal
+from bot.locales import UserLocales
+from bot.venues import VenueCache, VenueResolver
+from bot.view_updates import ViewUpdates
+from core.engine import HoldEngine
+
+# Listeners (up to their ack) run on Bolt's pool; Bolt's default of 5 would queue a burst.
+LISTENER_THREADS = 16
+AFTER_ACK_THREADS = 8  # posting and App Home; bounded so they never take every DB connection
+
+
+def build_app(
+    *,
+    engine: HoldEngine,
+    signing_secret: str,
+    client: WebClient,
+    venues: VenueResolver,
+    now: Callable[[], datetime],
+    on_notices: Callable[[str], None] = lambda venue_id: None,
+    process_before_response: bool = False,
+) -> App:
+    """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
+    (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
+    error is logged and the action still stands.
+    """
+    locales = UserLocales(client)
+    on_error = error_handler(locales.get)
+    deps = Deps(
+        engine=engine,
+        venues=venues,
+        now=now,
+        on_notices=on_notices,
+        locales=locales,
+        views=ViewUpdates(),
+        after=AfterAck(on_error, AFTER_ACK_THREADS),
+        venue_cache=VenueCache(engine.venue),
+    )
+    app = App(
+        signing_secret=signing_secret,
+        client=client,
+        process_before_response=process_before_response,
+        token_verification_enabled=False,
+        listener_executor=ThreadPoolExecutor(LISTENER_THREADS, thread_name_prefix="osae-bot"),
+        logger=logging.getLogger("osae.bolt"),
+    )
+    for surface in (commands, modal, buttons, cancel, home):
+        surface.register(app, deps)
+    app.error(on_error)
+    return app

@@ -1,0 +1,67 @@
+"""Small Block Kit pieces every surface shares, built with ``slack_sdk.models`` so they validate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    Block,
+    ContextBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    SectionBlock,
+)
+
+MAX_MESSAGE_BLOCKS = 50
+MAX_VIEW_BLOCKS = 100
+MAX_SECTION_TEXT = 3000
+MAX_HEADER_TEXT = 150
+MAX_CONTEXT_TEXT = 2000  # per element (Slack's documented limit for mrkdwn in context)
+
+
+def esc(text: str) -> str:
+    """Escape what a person typed (customer, note) so mrkdwn shows it as written."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def section(text: str, *, block_id: str | None = None) -> SectionBlock:
+    return SectionBlock(
+        text=MarkdownTextObject(text=clip(text, MAX_SECTION_TEXT)), block_id=block_id
+    )
+
+
+def context(text: str, *, block_id: str | None = None) -> ContextBlock:
+    return ContextBlock(
+        elements=[MarkdownTextObject(text=clip(text, MAX_CONTEXT_TEXT))], block_id=block_id
+    )
+
+
+def header(text: str) -> HeaderBlock:
+    return HeaderBlock(text=PlainTextObject(text=clip(text, MAX_HEADER_TEXT)))
+
+
+def plain(text: str, limit: int = 75) -> PlainTextObject:
+    return PlainTextObject(text=clip(text, limit))
+
+
+def chunk_lines(lines: Sequence[str], limit: int = MAX_SECTION_TEXT) -> list[str]:
+    """Lines joined into texts of at most ``limit`` characters, one section each."""
+    chunks: list[str] = []
+    current: list[str] = []
+    for item in lines:
+        if current and len("\n".join([*current, item])) > limit:
+            chunks.append("\n".join(current))
+            current = []
+        current.append(item)
+    return [*chunks, "\n".join(current)] if current else chunks
+
+
+def dump(blocks: Sequence[Block]) -> list[dict[str, Any]]:
+    """Validated JSON for the Web API (``to_dict`` runs slack_sdk's checks)."""
+    return [b.to_dict() for b in blocks]

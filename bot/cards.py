@@ -1,0 +1,110 @@
+"""A hold as a card: its line, its state, and the buttons that fit that state.
+
+The same card shows in the channel after /hold, in DMs, in App Home and after a click, so
+a hold reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmObject
+
+from bot import ids
+from bot.blocks import clip, context, esc, plain, section
+from bot.texts import dates, lang, text
+from bot.texts.refusals import hold_line, ordinal
+from core.model import Hold, Status
+
+
+def line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    """``#12 鳳凰の間 3/10(水) 11:00–15:00 山田様（婚礼）``, escaped for mrkdwn."""
+    return esc(hold_line(hold, tz, locale))
+
+
+def state(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    """``*1番手* · 期限 *3/8(月) 9:00*``, ``*2番手*（順番待ち）``, ``*本予約*`` ..."""
+    if hold.is_first and hold.expires_at:
+        return text(locale, "card.first", deadline=dates.when(hold.expires_at, tz, locale))
+    if hold.status is Status.TENTATIVE:
+        return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
+    return text(locale, f"card.{hold.status.value}")
+
+
+def brief(hold: Hold, locale: str | None) -> str:
+    """``#13 佐藤様（婚礼）``: another hold, named shortly."""
+    kind = text(locale, f"kind.{hold.kind.value}")
+    if lang(locale) == "en":
+        return esc(f"#{hold.id} {hold.customer} ({kind})")
+    return esc(f"#{hold.id} {hold.customer}（{kind}）")
+
+
+def card(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    lead: str | None = None,
+    notes: tuple[str, ...] = (),
+    extend: bool = True,
+) -> list[Block]:
+    """Lead line, the hold, its state and salesperson; buttons while it is tentative."""
+    body = "\n".join(
+        filter(
+            None,
+            [
+                lead,
+                line(hold, tz, locale),
+                f"{state(hold, tz, locale)} · "
+                + text(locale, "card.salesperson", salesperson=hold.salesperson),
+            ],
+        )
+    )
+    blocks: list[Block] = [section(body)]
+    buttons = decision_buttons(hold, tz, locale, extend=extend)
+    if buttons is not None:
+        blocks.append(buttons)
+    blocks += [context(note) for note in notes]
+    return blocks
+
+
+def decision_buttons(
+    hold: Hold, tz: ZoneInfo, locale: str | None, *, extend: bool = True
+) -> ActionsBlock | None:
+    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none."""
+    if hold.status is not Status.TENTATIVE:
+        return None
+    value = str(hold.id)
+    elements = [_release(hold, tz, locale)]
+    if hold.is_first:
+        confirm = ButtonElement(
+            text=plain(text(locale, "button.confirm")),
+            action_id=ids.CONFIRM,
+            value=value,
+            style="primary",
+        )
+        more = [_button(ids.EXTEND, "button.extend", value, locale)] if extend else []
+        elements = [confirm, *more, *elements]
+    return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)
+
+
+def _button(action_id: str, key: str, value: str, locale: str | None) -> ButtonElement:
+    return ButtonElement(text=plain(text(locale, key)), action_id=action_id, value=value)
+
+
+def _release(hold: Hold, tz: ZoneInfo, locale: str | None) -> ButtonElement:
+    """Release cannot be undone, so Slack asks first (a client-side confirm dialog)."""
+    ask = ConfirmObject(
+        title=plain(text(locale, "release.ask.title"), 100),
+        text=clip(text(locale, "release.ask.text", hold=line(hold, tz, locale)), 300),
+        confirm=plain(text(locale, "release.ask.ok"), 30),
+        deny=plain(text(locale, "release.ask.deny"), 30),
+        style="danger",
+    )
+    return ButtonElement(
+        text=plain(text(locale, "button.release")),
+        action_id=ids.RELEASE,
+        value=str(hold.id),
+        style="danger",
+        confirm=ask,
+    )

@@ -1,0 +1,53 @@
+"""What every listener needs, built once by ``build_app``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.after_ack import AfterAck
+from bot.errors import NoVenue, UserError
+from bot.locales import UserLocales
+from bot.venues import VenueCache, VenueResolver
+from bot.view_updates import ViewUpdates
+from core.engine import HoldEngine
+from core.model import Venue
+
+log = logging.getLogger("osae.bot")
+
+
+@dataclass(frozen=True)
+class Deps:
+    engine: HoldEngine
+    venues: VenueResolver
+    now: Callable[[], datetime]
+    on_notices: Callable[[str], None]
+    locales: UserLocales
+    views: ViewUpdates
+    after: AfterAck  # after-ack work: ``deps.after(body, client, lambda: ...)``
+    venue_cache: VenueCache
+
+    def venue_id(self, context: Any) -> str:
+        """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
+        team = getattr(context, "team_id", None)
+        venue_id = self.venues(team)
+        if venue_id is None:
+            raise NoVenue(team)
+        return venue_id
+
+    def venue(self, context: Any) -> Venue:
+        venue_id = self.venue_id(context)
+        venue = self.venue_cache.get(venue_id)
+        if venue is None:  # configured, but never loaded into the database
+            raise UserError("refusal.unknown_venue", detail=venue_id)
+        return venue
+
+    def notices_written(self, venue_id: str) -> None:
+        """Ask the jobs to drain the outbox now; holds must work even when that fails."""
+        try:
+            self.on_notices(venue_id)
+        except Exception as err:  # noqa: BLE001 - Redis down: notices wait in the outbox
+            log.warning("outbox.enqueue_failed", extra={"venue": venue_id, "error": repr(err)})

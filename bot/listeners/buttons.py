@@ -1,0 +1,240 @@
+"""Confirm / Release / Extend on hold cards, and the dialog Confirm opens first.
+
+Every click is acknowledged at once. The button's value only names the hold: whether the
+clicker may act is the engine's decision, from the clicker's id. The clicked message is then
+updated in place to the outcome, and the people concerned get a fresh App Home.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from slack_bolt import Ack, App, BoltContext
+from slack_sdk import WebClient
+
+from bot import cards, ids
+from bot.blocks import MAX_MESSAGE_BLOCKS, dump, esc, header
+from bot.deps import Deps
+from bot.listeners.home import publish_homes
+from bot.replies import Source, dumps, replace_message, tell
+from bot.texts import dates, text
+from bot.texts.refusals import describe
+from bot.views.dialogs import confirm_modal, info_modal
+from bot.views.messages import Message, outcome, splice
+from core.model import Hold, Venue
+from core.results import Code, Confirmed, Extended, Refused, Released
+
+Result = Confirmed | Released | Extended | Refused
+# Refusals that mean the hold moved on since the card was drawn: the card is redrawn.
+_STALE = {Code.ALREADY_DECIDED, Code.DEADLINE_PASSED, Code.NOT_FIRST}
+
+log = logging.getLogger("osae.bot")
+
+
+@dataclass(frozen=True)
+class Click:
+    """Who clicked which verb on which hold, and where the button was."""
+
+    user: str
+    verb: str  # confirm | release | extend
+    hold_id: int
+    locale: str
+    source: Source
+    blocks: list[dict[str, Any]] | None = None  # the clicked message's blocks, when sent along
+    trigger_id: str | None = None
+    response_url: str | None = None
+
+    @classmethod
+    def of(cls, body: dict[str, Any], locale: str) -> Click | None:
+        """The click in a block_actions payload; None if the button names no hold."""
+        action = body["actions"][0]
+        hold_id = _hold_id(action.get("value"))
+        if hold_id is None:
+            return None
+        return cls(
+            user=body["user"]["id"],
+            verb=action["action_id"].removeprefix("hold_"),
+            hold_id=hold_id,
+            locale=locale,
+            source=Source.of(body),
+            blocks=(body.get("message") or {}).get("blocks"),
+            trigger_id=body.get("trigger_id"),
+            response_url=body.get("response_url"),
+        )
+
+
+def register(app: App, deps: Deps) -> None:
+    def clicked(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        ack()
+        on_click(deps, body, client, context)
+
+    def confirmed(
+        ack: Ack,
+        body: dict[str, Any],
+        view: dict[str, Any],
+        client: WebClient,
+        context: BoltContext,
+    ) -> None:
+        confirm_submitted(deps, ack, body, view, client, context)
+
+    app.block_action(ids.DECISION_ACTION)(clicked)
+    app.view_submission(ids.CONFIRM_MODAL)(confirmed)
+
+
+def on_click(deps: Deps, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    venue = deps.venue(context)
+    user = body["user"]["id"]
+    locale = deps.locales.get(user)
+    click = Click.of(body, locale)
+    if click is None:  # a button value that names no hold: someone crafted it
+        refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:20])
+        message = describe(refused, venue.tz, locale)
+        tell(client, user, message, locale, response_url=body.get("response_url"))
+        return
+    if click.verb == "confirm":
+        result: Result | None = ask_to_confirm(deps, client, venue, click)
+    else:
+        act = deps.engine.release if click.verb == "release" else deps.engine.extend
+        result = act(venue.id, click.hold_id, actor=user, now=deps.now())
+    if result is not None:  # None: the dialog is open, and its submission does the rest
+        deps.after(body, client, partial(settle, deps, client, venue, click, result))
+
+
+def ask_to_confirm(deps: Deps, client: WebClient, venue: Venue, click: Click) -> Refused | None:
+    """Open the dialog that says which holds confirming would release (nothing changes until
+    it is submitted); or the refusal, if this click cannot confirm."""
+    plan = deps.engine.confirm_plan(venue.id, click.hold_id, actor=click.user, now=deps.now())
+    if isinstance(plan, Refused):
+        return plan
+    meta = dumps({"h": click.hold_id, "l": click.locale, "s": click.source.dump()})
+    view = confirm_modal(plan, venue.tz, click.locale, meta)
+    client.views_open(trigger_id=click.trigger_id, view=view.to_dict())
+    return None
+
+
+def confirm_submitted(
+    deps: Deps,
+    ack: Ack,
+    body: dict[str, Any],
+    view: dict[str, Any],
+    client: WebClient,
+    context: BoltContext,
+) -> None:
+    meta = json.loads(view.get("private_metadata") or "{}")
+    user = body["user"]["id"]
+    click = Click(user, "confirm", int(meta["h"]), meta.get("l") or "ja", Source.load(meta["s"]))
+    venue = deps.venue(context)
+    result = deps.engine.confirm(venue.id, click.hold_id, actor=user, now=deps.now())
+    if isinstance(result, Refused):  # said in the dialog itself
+        reason = esc(describe(result, venue.tz, click.locale))
+        ack(response_action="update", view=info_modal(reason, click.locale).to_dict())
+    else:
+        ack()
+    deps.after(body, client, partial(settle, deps, client, venue, click, result, told=True))
+
+
+def settle(
+    deps: Deps, client: WebClient, venue: Venue, click: Click, result: Result, *, told: bool = False
+) -> None:
+    """After the engine answered: redraw the card, tell the clicker, refresh App Homes."""
+    _log(venue, click, result)
+    if isinstance(result, Refused):
+        reason = describe(result, venue.tz, click.locale)
+        if result.hold is not None and result.code in _STALE:
+            notes: tuple[str, ...] = (esc(reason),) if result.code is Code.DEADLINE_PASSED else ()
+            _redraw(deps, client, venue, click, result.hold, None, notes)
+        if not told:
+            tell(
+                client,
+                click.user,
+                reason,
+                click.locale,
+                response_url=click.response_url,
+                trigger_id=None if click.source.is_message else click.trigger_id,
+            )
+        return
+    deps.notices_written(venue.id)  # lost / promoted / extended notices wait in the outbox
+    lead, notes = _outcome(result, click, venue)
+    _redraw(deps, client, venue, click, result.hold, lead, notes)
+    publish_homes(deps, client, venue, {click.user, result.hold.salesperson})
+
+
+def _outcome(
+    result: Confirmed | Released | Extended, click: Click, venue: Venue
+) -> tuple[str, tuple[str, ...]]:
+    locale = click.locale
+    notes: list[str] = []
+    if isinstance(result, Confirmed):
+        lead = text(locale, "done.confirmed", actor=click.user)
+        if result.released:
+            notes.append(text(locale, "done.released_others", count=len(result.released)))
+    elif isinstance(result, Released):
+        lead = text(locale, "done.released", actor=click.user)
+    else:
+        deadline = (
+            dates.when(result.hold.expires_at, venue.tz, locale) if result.hold.expires_at else "—"
+        )
+        lead = text(locale, "done.extended", actor=click.user, deadline=deadline)
+    promoted = getattr(result, "promoted", ())
+    if promoted:
+        notes.append(text(locale, "done.promoted", count=len(promoted)))
+    return lead, tuple(notes)
+
+
+def _redraw(
+    deps: Deps,
+    client: WebClient,
+    venue: Venue,
+    click: Click,
+    hold: Hold,
+    lead: str | None,
+    notes: tuple[str, ...],
+) -> None:
+    """The clicked message shows the hold as it stands now (App Home is republished instead)."""
+    if not click.source.is_message:
+        return
+    card = outcome(hold, venue.tz, click.locale, lead, notes)
+    if click.blocks is not None:
+        blocks = splice(click.blocks, hold.id, card.blocks, ids.card_actions(hold.id))
+    else:  # after the dialog the message itself is not at hand: draw it again from the ledger
+        blocks = _rebuild(deps, venue, click, hold, card.blocks)
+    replace_message(client, click.source, Message(card.text, blocks))
+
+
+def _rebuild(
+    deps: Deps, venue: Venue, click: Click, hold: Hold, card: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    blocks = dump([header(click.source.header)]) if click.source.header else []
+    for hold_id in click.source.hold_ids or (hold.id,):
+        if hold_id == hold.id:
+            blocks += card
+            continue
+        other = deps.engine.hold(venue.id, hold_id)
+        if not isinstance(other, Refused):
+            blocks += dump(cards.card(other, venue.tz, click.locale))
+    return blocks[:MAX_MESSAGE_BLOCKS]
+
+
+def _hold_id(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def _log(venue: Venue, click: Click, result: Result) -> None:
+    outcome_code = result.code.value if isinstance(result, Refused) else "ok"
+    log.info(
+        f"hold.{click.verb}",
+        extra={
+            "venue": venue.id,
+            "hold_id": click.hold_id,
+            "user": click.user,
+            "action": click.verb,
+            "outcome": outcome_code,
+        },
+    )

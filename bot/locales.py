@@ -1,0 +1,63 @@
+"""Each Slack user's language (``users.info`` with ``include_locale``), cached.
+
+Used for the bot's replies and by the jobs for DMs. Slack being slow or down must never stop
+a message, so any failure answers the default (Japanese) and is retried after a short while.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackClientError
+
+DEFAULT = "ja"
+FAILURE_TTL = 60.0  # seconds before a failed lookup is tried again
+
+log = logging.getLogger(__name__)
+
+
+class UserLocales:
+    """``get(user_id) -> "ja-JP" | "en-US" | ...``; thread-safe; ``DEFAULT`` on any error."""
+
+    def __init__(
+        self,
+        client: WebClient,
+        ttl_seconds: float = 3600,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.ttl = ttl_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[str, float]] = {}  # user -> (locale, good until)
+
+    def get(self, user_id: str) -> str:
+        now = self._clock()
+        with self._lock:
+            cached = self._cache.get(user_id)
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        locale, ttl = self._lookup(user_id)
+        with self._lock:
+            self._cache[user_id] = (locale, now + ttl)
+        return locale
+
+    def remember(self, user_id: str, locale: str) -> None:
+        """A locale learnt elsewhere (e.g. a payload that carried it)."""
+        with self._lock:
+            self._cache[user_id] = (locale, self._clock() + self.ttl)
+
+    def _lookup(self, user_id: str) -> tuple[str, float]:
+        try:
+            answer = self.client.users_info(user=user_id, include_locale=True)
+        except (SlackClientError, OSError) as err:  # API errors, 429s, timeouts, refused
+            log.warning("slack.locale_lookup_failed", extra={"user": user_id, "error": str(err)})
+            return DEFAULT, FAILURE_TTL
+        user = answer.get("user") or {}
+        locale = user.get("locale") if isinstance(user, dict) else None
+        return (str(locale), self.ttl) if locale else (DEFAULT, self.ttl)

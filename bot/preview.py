@@ -1,0 +1,43 @@
+"""The modal's one-line preview: what submitting would do now, from the engine's dry run."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from bot.blocks import esc
+from bot.texts import dates, text
+from bot.texts.refusals import describe, ordinal
+from core.model import Hold
+from core.results import Code, Preview, Refused
+
+
+def preview_line(result: Preview | Refused | None, tz: ZoneInfo, locale: str | None) -> str:
+    """``1番手として受付 · 期限 12/8(火) 19:20``, ``2番手 · 1番手は 佐藤様（婚礼）期限 12/8(火)``,
+    ``本予約あり — 受付できません``, ``3番手になるため受付できません``, ... ``None``: a hint.
+    """
+    if result is None:
+        return text(locale, "preview.hint")
+    if isinstance(result, Refused):
+        return _refused(result, tz, locale)
+    rank_text = ordinal(result.rank, locale)
+    if result.rank == 1 and result.expires_at:
+        return text(locale, "preview.first", deadline=dates.when(result.expires_at, tz, locale))
+    ahead = " / ".join(_ahead(h, tz, locale) for h in result.ahead) or text(locale, "nobody")
+    return text(locale, "preview.waiting", rank_text=rank_text, ahead=ahead)
+
+
+def _refused(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+    if refused.code is Code.CONFIRMED_CONFLICT:
+        return text(locale, "preview.confirmed_conflict")
+    if refused.code is Code.RANK_TOO_LOW:
+        return text(locale, "preview.rank_too_low", rank_text=ordinal(refused.rank or 0, locale))
+    if refused.code is Code.BANQUET_NOT_OPEN and refused.opens_at:
+        opens = dates.when(refused.opens_at, tz, locale, year=True)
+        return text(locale, "preview.banquet_not_open", opens=opens)
+    return esc(describe(refused, tz, locale))
+
+
+def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    deadline = dates.day(hold.expires_at.astimezone(tz).date(), locale) if hold.expires_at else "—"
+    kind = text(locale, f"kind.{hold.kind.value}")
+    return esc(text(locale, "preview.ahead", customer=hold.customer, kind=kind, deadline=deadline))

@@ -1,0 +1,221 @@
+"""Reading ``/hold 鳳凰 5/15 11:00-15:00 婚礼 山田様`` into what the modal is prefilled with.
+
+Generous on purpose: full-width digits and letters, 〜 ～ - から between times, 時 and 半,
+``26:00`` for 2:00 the next morning, dates with or without a year (without: the next such
+date), 今日 / 明日, kind words in Japanese and English, room names by prefix. What is not
+understood is handed back word for word, so the modal can say so.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from core.model import Kind, Room
+
+MINUTES_PER_DAY = 1440
+_LATEST = 30 * 60  # an end written as 26:00 is 2:00 the next morning; 30:00 at most
+_MARK = "\x00"  # stands in for a piece already understood, keeping word order
+
+_TIME = r"(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)?"
+_SEP = r"\s*(?:~|〜|-|–|—|−|ー|から)\s*"
+_RANGE = re.compile(rf"(?<![\d/.:-]){_TIME}{_SEP}{_TIME}(?:\s*まで)?(?![\d/])")
+_LONE_TIME = re.compile(
+    r"(?<![\d/.:-])(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)(?!\d)"
+)
+_WEEKDAY = r"(?:\s*[(（][^)）]{1,4}[)）])?"
+_DATES = (
+    re.compile(rf"(?<!\d)(\d{{4}})\s*[-/年]\s*(\d{{1,2}})\s*[-/月]\s*(\d{{1,2}})\s*日?{_WEEKDAY}"),
+    re.compile(rf"(?<![\d/])()(\d{{1,2}})\s*(?:/|月)\s*(\d{{1,2}})\s*日?{_WEEKDAY}(?![\d/])"),
+)
+_RELATIVE = {"今日": 0, "本日": 0, "today": 0, "明日": 1, "tomorrow": 1, "明後日": 2}
+_KINDS = {
+    Kind.WEDDING: ("婚礼", "結婚式", "挙式", "披露宴", "wedding"),
+    Kind.BANQUET: ("一般宴会", "宴会", "banquet", "パーティー", "party"),
+}
+_HONORIFICS = ("様", "さま", "殿", "御中", "さん")
+
+
+@dataclass(frozen=True)
+class QuickForm:
+    """What the text said; ``None`` for anything it did not say."""
+
+    room_id: str | None = None
+    day: date | None = None
+    start_min: int | None = None  # minutes after local midnight, 0..1439
+    end_min: int | None = None  # a clock time too: at or before the start means the next day
+    kind: Kind | None = None
+    customer: str | None = None
+    unparsed: tuple[str, ...] = ()  # words not understood, as typed (normalised)
+    ambiguous: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())  # word, room names
+
+
+@dataclass
+class _Found:
+    """What has been understood so far, filled in as the text is read."""
+
+    room: str | None = None
+    day: date | None = None
+    start: int | None = None
+    end: int | None = None
+    kind: Kind | None = None
+
+
+def parse(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
+    found = _Found()
+    rest = _normalise(text)
+    rest = _take_times(rest, found)
+    rest = _take_date(rest, today, found)
+    rest = _take_spaced_room_names(rest, rooms, found)
+    return _read_words(rest.split(), rooms, today, found)
+
+
+def _normalise(text: str) -> str:
+    """NFKC turns full-width digits, letters, colons and ～ into ASCII; 〜 stays as is."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def _minutes(hour: str, minute: str | None, half: str | None, minute_jp: str | None) -> int | None:
+    h = int(hour)
+    m = 30 if half else int(minute or minute_jp or 0)
+    return h * 60 + m if m < 60 else None
+
+
+def _take_times(rest: str, found: _Found) -> str:
+    """``11:00-15:00``, ``11時〜15時半``, ``18-26``; else one or two lone ``11:00`` / ``11時``."""
+    match = _RANGE.search(rest)
+    if match:
+        start, end = _minutes(*match.groups()[:4]), _minutes(*match.groups()[4:])
+        if start is not None and end is not None and start < MINUTES_PER_DAY and end <= _LATEST:
+            found.start, found.end = start, end % MINUTES_PER_DAY
+            return _cut(rest, match)
+    taken: list[re.Match[str]] = []
+    for name, lone in zip(("start", "end"), _LONE_TIME.finditer(rest), strict=False):
+        value = _minutes(*lone.groups())
+        if value is None or value > (_LATEST if name == "end" else MINUTES_PER_DAY - 1):
+            break
+        setattr(found, name, value % MINUTES_PER_DAY)
+        taken.append(lone)
+    for lone in reversed(taken):
+        rest = _cut(rest, lone)
+    return rest
+
+
+def _take_date(rest: str, today: date, found: _Found) -> str:
+    for pattern in _DATES:
+        match = pattern.search(rest)
+        if match is None:
+            continue
+        year, month, day = match.groups()
+        chosen = _date(int(year) if year else None, int(month), int(day), today)
+        if chosen is not None:
+            found.day = chosen
+            return _cut(rest, match)
+    return rest
+
+
+def _date(year: int | None, month: int, day: int, today: date) -> date | None:
+    """A date as written; without a year, the next such date from today (today included)."""
+    years = [year] if year else range(today.year, today.year + 9)  # 2/29 may be years away
+    for y in years:
+        try:
+            candidate = date(y, month, day)
+        except ValueError:
+            continue
+        if year or candidate >= today:
+            return candidate
+    return None
+
+
+def _take_spaced_room_names(rest: str, rooms: Sequence[Room], found: _Found) -> str:
+    """Room names with a space in them (鳳凰 東) would be split into words; take them first."""
+    spaced = sorted((r for r in rooms if " " in _fold(r.name)), key=lambda r: -len(r.name))
+    for room in spaced:
+        name = _fold(room.name)
+        at = rest.casefold().find(name)
+        if at >= 0:
+            found.room = room.id
+            return f"{rest[:at]} {_MARK} {rest[at + len(name) :]}"
+    return rest
+
+
+def _read_words(words: list[str], rooms: Sequence[Room], today: date, found: _Found) -> QuickForm:
+    """Kind, relative dates, rooms and customers by word; the rest is trailing or not read."""
+    known: list[int] = []  # positions of words understood (customer words excepted)
+    customer: list[tuple[int, str]] = []
+    ambiguous: list[tuple[str, tuple[str, ...]]] = []
+    unread: list[tuple[int, str]] = []
+    for i, word in enumerate(words):
+        if word == _MARK:
+            known.append(i)
+        elif (kind := _kind(word)) is not None and found.kind is None:
+            found.kind = kind
+            known.append(i)
+        elif word.casefold() in _RELATIVE and found.day is None:
+            found.day = today + timedelta(days=_RELATIVE[word.casefold()])
+            known.append(i)
+        elif word.endswith(_HONORIFICS) and len(word) > 1:
+            customer.append((i, word))
+        elif found.room is None and (matched := _rooms_for(word, rooms)):
+            if len(matched) == 1:
+                found.room = matched[0].id
+                known.append(i)
+            else:
+                ambiguous.append((word, tuple(r.name for r in matched)))
+                known.append(i)
+        else:
+            unread.append((i, word))
+    last_known = max(known, default=-1)
+    # Words after everything understood are the customer's name ("... banquet ABC Trading").
+    customer += [(i, w) for i, w in unread if i > last_known]
+    unparsed = tuple(w for i, w in unread if i <= last_known)
+    names = " ".join(w for _, w in sorted(customer))
+    return QuickForm(
+        room_id=found.room,
+        day=found.day,
+        start_min=found.start,
+        end_min=found.end,
+        kind=found.kind,
+        customer=names or None,
+        unparsed=unparsed,
+        ambiguous=tuple(ambiguous),
+    )
+
+
+def _kind(word: str) -> Kind | None:
+    folded = word.casefold()
+    return next((k for k, words in _KINDS.items() if folded in words), None)
+
+
+def _rooms_for(word: str, rooms: Sequence[Room]) -> list[Room]:
+    """Exact name or id first; else names or ids it begins; several: the room that contains
+    all of them (鳳凰 -> 鳳凰の間 rather than 鳳凰A), if there is one.
+    """
+    w = _fold(word)
+    if w.isdigit():
+        return []
+    active = [r for r in rooms if r.active]
+    exact = [r for r in active if w in (_fold(r.name), _fold(r.id), _fold(_bare(r.name)))]
+    if exact:
+        return exact
+    prefixed = [r for r in active if _fold(r.name).startswith(w) or _fold(r.id).startswith(w)]
+    if len(prefixed) > 1:
+        containing = [r for r in prefixed if all(o.parts <= r.parts for o in prefixed)]
+        if len(containing) == 1:
+            return containing
+    return prefixed
+
+
+def _bare(name: str) -> str:
+    return name.removesuffix("の間")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _cut(text: str, match: re.Match[str]) -> str:
+    return f"{text[: match.start()]} {_MARK} {text[match.end() :]}"

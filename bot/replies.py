@@ -1,0 +1,171 @@
+"""Talking back to Slack after an action, with the fallbacks a real workspace needs.
+
+The bot may not be a member of the channel /hold was typed in; a response_url expires; a
+trigger id lasts three seconds. Each function here tries the natural way first and falls
+back to one that always works (a DM from the app needs only ``chat:write``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.webhook import WebhookClient
+
+from bot.form import ModalMeta
+from bot.texts import text
+from bot.views.dialogs import info_modal
+from bot.views.messages import Message
+
+log = logging.getLogger("osae.bot")
+_ACTIONS_ID = re.compile(r"^hold_actions_(\d+)$")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a clicked button sits: a message (channel, ts), or a view (App Home, a modal)."""
+
+    channel: str | None = None
+    ts: str | None = None
+    response_url: str | None = None
+    ephemeral: bool = False
+    hold_ids: tuple[int, ...] = ()  # the holds with buttons in that message, in order
+    header: str | None = None  # the message's header text, if it has one (a digest)
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> Source:
+        container = body.get("container") or {}
+        if container.get("type") != "message":
+            return cls()
+        blocks = (body.get("message") or {}).get("blocks") or []
+        return cls(
+            channel=container.get("channel_id") or (body.get("channel") or {}).get("id"),
+            ts=container.get("message_ts"),
+            response_url=body.get("response_url"),
+            ephemeral=bool(container.get("is_ephemeral")),
+            hold_ids=tuple(
+                int(m.group(1)) for b in blocks if (m := _ACTIONS_ID.match(b.get("block_id", "")))
+            ),
+            header=next((b["text"]["text"] for b in blocks if b.get("type") == "header"), None),
+        )
+
+    @property
+    def is_message(self) -> bool:
+        return bool(self.channel and self.ts) or bool(self.ephemeral and self.response_url)
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "c": self.channel,
+            "t": self.ts,
+            "u": self.response_url,
+            "e": self.ephemeral,
+            "i": list(self.hold_ids),
+            "h": self.header,
+        }
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Source:
+        return cls(
+            channel=data.get("c"),
+            ts=data.get("t"),
+            response_url=data.get("u"),
+            ephemeral=bool(data.get("e")),
+            hold_ids=tuple(int(i) for i in data.get("i") or ()),
+            header=data.get("h"),
+        )
+
+
+def post_result(client: WebClient, meta: ModalMeta, user: str, message: Message) -> None:
+    """Post where /hold was typed; not a member there: the command's response_url; else a DM."""
+    channel = meta.channel
+    if channel and _attempt(
+        "slack.post_failed",
+        lambda: client.chat_postMessage(channel=channel, text=message.text, blocks=message.blocks),
+    ):
+        return
+    fields = {"text": message.text, "blocks": message.blocks}
+    if meta.response_url and _webhook(meta.response_url, response_type="in_channel", **fields):
+        return
+    lead = text(meta.locale, "posted.fallback", channel=meta.channel or "-")
+    client.chat_postMessage(channel=user, text=f"{lead}\n{message.text}", blocks=message.blocks)
+
+
+def replace_message(client: WebClient, source: Source, message: Message) -> None:
+    """Update the clicked message in place (chat.update; an ephemeral one via response_url)."""
+    channel, ts = source.channel, source.ts
+    if (
+        not source.ephemeral
+        and channel
+        and ts
+        and _attempt(
+            "slack.update_failed",
+            lambda: client.chat_update(
+                channel=channel, ts=ts, text=message.text, blocks=message.blocks
+            ),
+        )
+    ):
+        return
+    if source.response_url:
+        _webhook(
+            source.response_url, replace_original=True, text=message.text, blocks=message.blocks
+        )
+
+
+def tell(
+    client: WebClient,
+    user: str,
+    message: str,
+    locale: str,
+    *,
+    response_url: str | None = None,
+    trigger_id: str | None = None,
+) -> None:
+    """Tell only the clicker: ephemeral in the conversation, a small modal from App Home, or DM."""
+    if response_url and _webhook(
+        response_url, text=message, response_type="ephemeral", replace_original=False
+    ):
+        return
+    info = info_modal(message, locale).to_dict()
+    if trigger_id and _attempt(  # the trigger lasts 3 s; past that, a DM
+        "slack.info_modal_failed", lambda: client.views_open(trigger_id=trigger_id, view=info)
+    ):
+        return
+    client.chat_postMessage(channel=user, text=message)
+
+
+def _attempt(failure: str, call: Callable[[], object]) -> bool:
+    """Run one Web API call; a refusal (not_in_channel, expired trigger...) is logged, False."""
+    try:
+        call()
+    except SlackApiError as err:
+        log.warning(failure, extra={"error": _err(err)})
+        return False
+    return True
+
+
+def _webhook(url: str, **fields: Any) -> bool:
+    try:
+        answer = WebhookClient(url, timeout=10).send_dict(fields)
+    except (SlackClientError, OSError) as err:
+        log.warning("slack.response_url_failed", extra={"error": str(err)})
+        return False
+    if answer.status_code != 200:
+        log.warning(
+            "slack.response_url_failed", extra={"status": answer.status_code, "body": answer.body}
+        )
+        return False
+    return True
+
+
+def _err(err: SlackApiError) -> str:
+    return str(err.response.get("error") if err.response is not None else err)
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

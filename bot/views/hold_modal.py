@@ -1,0 +1,161 @@
+"""The /hold modal: a loading placeholder, then the form with its live preview line."""
+
+from __future__ import annotations
+
+from slack_sdk.models.blocks import (
+    Block,
+    DatePickerElement,
+    InputBlock,
+    Option,
+    OptionGroup,
+    PlainTextInputElement,
+    RadioButtonsElement,
+    StaticSelectElement,
+    TimePickerElement,
+    UserSelectElement,
+)
+from slack_sdk.models.views import View
+
+from bot import ids
+from bot.blocks import context, esc, plain, section
+from bot.form import Form, ModalMeta
+from bot.quickform import QuickForm
+from bot.rooms import group_rooms
+from bot.texts import lang, text
+from core.model import Kind, Room, Venue
+from core.rules.requests import MAX_CUSTOMER, MAX_NOTE
+
+LOADING_TITLE = "仮押さえ / Hold"  # before the user's language is known
+
+
+def loading_modal() -> View:
+    """Opened at once, within the trigger's 3 seconds; replaced by the form when it is built."""
+    return View(
+        type="modal",
+        callback_id=ids.HOLD_MODAL,
+        title=plain(LOADING_TITLE, 24),
+        close=plain("×", 24),
+        blocks=[section(":hourglass_flowing_sand: 読み込み中… / Loading…")],
+    )
+
+
+def hold_modal(
+    venue: Venue, form: Form, meta: ModalMeta, *, preview: str, refusal: str | None = None
+) -> View:
+    """The form, prefilled from ``form``; ``preview`` is the one-line rank preview."""
+    locale = meta.locale
+    notes = [*meta.notes, *([text(locale, "modal.refused", reason=refusal)] if refusal else [])]
+    blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
+    blocks += [
+        _input(ids.ROOM, "field.room", _room_select(venue, form.room_id, locale), locale),
+        _input(ids.DATE, "field.date", _date_picker(form), locale),
+        _input(ids.START, "field.start", _time_picker(ids.START, form.start_min), locale),
+        _input(ids.END, "field.end", _time_picker(ids.END, form.end_min), locale, hint=True),
+        _input(ids.KIND, "field.kind", _kind_buttons(form.kind, locale), locale),
+        context(preview, block_id=ids.PREVIEW),
+        _input(ids.CUSTOMER, "field.customer", _customer(form, locale), locale, dispatch=False),
+        _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),
+        _note(form, locale),
+    ]
+    return View(
+        type="modal",
+        callback_id=ids.HOLD_MODAL,
+        title=plain(text(locale, "modal.title"), 24),
+        submit=plain(text(locale, "modal.submit"), 24),
+        close=plain(text(locale, "modal.close"), 24),
+        private_metadata=meta.dump(),
+        blocks=blocks,
+    )
+
+
+def quick_notes(quick: QuickForm, locale: str) -> tuple[str, ...]:
+    """What the quick form did not understand, worded for the top of the modal."""
+    quote = "「{}」" if lang(locale) == "ja" else "'{}'"
+    parts = [esc(quote.format(word)) for word in quick.unparsed]
+    parts += [
+        esc(text(locale, "modal.ambiguous", word=word, rooms=", ".join(rooms)))
+        for word, rooms in quick.ambiguous
+    ]
+    return (text(locale, "modal.unparsed", parts=" / ".join(parts)),) if parts else ()
+
+
+def _input(
+    block_id: str,
+    label: str,
+    element: object,
+    locale: str,
+    *,
+    dispatch: bool = True,
+    hint: bool = False,
+) -> InputBlock:
+    return InputBlock(
+        block_id=block_id,
+        label=plain(text(locale, label), 2000),
+        element=element,  # type: ignore[arg-type]
+        dispatch_action=dispatch,  # a change sends block_actions: the preview follows it
+        hint=plain(text(locale, "field.end.hint"), 2000) if hint else None,
+    )
+
+
+def room_option(room: Room) -> Option:
+    return Option(value=room.id, text=plain(room.name))
+
+
+def _room_select(venue: Venue, chosen: str | None, locale: str) -> StaticSelectElement:
+    groups = group_rooms(venue.rooms.values())
+    labelled = [
+        ("rooms.whole", groups.whole),
+        ("rooms.partition", groups.partitions),
+        ("rooms.other", groups.others),
+    ]
+    option_groups = [
+        OptionGroup(label=plain(text(locale, key)), options=[room_option(r) for r in rooms[:100]])
+        for key, rooms in labelled
+        if rooms
+    ]
+    room = venue.rooms.get(chosen or "")
+    initial = room_option(room) if room and room.active else None
+    return StaticSelectElement(
+        action_id=ids.ROOM,
+        placeholder=plain(text(locale, "field.room.placeholder"), 150),
+        option_groups=option_groups,
+        initial_option=initial,
+    )
+
+
+def _date_picker(form: Form) -> DatePickerElement:
+    initial = form.day.isoformat() if form.day else None
+    return DatePickerElement(action_id=ids.DATE, initial_date=initial)
+
+
+def _time_picker(action_id: str, minutes: int | None) -> TimePickerElement:
+    initial = f"{minutes // 60:02d}:{minutes % 60:02d}" if minutes is not None else None
+    return TimePickerElement(action_id=action_id, initial_time=initial)
+
+
+def _kind_buttons(kind: str | None, locale: str) -> RadioButtonsElement:
+    options = [Option(value=k.value, text=plain(text(locale, f"kind.{k.value}"))) for k in Kind]
+    initial = next((o for o in options if o.value == kind), None)
+    return RadioButtonsElement(action_id=ids.KIND, options=options, initial_option=initial)
+
+
+def _customer(form: Form, locale: str) -> PlainTextInputElement:
+    return PlainTextInputElement(
+        action_id=ids.CUSTOMER,
+        initial_value=form.customer or None,
+        max_length=MAX_CUSTOMER,
+        placeholder=plain(text(locale, "field.customer.placeholder"), 150),
+    )
+
+
+def _salesperson(form: Form) -> UserSelectElement:
+    return UserSelectElement(action_id=ids.SALESPERSON, initial_user=form.salesperson)
+
+
+def _note(form: Form, locale: str) -> InputBlock:
+    element = PlainTextInputElement(
+        action_id=ids.NOTE, multiline=True, initial_value=form.note or None, max_length=MAX_NOTE
+    )
+    block = _input(ids.NOTE, "field.note", element, locale, dispatch=False)
+    block.optional = True
+    return block

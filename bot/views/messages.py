@@ -1,0 +1,91 @@
+"""Messages the bot posts itself: a new hold in the channel, a click's outcome, /hold list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from slack_sdk.models.blocks import Block
+
+from bot import cards
+from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
+from bot.texts import dates, text
+from bot.texts.refusals import hold_line, ordinal
+from core.model import Hold
+from core.results import Requested
+
+MAX_LISTED = 40
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str  # the notification fallback
+    blocks: list[dict[str, Any]]
+
+
+def posted(result: Requested, tz: ZoneInfo, locale: str) -> Message:
+    """In the channel: who took which slot, as which rank, until when, for which salesperson."""
+    hold = result.hold
+    rank_text = ordinal(result.rank, locale)
+    key = "posted.first" if result.rank == 1 else "posted.waiting"
+    lead = text(locale, key, creator=hold.creator, rank_text=rank_text)
+    notes: tuple[str, ...] = ()
+    if result.ahead:
+        ahead = " / ".join(cards.brief(h, locale) for h in result.ahead)
+        notes = (text(locale, "card.ahead", ahead=ahead),)
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes)
+    summary = text(locale, "posted.text", rank_text=rank_text, hold=hold_line(hold, tz, locale))
+    return Message(summary, dump(blocks))
+
+
+def outcome(
+    hold: Hold, tz: ZoneInfo, locale: str, lead: str | None, notes: Sequence[str] = ()
+) -> Message:
+    """A hold's card after a click: what happened (if anything), then the hold as it stands."""
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes))
+    line = hold_line(hold, tz, locale)
+    if not lead:
+        return Message(line, dump(blocks))
+    plain_lead = lead.split(" ", 1)[-1] if lead.startswith(":") else lead  # no emoji code
+    return Message(text(locale, "done.text", outcome=plain_lead, hold=line), dump(blocks))
+
+
+def splice(
+    blocks: list[dict[str, Any]], hold_id: int, replacement: list[dict[str, Any]], actions_id: str
+) -> list[dict[str, Any]]:
+    """``blocks`` with this hold's section and button row replaced (a digest lists many holds;
+    only the clicked one changes). No button row found: the whole message is replaced.
+    """
+    at = next((i for i, b in enumerate(blocks) if b.get("block_id") == actions_id), None)
+    if at is None:
+        return replacement
+    start = at - 1 if at > 0 and blocks[at - 1].get("type") == "section" else at
+    spliced = blocks[:start] + replacement + blocks[at + 1 :]
+    return spliced if len(spliced) <= MAX_MESSAGE_BLOCKS else blocks[:start] + replacement[:1]
+
+
+def listing(holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Message:
+    """``/hold list``: my live holds, soonest first, only to me."""
+    if not holds:
+        empty = text(locale, "list.empty")
+        return Message(empty, dump([section(empty)]))
+    lines = [
+        text(locale, "list.item", hold=cards.line(h, tz, locale), state=cards.state(h, tz, locale))
+        for h in holds[:MAX_LISTED]
+    ]
+    blocks: list[Block] = [section(text(locale, "list.header", count=len(holds)))]
+    blocks += [section(chunk) for chunk in chunk_lines(lines)]
+    if len(holds) > MAX_LISTED:
+        blocks.append(context(text(locale, "list.more", count=len(holds) - MAX_LISTED)))
+    return Message(text(locale, "list.header", count=len(holds)), dump(blocks))
+
+
+def help_message(locale: str) -> Message:
+    body = text(locale, "help.text")
+    return Message(body, dump([section(body)]))
+
+
+def when_text(hold: Hold, tz: ZoneInfo, locale: str) -> str:
+    return dates.when(hold.expires_at, tz, locale) if hold.expires_at else "—"

@@ -1,0 +1,113 @@
+"""The HTTP face: ``POST /slack/events`` (Bolt, signature checked) and ``GET /healthz``,
+served by waitress (a production WSGI server, pure Python, threaded).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import App
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+from waitress.server import create_server
+
+if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+Health = Callable[[], tuple[bool, dict[str, Any]]]
+
+log = logging.getLogger("osae.web")
+
+
+def build_wsgi(app: App, health: Health) -> WSGIApplication:
+    """Slack's requests go to Bolt, which answers 401 to anything not signed by Slack within
+    the last five minutes; ``/healthz`` answers 200 or 503 with ``health()``'s facts as JSON.
+    """
+    slack = SlackRequestHandler(app, path=EVENTS_PATH)
+
+    def wsgi(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            return _health(health, start_response)
+        if path == EVENTS_PATH and environ.get("REQUEST_METHOD") == "POST":
+            return slack(environ, start_response)
+        return _send(start_response, "404 Not Found", {"error": "not_found"})
+
+    return wsgi
+
+
+def serve(
+    wsgi: WSGIApplication,
+    *,
+    host: str = "0.0.0.0",  # noqa: S104 - a web dyno listens on every interface
+    port: int = 3000,
+    threads: int = 8,
+) -> None:
+    """Serve until interrupted (``osae web``)."""
+    server = create_server(wsgi, host=host, port=port, threads=threads, ident="osae")
+    log.info("web.listening", extra={"host": host, "port": port, "threads": threads})
+    server.run()
+
+
+class Server:
+    """waitress in a background thread, stoppable: for tests, benches and ``osae serve``."""
+
+    def __init__(
+        self, wsgi: WSGIApplication, *, host: str = "127.0.0.1", port: int = 0, threads: int = 8
+    ) -> None:
+        self._server: Any = create_server(wsgi, host=host, port=port, threads=threads, ident="osae")
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="osae-web", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self._server.effective_host}:{self._server.effective_port}"
+
+    def start(self) -> Server:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._server.pull_trigger()  # wakes the poll at once
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        """waitress's own loop, a poll at a time, so that it stops in its own thread (closing
+        its sockets from another thread would pull them from under a running select)."""
+        server = self._server
+        while not self._stopping.is_set():
+            server.asyncore.loop(timeout=1.0, map=server._map, count=1)
+        for channel in list(server._map.values()):
+            channel.close()
+        server.task_dispatcher.shutdown()
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _health(health: Health, start_response: StartResponse) -> Iterable[bytes]:
+    try:
+        ok, facts = health()
+    except Exception as err:  # noqa: BLE001 - a failing check is an unhealthy answer, not a 500
+        log.warning("web.health_failed", extra={"error": repr(err)})
+        ok, facts = False, {"error": type(err).__name__}
+    status = "200 OK" if ok else "503 Service Unavailable"
+    return _send(start_response, status, {"ok": ok, **facts})
+
+
+def _send(start_response: StartResponse, status: str, body: dict[str, Any]) -> Iterable[bytes]:
+    data = json.dumps(body, ensure_ascii=False, default=str).encode()
+    start_response(
+        status,
+        [("Content-Type", "application/json; charset=utf-8"), ("Content-Length", str(len(data)))],
+    )
+    return [data]
