@@ -39,10 +39,19 @@ def main() -> None:
     parser.add_argument("--contenders", type=int, default=8)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument(
+        "--writers", type=int, default=1, help="engine's writers per venue (0: no cap)"
+    )
+    parser.add_argument(
+        "--venues", type=int, default=4, help="venues the multi-venue mix spreads over"
+    )
     args = parser.parse_args()
     with bench_database(pool_size=max(args.contenders, args.threads) + 4) as (db, _):
         attempts: list[int] = []
-        engine = HoldEngine(db, observer=lambda outcome, n: attempts.append(n))
+        engine = HoldEngine(
+            db, observer=lambda outcome, n: attempts.append(n), writers=args.writers or None
+        )
+        print(f"engine writers per venue: {args.writers or 'no cap'}")
         variants: dict[str, Take] = {
             "engine (SERIALIZABLE + part-day bump)": lambda v, r: engine.request(v.id, r, now=NOW),
             "naive READ COMMITTED": lambda v, r: naive_read_committed(db, v, r, NOW),
@@ -65,7 +74,8 @@ def main() -> None:
             print("  " + latency_line("latency per request", latencies))
             if attempts:
                 print(f"  attempts per request: mean {mean(attempts):.2f}, max {max(attempts)}")
-        throughput(engine, variants, attempts, args.requests, args.threads)
+        for venues in (1, args.venues):
+            throughput(engine, variants, attempts, args.requests, args.threads, venues)
 
 
 def hot_slot(
@@ -83,11 +93,16 @@ def hot_slot(
 
 
 def throughput(
-    engine: HoldEngine, variants: dict[str, Take], attempts: list[int], requests: int, threads: int
+    engine: HoldEngine,
+    variants: dict[str, Take],
+    attempts: list[int],
+    requests: int,
+    threads: int,
+    venues: int,
 ) -> None:
     print(
-        f"\nlow-contention mix: {requests} requests from {threads} threads on random slots "
-        "(5 rooms x 300 days x 6 start times), two rounds each, alternating"
+        f"\nlow-contention mix: {requests} requests from {threads} threads on random slots of "
+        f"{venues} venue(s) (5 rooms x 300 days x 6 start times each), two rounds, alternating"
     )
     contenders = {k: v for k, v in variants.items() if not k.startswith("naive")}
     rates: dict[str, list[float]] = {name: [] for name in contenders}
@@ -96,8 +111,8 @@ def throughput(
     for _ in range(2):
         for name, take in contenders.items():
             attempts.clear()
-            venue = engine.save_venue(factories.venue(), now=NOW)
-            seconds, per_request = mix(take, venue, requests, threads)
+            places = [engine.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
+            seconds, per_request = mix(take, places, requests, threads)
             rates[name].append(requests / seconds)
             lat[name] += per_request
             if name.startswith("engine"):

@@ -22,10 +22,13 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+
+from slack_sdk import WebClient
 
 from bench.common import bench_database, percentile
 from cli import localservices
@@ -38,7 +41,7 @@ from jobs.queues import DRAIN, SWEEP
 from jobs.runtime import Runtime
 from jobs.tuning import Tuning
 from tests.support import factories
-from tests.support.slack_standin import SlackStandin
+from tests.support.slack_standin import DEFAULT_TOKEN, SlackStandin
 
 ROOMS = ("sakura", "chapel")
 TIMES = (("11:00", "13:00"), ("15:00", "17:00"), ("19:00", "21:00"))
@@ -110,10 +113,27 @@ def throughput(
     calls = slack.wait_for("chat.postMessage", count, timeout=300, predicate=lambda c: c.ok)
     took = calls[-1].at - started
     limited = sum(1 for c in slack.calls_to("chat.postMessage") if c.status == 429)
+    lookups = len(slack.calls_to("users.info"))
     return (
         f"{users} users x {per_user} notices: {count} DMs in {took:.2f}s = "
-        f"{count / took:.1f}/s; 429s answered: {limited}"
+        f"{count / took:.1f}/s; 429s answered: {limited}; users.info lookups: {lookups}"
     )
+
+
+def ceiling(slack: SlackStandin, posts: int = 400, threads: int = 8) -> str:
+    """How fast the stand-in itself answers: the throughput figures cannot exceed it."""
+    client = WebClient(token=DEFAULT_TOKEN, base_url=slack.base_url, retry_handlers=[])
+
+    def post(k: int) -> None:
+        for i in range(posts // threads):
+            client.chat_postMessage(channel=f"C0CEIL{k:02d}{i:04d}", text="calibration")
+
+    started = time.time()
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(post, range(threads)))
+    rate = posts / (time.time() - started)
+    slack.clear()
+    return f"stand-in ceiling: {rate:.0f} calls/s ({threads} threads, no rate limit per channel)"
 
 
 # -- deadline -> DM -------------------------------------------------------------------------
@@ -258,6 +278,7 @@ def main() -> None:
             f"{args.workers} worker processes x {args.threads} threads; "
             "stand-in: 1 msg/s per channel, bursts of 3"
         )
+        print(ceiling(slack))
         drains = args.workers * args.threads
         print(throughput(rt, slack, args.users, 1, "A", drains))
         print(throughput(rt, slack, args.busy_users, 6, "B", drains))

@@ -6,7 +6,10 @@ so a refused request writes nothing. Reads (previews, lists, dry runs) run read-
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TypeVar
@@ -55,16 +58,29 @@ class Overview:
 
 
 class HoldEngine:
+    """The engine; ``writers`` caps this process's concurrent write transactions per venue.
+
+    Writes to one venue from one process mostly touch the same few index pages, and under
+    SERIALIZABLE such transactions abort each other even when their slots are unrelated.
+    Queueing them in the process costs less than the retries (correctness never depends on
+    it: transactions from other processes are serialised by the database as before).
+    ``writers=None`` lifts the cap.
+    """
+
     def __init__(
         self,
         engine: sa.Engine,
         *,
         retry: RetryPolicy | None = None,
         observer: Observer | None = None,
+        writers: int | None = 1,
     ) -> None:
         self.db = engine
         self.uow = UnitOfWork(engine, retry, observer=observer)
         self._venues: dict[str, Venue] = {}  # read-mostly; a stale entry is never used
+        self._writers = writers
+        self._gates: dict[str, threading.BoundedSemaphore] = {}
+        self._gates_lock = threading.Lock()
 
     # -- venues -----------------------------------------------------------------------------
     def venue(self, venue_id: str) -> Venue | None:
@@ -258,6 +274,19 @@ class HoldEngine:
 
     def _in_venue(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
         """Run ``work`` in a unit of work; a refusal rolls it back, so it writes nothing."""
+        with self._gate(venue_id):
+            return self._unit(venue_id, work)
+
+    def _gate(self, venue_id: str) -> AbstractContextManager[object]:
+        if self._writers is None:
+            return contextlib.nullcontext()
+        with self._gates_lock:
+            gate = self._gates.get(venue_id)
+            if gate is None:
+                gate = self._gates[venue_id] = threading.BoundedSemaphore(self._writers)
+        return gate
+
+    def _unit(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
 
         def attempt(conn: sa.Connection) -> T:
             venue = self._venue_in(conn, venue_id)

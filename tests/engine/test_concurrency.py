@@ -49,7 +49,7 @@ def race(calls: list[Callable[[], T]]) -> list[T]:
 @pytest.fixture
 def empty_engine(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
     db = create_engine(fresh_db, pool_size=CONTENDERS + 2)
-    yield HoldEngine(db), db
+    yield HoldEngine(db, writers=None), db
     db.dispose()
 
 
@@ -107,7 +107,7 @@ def test_eight_at_once_beyond_thousands_of_rows_on_index_plans(
         connect_args={"options": "-c enable_seqscan=off"},
     )
     try:
-        racing = HoldEngine(forced)
+        racing = HoldEngine(forced, writers=None)
         for trial in range(TRIALS):
             day = date(2027, 12, 6) + timedelta(days=trial)  # beyond every filled date (11/7)
             results = run_trial(racing, venue, [request(room=r, day=day) for r in rooms])
@@ -233,4 +233,18 @@ def test_final_gate_refuses_an_overlapping_blocking_row_written_behind_the_engin
         )
     assert getattr(caught.value.orig, "sqlstate", None) == "23P01"
     assert "ex_hold_spans_blocking" in str(caught.value)
+    invariants.check(sa_engine, venue)
+
+
+def test_the_writer_cap_queues_a_venues_writes_and_keeps_the_outcome(
+    sa_engine: sa.Engine,
+) -> None:
+    """With one writer per venue, the eight requests run one after another: no retries."""
+    attempts: list[int] = []
+    capped = HoldEngine(sa_engine, writers=1, observer=lambda _, n: attempts.append(n))
+    venue = capped.save_venue(factories.venue(), now=NOW)
+    attempts.clear()
+    results = run_trial(capped, venue, [request() for _ in range(CONTENDERS)])
+    assert_one_first_one_second(results)
+    assert attempts == [1] * CONTENDERS
     invariants.check(sa_engine, venue)
