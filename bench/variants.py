@@ -16,6 +16,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from core.model import HoldRequest, Venue
+from core.operations.request import hold_row
 from core.results import Refused
 from core.rules.requests import Blocked, check_request, decide_rank
 from core.rules.spans import Span, part_days
@@ -73,22 +74,7 @@ def _decide_and_insert(
     ranked = decide_rank(checked, holds.occupants(conn, venue, [checked.span]), venue, now)
     if isinstance(ranked, Blocked):
         return ranked
-    values: dict[str, object] = {
-        "room_id": checked.room.id,
-        "local_date": req.local_date,
-        "start_at": checked.start,
-        "end_at": checked.end,
-        "span_end": checked.span.end,
-        "kind": checked.kind.value,
-        "customer": checked.customer,
-        "note": checked.note,
-        "salesperson": req.salesperson,
-        "creator": req.creator,
-        "status": "tentative",
-        "rank": ranked.rank,
-        "expires_at": ranked.expires_at,
-        "extensions_used": 0,
-    }
+    values = hold_row(req, checked, ranked.rank, ranked.expires_at)
     if blocking:
         hold_id = holds.insert(conn, venue, values, checked.span, now).id
     else:

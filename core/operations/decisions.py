@@ -29,13 +29,10 @@ from core.store import audit, holds, ledger, outbox
 def confirm(
     conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
 ) -> Confirmed | Refused:
-    hold = _actionable(conn, venue, hold_id, actor)
-    if isinstance(hold, Refused):
-        return hold
-    refused = _confirmable(hold, now)
-    if refused:
-        return refused
-    losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
+    target = _confirm_target(conn, venue, hold_id, actor, now)
+    if isinstance(target, Refused):
+        return target
+    hold, losers = target
     bumped = _bump(conn, venue, touching=[hold], leaving=losers)
     loser_ids = [h.id for h in losers]
     holds.leave(conn, venue, loser_ids, Status.RELEASED, now)
@@ -59,13 +56,10 @@ def confirm_plan(
     conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
 ) -> ConfirmPlan | Refused:
     """What confirming would do, read-only: the holds it releases and the ones it promotes."""
-    hold = _actionable(conn, venue, hold_id, actor)
-    if isinstance(hold, Refused):
-        return hold
-    refused = _confirmable(hold, now)
-    if refused:
-        return refused
-    losers = [h for h in holds.live_conflicting(conn, venue, [span_of(hold)]) if h.id != hold.id]
+    target = _confirm_target(conn, venue, hold_id, actor, now)
+    if isinstance(target, Refused):
+        return target
+    hold, losers = target
     gone = {h.id for h in losers}
     waiting = waiting_behind(conn, venue, losers)
     around = holds.occupants(conn, venue, [span_of(h) for h in waiting])
@@ -141,6 +135,20 @@ def cancel(
     audit.record(conn, venue.id, [event(hold, actor, "cancelled", now)])
     promoted = promote_after(conn, venue, [hold], bumped, now, actor)
     return Cancelled(_reload(conn, venue, hold.id), tuple(promoted))
+
+
+def _confirm_target(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> tuple[Hold, list[Hold]] | Refused:
+    """The hold to confirm and the tentative holds confirming it would release."""
+    hold = _actionable(conn, venue, hold_id, actor)
+    if isinstance(hold, Refused):
+        return hold
+    refused = _confirmable(hold, now)
+    if refused:
+        return refused
+    conflicting = holds.live_conflicting(conn, venue, [span_of(hold)])
+    return hold, [h for h in conflicting if h.id != hold.id]
 
 
 def _actionable(conn: sa.Connection, venue: Venue, hold_id: int, actor: str) -> Hold | Refused:

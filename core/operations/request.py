@@ -38,7 +38,7 @@ def request_hold(
     # The hold's id (its arrival order) is taken after the bump, so it follows theirs.
     ledger.bump(conn, venue.id, span_counts([checked.span], venue.tz))
     hold = holds.insert(
-        conn, venue, _row(req, checked, ranked.rank, ranked.expires_at), checked.span, now
+        conn, venue, hold_row(req, checked, ranked.rank, ranked.expires_at), checked.span, now
     )
     audit.record(
         conn,
@@ -119,9 +119,10 @@ def _replay(
     )
 
 
-def _row(
+def hold_row(
     req: HoldRequest, checked: Checked, rank: int, expires: datetime | None
 ) -> dict[str, object]:
+    """The stored columns of a new tentative hold."""
     return {
         "room_id": checked.room.id,
         "local_date": req.local_date,
