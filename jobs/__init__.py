@@ -1,0 +1,1 @@
+"""Dramatiq on Redis: sweep, outbox delivery, reminders, weekly digest, and the clock."""

@@ -1,0 +1,138 @@
+"""The Dramatiq actors: thin, idempotent, taking only a venue id, calling ``core``.
+
+Actors are created by :func:`register` on the broker the entry point built, so importing
+this module declares nothing anywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import dramatiq
+
+from core.engine import HoldEngine
+from core.results import Refused
+from jobs import queues
+from jobs.delivery import Courier, Drained
+from jobs.queues import DIGESTS, DRAIN, REMINDERS, SWEEP, Job
+
+log = logging.getLogger(__name__)
+
+MAX_FOLLOW_UP_MS = 10 * 60_000  # beyond this the safety-net drain is soon enough
+FOLLOW_UP_MARGIN_MS = 50
+FOLLOW_UP_STEP_MS = 250
+MAX_FOLLOW_UPS = 10
+
+
+@dataclass(frozen=True)
+class Deps:
+    engine: HoldEngine
+    courier: Courier
+    now: Callable[[], datetime]
+
+
+@dataclass(frozen=True)
+class Actors:
+    sweep: dramatiq.Actor[[str], None]
+    drain_outbox: dramatiq.Actor[[str], None]
+    queue_reminders: dramatiq.Actor[[str], None]
+    queue_digests: dramatiq.Actor[[str], None]
+
+
+def register(broker: dramatiq.Broker, deps: Deps) -> Actors:
+    jobs = _Jobs(broker, deps)
+    return Actors(
+        sweep=_actor(broker, SWEEP, jobs.sweep),
+        drain_outbox=_actor(broker, DRAIN, jobs.drain_outbox),
+        queue_reminders=_actor(broker, REMINDERS, jobs.queue_reminders),
+        queue_digests=_actor(broker, DIGESTS, jobs.queue_digests),
+    )
+
+
+def _actor(
+    broker: dramatiq.Broker, job: Job, fn: Callable[[str], None]
+) -> dramatiq.Actor[[str], None]:
+    declare = dramatiq.actor(
+        broker=broker, actor_name=job.actor_name, queue_name=job.queue_name, **job.options
+    )
+    actor: dramatiq.Actor[[str], None] = declare(fn)
+    return actor
+
+
+class _Jobs:
+    """The actors' bodies. An exception from ``core`` propagates: Dramatiq retries it."""
+
+    def __init__(self, broker: dramatiq.Broker, deps: Deps) -> None:
+        self.broker = broker
+        self.engine = deps.engine
+        self.courier = deps.courier
+        self.now = deps.now
+
+    def sweep(self, venue_id: str) -> None:
+        result = self.engine.sweep(venue_id, now=self.now())
+        if isinstance(result, Refused):
+            _log_refused(venue_id, "sweep", result)
+            return
+        for hold_id in result.expired:
+            log.info("hold expired", extra=_fields(venue_id, "sweep", "expired", hold_id=hold_id))
+        for hold_id in result.promoted:
+            log.info("hold promoted", extra=_fields(venue_id, "sweep", "promoted", hold_id=hold_id))
+        if result.expired or result.promoted:
+            queues.try_enqueue(self.broker, DRAIN, venue_id)
+
+    def drain_outbox(self, venue_id: str) -> None:
+        drained = self.courier.drain(venue_id)
+        if drained.sent or drained.deferred or drained.failed:
+            log.info("outbox drained", extra=_fields(venue_id, "drain", "done", **_tally(drained)))
+        if drained.more:
+            queues.try_enqueue(self.broker, DRAIN, venue_id)
+        for delay in follow_ups(drained.due, self.now()):
+            queues.try_enqueue(self.broker, DRAIN, venue_id, delay_ms=delay)
+
+    def queue_reminders(self, venue_id: str) -> None:
+        self._queue(venue_id, "reminders", self.engine.queue_reminders(venue_id, now=self.now()))
+
+    def queue_digests(self, venue_id: str) -> None:
+        self._queue(venue_id, "digests", self.engine.queue_digests(venue_id, now=self.now()))
+
+    def _queue(self, venue_id: str, action: str, written: int | Refused) -> None:
+        if isinstance(written, Refused):
+            _log_refused(venue_id, action, written)
+            return
+        if written:
+            log.info("notices queued", extra=_fields(venue_id, action, "queued", notices=written))
+            queues.try_enqueue(self.broker, DRAIN, venue_id)
+
+
+def follow_ups(due: Iterable[datetime], now: datetime) -> list[int]:
+    """Delays (ms) of the drains that send rows put off until ``due``: one per 250 ms step
+    (rows paced one a second to a rate-limited person need one each), at most ten; the
+    last always covers the latest row. Beyond ten minutes the safety-net drain suffices."""
+    steps = sorted({_ceil_to_step(at - now) for at in due})
+    if len(steps) > MAX_FOLLOW_UPS:
+        steps = [*steps[: MAX_FOLLOW_UPS - 1], steps[-1]]
+    return [min(MAX_FOLLOW_UP_MS, s + FOLLOW_UP_MARGIN_MS) for s in steps]
+
+
+def _ceil_to_step(wait: timedelta) -> int:
+    # Round up: a drain that runs before its rows are due finds nothing and schedules none.
+    ms = max(0, math.ceil(wait.total_seconds() * 1000))
+    return -(-ms // FOLLOW_UP_STEP_MS) * FOLLOW_UP_STEP_MS
+
+
+def _log_refused(venue_id: str, action: str, refused: Refused) -> None:
+    # BUSY after every retry is logged and left to the next tick; unknown venue: removed.
+    log.warning(f"{action} refused", extra=_fields(venue_id, action, refused.code.value))
+
+
+def _tally(drained: Drained) -> dict[str, Any]:
+    return {"sent": drained.sent, "deferred": drained.deferred, "failed": drained.failed}
+
+
+def _fields(venue_id: str, action: str, outcome: str, **more: Any) -> dict[str, Any]:
+    return {"venue": venue_id, "action": action, "outcome": outcome, **more}

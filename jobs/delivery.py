@@ -1,0 +1,291 @@
+"""Outbox delivery: claim due notices with a lease, post each as a Slack DM, record the answer.
+
+At least once: a row is marked sent only after Slack has answered with its ts, so a worker
+that dies mid-send leaves the row leased, and another worker sends it once the lease runs
+out. A row is never dropped: it is sent, waits for a retry, or is marked failed with its
+error (and the sales channel is told once).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo
+
+from slack_sdk import WebClient
+
+from core.engine import HoldEngine
+from core.model import Venue
+from core.store.outbox import Notice
+from jobs.slack_post import Permanent, Posted, RateLimited, Transient, post_message
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 20  # with the backoff below: about 3 h of Slack trouble before a row fails
+BACKOFF_BASE = 5.0  # seconds
+BACKOFF_CAP = 15 * 60.0
+TOKEN_PAUSE = timedelta(minutes=1)  # rows put back after the token was refused
+METADATA_TYPE = "osae_notice"  # on every DM, so a duplicate can be told apart in Slack
+
+
+class Rendered(Protocol):
+    @property
+    def text(self) -> str: ...
+    @property
+    def blocks(self) -> Sequence[dict[str, Any]]: ...
+
+
+class RenderNotice(Protocol):
+    """Raises ValueError for a row it cannot render (unknown kind, unreadable payload)."""
+
+    def __call__(self, notice: Notice, *, tz: ZoneInfo, locale: str) -> Rendered: ...
+
+
+class RenderReport(Protocol):
+    def __call__(self, notices: list[Notice], *, tz: ZoneInfo, locale: str) -> Rendered: ...
+
+
+class Locales(Protocol):
+    def get(self, user_id: str) -> str: ...
+
+
+Now = Callable[[], datetime]
+
+
+@dataclass
+class Drained:
+    """What one drain did. ``more``: it stopped with due rows possibly left; ``due``: when
+    the rows it put off become due (someone must drain then)."""
+
+    sent: int = 0
+    failed: int = 0
+    more: bool = False
+    due: list[datetime] = field(default_factory=list)
+
+    @property
+    def deferred(self) -> int:
+        return len(self.due)
+
+    def defer_until(self, at: datetime) -> None:
+        self.due.append(at)
+
+
+@dataclass
+class _Run:
+    """One drain's state: its tally, and recipients Slack told us to leave alone until when."""
+
+    venue: Venue
+    tally: Drained = field(default_factory=Drained)
+    quiet_until: dict[str, datetime] = field(default_factory=dict)  # next free turn
+    pace: dict[str, timedelta] = field(default_factory=dict)  # one turn per Retry-After
+    token_refused: bool = False
+
+
+@dataclass(frozen=True)
+class Courier:
+    engine: HoldEngine
+    client: WebClient  # with retry_handlers=[]: no second post behind our back
+    render: RenderNotice
+    render_report: RenderReport
+    locales: Locales
+    now: Now
+    lease: timedelta
+    slack_timeout: float  # seconds: a post is started only if it can end inside the lease
+    sales_channel: str | None = None
+    report_locale: str = "ja"
+    batch: int = 20
+    budget: float = 30.0  # seconds of claiming per drain; then the actor enqueues another
+    backoff_base: float = BACKOFF_BASE  # seconds before the first retry after a transient error
+    owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+
+    def drain(self, venue_id: str) -> Drained:
+        venue = self.engine.venue(venue_id)
+        if venue is None:
+            log.warning("drain: unknown venue", extra=_fields(venue_id, "drain", "unknown_venue"))
+            return Drained()
+        run = _Run(venue)
+        started = time.monotonic()
+        while not run.token_refused:
+            claimed_at = time.monotonic()  # before the claim: the lease may only be shorter
+            claimed = self.engine.claim_notices(
+                venue_id, owner=self.owner, now=self.now(), lease=self.lease, limit=self.batch
+            )
+            self._deliver(run, claimed, claimed_at)
+            if len(claimed) < self.batch:
+                break
+            if time.monotonic() - started > self.budget:
+                run.tally.more = True
+                break
+        self.report_failures(venue)
+        return run.tally
+
+    def report_failures(self, venue: Venue) -> None:
+        """Tell the sales channel about rows that failed since it was last told; once."""
+        if not self.sales_channel:
+            return
+        try:
+            told = self.engine.report_failures(
+                venue.id, lambda failed: self._post_report(venue, failed), now=self.now()
+            )
+        except ReportNotPosted as err:
+            # The rows stay unreported, so the next drain tries again.
+            log.error(  # noqa: TRY400 - the reason is the Slack answer, not a traceback
+                "failure report not posted",
+                extra=_fields(venue.id, "notice.report", "not_posted", error=str(err)),
+            )
+            return
+        if told:
+            log.info(
+                "failure report posted",
+                extra=_fields(venue.id, "notice.report", "posted", notices=[n.id for n in told]),
+            )
+
+    # -- one batch ---------------------------------------------------------------------------
+    def _deliver(self, run: _Run, claimed: list[Notice], claimed_at: float) -> None:
+        for index, notice in enumerate(claimed):
+            if run.token_refused:
+                self._put_back(claimed[index:], run, self.now() + TOKEN_PAUSE)
+                return
+            if not self._deliver_one(run, notice, claimed_at):
+                self._put_back(claimed[index:], run, self.now())
+                run.tally.more = True
+                return
+
+    def _deliver_one(self, run: _Run, notice: Notice, claimed_at: float) -> bool:
+        """Post one row and record the answer; False (row untouched) if the lease is too
+        short for a post now."""
+        quiet = run.quiet_until.get(notice.recipient)
+        if quiet is not None and quiet > self.now():
+            # Slack said this conversation is over its limit: its next rows go out one per
+            # Retry-After from then on, instead of each meeting a 429 of its own.
+            run.quiet_until[notice.recipient] = quiet + run.pace[notice.recipient]
+            self.engine.notice_retry(
+                run.venue.id, notice.id, error="ratelimited", available_at=quiet
+            )
+            run.tally.defer_until(quiet)
+            return True
+        message = self._render(run.venue, notice)  # may ask Slack for the locale first
+        if message is None:
+            run.tally.failed += 1
+            return True
+        if not self._lease_allows_post(claimed_at):
+            return False
+        outcome = post_message(
+            self.client,
+            channel=notice.recipient,
+            text=message.text,
+            blocks=list(message.blocks),
+            metadata=_metadata(notice),
+        )
+        self._record(run, notice, outcome)
+        return True
+
+    def _record(
+        self, run: _Run, notice: Notice, outcome: Posted | RateLimited | Transient | Permanent
+    ) -> None:
+        venue_id, now = run.venue.id, self.now()
+        if isinstance(outcome, Posted):
+            self.engine.notice_sent(
+                venue_id, notice.id, channel=outcome.channel, ts=outcome.ts, now=now
+            )
+            run.tally.sent += 1
+            _log_notice(notice, "sent", ts=outcome.ts, attempts=notice.attempts)
+        elif isinstance(outcome, RateLimited):
+            pace = timedelta(seconds=outcome.retry_after)
+            at = now + pace
+            run.quiet_until[notice.recipient] = at + pace
+            run.pace[notice.recipient] = pace
+            self.engine.notice_retry(venue_id, notice.id, error=outcome.error, available_at=at)
+            run.tally.defer_until(at)
+            _log_notice(notice, "rate_limited", retry_after=outcome.retry_after)
+        elif isinstance(outcome, Transient) and notice.attempts < MAX_ATTEMPTS:
+            at = now + timedelta(seconds=backoff(notice.attempts, self.backoff_base))
+            self.engine.notice_retry(venue_id, notice.id, error=outcome.error, available_at=at)
+            run.tally.defer_until(at)
+            _log_notice(notice, "retry", error=outcome.error, available_at=at.isoformat())
+        else:
+            error = outcome.error
+            if isinstance(outcome, Transient):
+                error = f"gave up after {notice.attempts} attempts: {error}"
+            self._fail(run, notice, error)
+            run.token_refused = isinstance(outcome, Permanent) and outcome.token_refused
+
+    def _fail(self, run: _Run, notice: Notice, error: str) -> None:
+        self.engine.notice_failed(run.venue.id, notice.id, error=error)
+        run.tally.failed += 1
+        _log_notice(notice, "failed", level=logging.ERROR, error=error)
+
+    def _render(self, venue: Venue, notice: Notice) -> Rendered | None:
+        """The DM in the recipient's language, or None after marking the row failed."""
+        locale = self.locales.get(notice.recipient)
+        try:
+            return self.render(notice, tz=venue.tz, locale=locale)
+        except ValueError as err:
+            # A payload this version cannot read: marked failed, visible and retryable,
+            # instead of failing the whole drain again and again.
+            log.exception("notice not rendered", extra=_notice_fields(notice, "render_failed"))
+            self.engine.notice_failed(venue.id, notice.id, error=f"render failed: {err}")
+            return None
+
+    def _post_report(self, venue: Venue, failed: list[Notice]) -> None:
+        assert self.sales_channel is not None  # noqa: S101 - checked by report_failures
+        message = self.render_report(failed, tz=venue.tz, locale=self.report_locale)
+        outcome = post_message(
+            self.client, channel=self.sales_channel, text=message.text, blocks=list(message.blocks)
+        )
+        if not isinstance(outcome, Posted):
+            raise ReportNotPosted(outcome.error)
+
+    def _lease_allows_post(self, claimed_at: float) -> bool:
+        """A post may take ``slack_timeout``; it must end before another worker may claim."""
+        return time.monotonic() - claimed_at + self.slack_timeout < self.lease.total_seconds()
+
+    def _put_back(self, notices: list[Notice], run: _Run, at: datetime) -> None:
+        for notice in notices:
+            # Keep the row's last error: nothing was tried this time.
+            error = notice.last_error or "not sent yet"
+            self.engine.notice_retry(run.venue.id, notice.id, error=error, available_at=at)
+            run.tally.defer_until(at)
+
+
+class ReportNotPosted(RuntimeError):
+    """The sales channel could not be told; raised inside the report so nothing is marked."""
+
+
+def backoff(attempts: int, base: float = BACKOFF_BASE) -> float:
+    """Seconds before the next try after ``attempts`` tries: doubling, capped, jittered."""
+    plain = min(BACKOFF_CAP, base * 2.0 ** max(0, attempts - 1))
+    return plain * random.uniform(0.8, 1.2)
+
+
+def _metadata(notice: Notice) -> dict[str, Any]:
+    payload = {"venue": notice.venue_id, "notice_id": notice.id, "kind": notice.kind}
+    return {"event_type": METADATA_TYPE, "event_payload": payload}
+
+
+def _log_notice(notice: Notice, outcome: str, *, level: int = logging.INFO, **more: Any) -> None:
+    log.log(level, f"notice {outcome}", extra=_notice_fields(notice, outcome, **more))
+
+
+def _notice_fields(notice: Notice, outcome: str, **more: Any) -> dict[str, Any]:
+    return _fields(
+        notice.venue_id,
+        "notice.send",
+        outcome,
+        hold_id=notice.hold_id,
+        notice_id=notice.id,
+        kind=notice.kind,
+        recipient=notice.recipient,
+        **more,
+    )
+
+
+def _fields(venue_id: str, action: str, outcome: str, **more: Any) -> dict[str, Any]:
+    return {"venue": venue_id, "action": action, "outcome": outcome, **more}

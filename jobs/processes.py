@@ -1,0 +1,135 @@
+"""Running the parts: the worker and the clock in background threads, the web in the
+foreground, all stopped in reverse order on Ctrl-C (SIGINT) or SIGTERM.
+
+SIGTERM (what Heroku and systemd send) is turned into the same KeyboardInterrupt as Ctrl-C,
+so one path stops everything.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+from jobs.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# In-flight jobs get this long to finish (Heroku kills 30 s after SIGTERM); a notice cut
+# off mid-send stays leased and is sent by the next worker.
+WORKER_STOP_MS = 20_000
+
+
+class Parts:
+    """Started parts, each with its stop, stopped last-started first."""
+
+    def __init__(self) -> None:
+        self._stops: list[tuple[str, Callable[[], None]]] = []
+
+    def add(self, name: str, stop: Callable[[], None]) -> None:
+        self._stops.append((name, stop))
+
+    def stop(self) -> None:
+        while self._stops:
+            name, stop = self._stops.pop()
+            stop()
+            log.info(f"{name} stopped", extra={"action": f"{name}.stop", "outcome": "ok"})
+
+
+def interrupt_on_signals() -> None:
+    """SIGTERM and SIGINT both raise KeyboardInterrupt in the main thread (SIGINT too: a
+    process started in the background by a shell inherits SIGINT ignored)."""
+
+    stopping = False
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        if stopping:  # a second Ctrl-C must not cut the clean stop short (PostgreSQL, Redis)
+            return
+        stopping = True
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+def wait_until_interrupted() -> None:
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        return
+
+
+def start_worker(runtime: Runtime, parts: Parts) -> None:
+    worker = runtime.worker()
+    worker.start()
+    parts.add("worker", lambda: worker.stop(timeout=WORKER_STOP_MS))
+    runtime.drain_all()  # what a previous run left pending goes out now
+    log.info(
+        "worker started",
+        extra={"action": "worker.start", "outcome": "ok", "threads": runtime.tuning.worker_threads},
+    )
+
+
+def start_clock(runtime: Runtime, parts: Parts) -> None:
+    # APScheduler logs every job it adds and runs: a line per venue every 15 s otherwise.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    clock = runtime.clock()
+    clock.start()
+    parts.add("clock", clock.stop)
+    log.info("clock started", extra={"action": "clock.start", "outcome": "ok"})
+
+
+def build_bot(runtime: Runtime) -> Any:
+    """The slack_bolt App of ``bot.app``, its notices hook enqueuing drains."""
+    from bot.app import build_app  # noqa: PLC0415 - only processes that serve Slack need it
+    from bot.venues import VenueResolver  # noqa: PLC0415
+
+    settings = runtime.settings
+    venues = VenueResolver(default=default_venue(runtime), by_team=settings.venues_by_team)
+    return build_app(
+        engine=runtime.engine,
+        signing_secret=settings.slack_signing_secret or "",
+        client=runtime.slack(),
+        venues=venues,
+        now=runtime.now,
+        on_notices=runtime.on_notices(),
+    )
+
+
+def default_venue(runtime: Runtime) -> str | None:
+    """OSAE_VENUE, else the only venue loaded (a single hotel needs no setting)."""
+    if runtime.settings.venue_id:
+        return runtime.settings.venue_id
+    known = runtime.engine.venue_ids()
+    return known[0] if len(known) == 1 else None
+
+
+def serve_web(
+    runtime: Runtime, *, host: str, port: int, threads: int, ready: Callable[[], None]
+) -> None:
+    """HTTP (POST /slack/events, GET /healthz) on ``port``; with SLACK_APP_TOKEN, Socket Mode
+    too (the port then still answers /healthz, as a web dyno must). ``ready`` is called once
+    the port is bound. Returns on Ctrl-C or SIGTERM."""
+    from bot.web import Server, build_wsgi  # noqa: PLC0415
+
+    app = build_bot(runtime)
+    server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
+    server.start()
+    ready()
+    try:
+        token = runtime.settings.slack_app_token
+        if token:
+            from bot.socket_mode import run_socket_mode  # noqa: PLC0415
+
+            run_socket_mode(app, token)
+        else:
+            wait_until_interrupted()
+    except KeyboardInterrupt:
+        return
+    finally:
+        server.stop()

@@ -1,0 +1,105 @@
+"""One chat.postMessage, its answer sorted into what the outbox should do next.
+
+The client must have no retry handlers: a retry is the outbox's decision, taken with the
+row's lease held, never a silent second post inside the SDK.
+"""
+
+from __future__ import annotations
+
+import http.client
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+DEFAULT_RETRY_AFTER = 30.0  # seconds, when a 429 comes without Retry-After (Slack sends it)
+
+# The token itself is refused: every post will fail the same way until an operator acts.
+TOKEN_ERRORS = frozenset(
+    {
+        "invalid_auth",
+        "not_authed",
+        "account_inactive",
+        "token_revoked",
+        "token_expired",
+        "no_permission",
+        "missing_scope",
+        "not_allowed_token_type",
+        "team_access_not_granted",
+        "org_login_required",
+    }
+)
+# Slack's own trouble: worth another try later.
+TRANSIENT_ERRORS = frozenset(
+    {"internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited"}
+)
+
+
+@dataclass(frozen=True)
+class Posted:
+    channel: str
+    ts: str
+
+
+@dataclass(frozen=True)
+class RateLimited:
+    retry_after: float  # seconds
+    error: str = "ratelimited"
+
+
+@dataclass(frozen=True)
+class Transient:
+    error: str
+
+
+@dataclass(frozen=True)
+class Permanent:
+    error: str
+    token_refused: bool = False  # every other post would be refused too
+
+
+Outcome = Posted | RateLimited | Transient | Permanent
+
+
+def post_message(
+    client: WebClient,
+    *,
+    channel: str,
+    text: str,
+    blocks: list[dict[str, Any]] | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Outcome:
+    try:
+        response = client.chat_postMessage(
+            channel=channel, text=text, blocks=blocks, metadata=metadata
+        )
+    except SlackApiError as err:
+        return classify(err)
+    except (OSError, http.client.HTTPException) as err:
+        # Timeouts, refused or reset connections: Slack may or may not have the message.
+        return Transient(f"{type(err).__name__}: {err}")
+    return Posted(channel=str(response["channel"]), ts=str(response["ts"]))
+
+
+def classify(err: SlackApiError) -> RateLimited | Transient | Permanent:
+    status = err.response.status_code
+    error = str(err.response.get("error") or f"http_{status}")
+    if status == 429 or error == "ratelimited":
+        return RateLimited(_retry_after(err.response.headers), error)
+    if status >= 500 or error in TRANSIENT_ERRORS:
+        return Transient(error)
+    # Anything else (recipient gone, token refused, a payload Slack rejects) answers the same
+    # way next time: the row is marked failed, visible, and can be retried by an operator.
+    return Permanent(error, token_refused=error in TOKEN_ERRORS)
+
+
+def _retry_after(headers: Any) -> float:
+    raw = None
+    for name, value in dict(headers or {}).items():
+        if name.lower() == "retry-after":
+            raw = value
+    try:
+        return max(1.0, float(raw)) if raw is not None else DEFAULT_RETRY_AFTER
+    except (TypeError, ValueError):
+        return DEFAULT_RETRY_AFTER

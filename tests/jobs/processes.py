@@ -1,0 +1,67 @@
+"""Running `osae` commands as child processes, as an operator would."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def osae_env(**values: str) -> dict[str, str]:
+    """The environment minus anything that points at the developer's own services."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SLACK_", "OSAE_")) and k not in ("DATABASE_URL", "REDIS_URL")
+    }
+    env.update(values)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class Child:
+    """One `osae ...` process; its output goes to files the test can read."""
+
+    def __init__(self, args: list[str], env: dict[str, str], logs: Path) -> None:
+        logs.mkdir(parents=True, exist_ok=True)
+        self.out = logs / f"{args[0]}-{time.monotonic_ns()}.out"
+        self.err = self.out.with_suffix(".err")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", *args],
+            cwd=REPO,
+            env=env,
+            stdout=self.out.open("w"),
+            stderr=self.err.open("w"),
+        )
+
+    def output(self) -> str:
+        return self.out.read_text() + self.err.read_text()
+
+    def wait_for_output(self, text: str, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while text not in self.output():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"exited {self.proc.returncode}:\n{self.output()[-3000:]}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {text!r} in {timeout}s:\n{self.output()[-3000:]}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+                raise AssertionError(f"did not stop on {sig}:\n{self.output()[-3000:]}") from None
+        return self.proc.returncode

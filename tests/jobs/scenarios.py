@@ -1,0 +1,54 @@
+"""Holds that make notices, and ways to look at what reached Slack."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from core.engine import HoldEngine
+from core.model import Hold, Venue
+from core.results import Requested
+from core.store.outbox import Notice
+from tests.support import factories
+from tests.support.slack_standin import Call, SlackStandin
+
+FIRST = "U0SALESA1"
+SECOND = "U0SALESB1"
+
+
+def promote(
+    engine: HoldEngine, venue: Venue, now: datetime, room: str = "hoo", day: date | None = None
+) -> Hold:
+    """A 1st and a 2nd hold on one slot; the 1st is released, so the 2nd is promoted."""
+    day = day or factories.DAY
+    first = engine.request(
+        venue.id, factories.request(room=room, day=day, salesperson=FIRST), now=now
+    )
+    second = engine.request(
+        venue.id, factories.request(room=room, day=day, salesperson=SECOND), now=now
+    )
+    assert isinstance(first, Requested) and isinstance(second, Requested)
+    assert (first.rank, second.rank) == (1, 2)
+    engine.release(venue.id, first.hold.id, actor=FIRST, now=now)
+    return second.hold
+
+
+def a_month_after(now: datetime) -> date:
+    """A date for holds requested at the real now (subprocess workers use real time)."""
+    return (now + timedelta(days=30)).astimezone(factories.JST).date()
+
+
+def rows(engine: HoldEngine, venue: Venue, status: str | None = None) -> list[Notice]:
+    return engine.notices(venue.id, status=status)
+
+
+def dms_to(slack: SlackStandin, user: str) -> list[Call]:
+    return [c for c in slack.calls_to("chat.postMessage") if c.body.get("channel") == user]
+
+
+def buttons(call: Call) -> dict[str, str]:
+    return {
+        element["action_id"]: element.get("value", "")
+        for block in call.body.get("blocks", [])
+        if block.get("type") == "actions"
+        for element in block.get("elements", [])
+    }

@@ -1,0 +1,99 @@
+"""A worker killed with SIGKILL while it sends: the notice is sent after its lease runs out."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from core.db import create_engine
+from core.engine import HoldEngine
+from core.model import Venue
+from jobs.broker import build_broker
+from jobs.clock import Clock
+from jobs.tuning import Tuning
+from tests.jobs.conftest import eventually
+from tests.jobs.processes import Child, osae_env
+from tests.jobs.scenarios import SECOND, a_month_after, promote, rows
+from tests.support import factories
+from tests.support.slack_standin import SlackStandin
+
+LEASE = 4  # seconds
+
+
+@pytest.fixture
+def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
+    db = create_engine(fresh_db, pool_size=2)
+    yield HoldEngine(db)
+    db.dispose()
+
+
+def test_a_worker_killed_mid_send_loses_nothing(
+    fresh_db: str,
+    own_engine: HoldEngine,
+    redis_url: str,
+    namespace: str,
+    slack: SlackStandin,
+    tmp_path: Path,
+) -> None:
+    engine = own_engine
+    venue: Venue = engine.save_venue(factories.venue(), now=datetime.now(UTC))
+    env = osae_env(
+        DATABASE_URL=fresh_db,
+        REDIS_URL=redis_url,
+        OSAE_QUEUE_NAMESPACE=namespace,
+        SLACK_BOT_TOKEN="xoxb-test",
+        SLACK_API_URL=slack.base_url,
+        OSAE_OUTBOX_LEASE_SECONDS=str(LEASE),
+        OSAE_SLACK_TIMEOUT_SECONDS="2",
+        OSAE_WORKER_THREADS="2",
+    )
+    broker = build_broker(redis_url, namespace=namespace)
+    # The test plays the clock: a safety-net drain every half second.
+    ticking = Clock(broker, lambda: {venue.id: venue.timezone}, Tuning(drain_every=0.5))
+    children: list[Child] = []
+    try:
+        first = Child(["worker"], env, tmp_path)
+        children.append(first)
+        first.wait_for_output("worker started")
+        slack.delay_next("chat.postMessage", 10.0)  # Slack stores the post, then stalls
+        now = datetime.now(UTC)
+        held = promote(engine, venue, now, day=a_month_after(now))
+        ticking.start()
+
+        stalled = slack.wait_for("chat.postMessage", 1, timeout=15)[0]
+        first.kill()
+        killed_at = time.time()
+        (leased,) = rows(engine, venue, "pending")
+        assert leased.attempts == 1 and leased.hold_id == held.id
+
+        second = Child(["worker"], env, tmp_path)
+        children.append(second)
+        calls = slack.wait_for("chat.postMessage", 2, timeout=30)
+        resent = calls[1]
+        eventually(lambda: len(rows(engine, venue, "sent")) == 1, timeout=10, what="sent")
+
+        assert resent.ok and resent.body["channel"] == SECOND
+        assert resent.at - stalled.at >= LEASE, "sent again before the lease ran out"
+        (sent,) = rows(engine, venue, "sent")
+        assert sent.slack_ts == resent.response["ts"] and sent.attempts == 2
+        stored = slack.messages(slack.dm_channel(SECOND))
+        duplicates = len(stored) - 1
+        print(
+            f"\nkill test: killed {killed_at - stalled.at:.2f}s into the send; resent "
+            f"{resent.at - stalled.at:.2f}s after the first post; duplicates in Slack: "
+            f"{duplicates}"
+        )
+        # The stand-in stored the first post before it stalled, as Slack would: at least once.
+        assert duplicates == 1
+        assert second.stop(signal.SIGTERM) == 0, second.output()[-2000:]
+    finally:
+        ticking.stop()
+        for child in children:
+            if child.proc.poll() is None:
+                child.kill()
+        broker.client.close()

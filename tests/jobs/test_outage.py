@@ -1,0 +1,119 @@
+"""Redis away for a while: holds are still taken; their notices go out once it is back."""
+
+from __future__ import annotations
+
+import logging
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot import ids
+from bot.web import Server, build_wsgi
+from cli import localservices
+from cli.settings import Settings
+from core.engine import HoldEngine
+from core.model import Hold, Status, Venue
+from core.results import Requested
+from jobs.broker import build_broker
+from jobs.clock import Clock
+from jobs.processes import build_bot
+from jobs.runtime import Runtime
+from jobs.tuning import Tuning
+from tests.jobs.conftest import MovingClock, eventually
+from tests.jobs.scenarios import FIRST, SECOND, rows
+from tests.support import factories
+from tests.support.slack_requests import block_actions, post
+from tests.support.slack_standin import SlackStandin
+
+SECRET = "signing-secret-for-tests"
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[tuple[int, list[localservices.Service]]]:
+    """A throwaway redis-server on a free port; the test stops and restarts it."""
+    port = localservices.free_port()
+    running = [localservices.start_redis(tmp_path / "redis", port=port)]
+    yield port, running
+    for service in running:
+        service.stop()
+
+
+def released(engine: HoldEngine, venue: Venue, hold_id: int) -> bool:
+    found = engine.hold(venue.id, hold_id)
+    return isinstance(found, Hold) and found.status is Status.RELEASED
+
+
+def health_status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=10) as answer:  # noqa: S310
+            return int(answer.status)
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
+    engine: HoldEngine,
+    venue: Venue,
+    slack: SlackStandin,
+    clock: MovingClock,
+    settings: Settings,
+    tuning: Tuning,
+    own_redis: tuple[int, list[localservices.Service]],
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.WARNING)
+    port, running = own_redis
+    broker = build_broker(f"redis://127.0.0.1:{port}/0", namespace=tuning.namespace)
+    settings = replace(settings, slack_signing_secret=SECRET, venue_id=venue.id)
+    runtime = Runtime(settings, replace(tuning, drain_every=0.5), engine, broker, now=clock)
+    worker = runtime.worker()
+    worker.start()
+    ticking = Clock(broker, lambda: {venue.id: venue.timezone}, runtime.tuning, now=clock)
+    ticking.start()
+    try:
+        running.pop().stop()  # Redis goes away
+        assert not localservices.redis_answers("127.0.0.1", port)
+
+        started = time.monotonic()
+        first = engine.request(venue.id, factories.request(salesperson=FIRST), now=clock())
+        second = engine.request(venue.id, factories.request(salesperson=SECOND), now=clock())
+        assert isinstance(first, Requested) and isinstance(second, Requested)
+        assert (first.rank, second.rank) == (1, 2)
+        runtime.on_notices()(venue.id)  # the hook itself never raises for a missing Redis
+        with Server(build_wsgi(build_bot(runtime), runtime.health)) as web:
+            click = block_actions(ids.RELEASE, str(first.hold.id), user_id=FIRST)
+            status, _, _ = post(f"{web.url}/slack/events", click, SECRET)
+            assert status == 200
+            eventually(lambda: released(engine, venue, first.hold.id), what="released via Slack")
+            assert health_status(web.url) == 503  # the web still works, but says Redis is away
+        took = time.monotonic() - started
+        outcomes = [getattr(r, "outcome", None) for r in caplog.records]
+        assert "broker_unreachable" in outcomes  # logged by the hook, with the error
+        assert not [r for r in caplog.records if r.getMessage() == "outbox.enqueue_failed"], (
+            "the hook raised into the bot"
+        )
+        assert took < 8.0, f"taking holds waited {took:.1f}s on Redis"
+        held = second.hold
+
+        time.sleep(2.0)  # a while without Redis: clock ticks are lost, nothing is sent
+        assert slack.calls_to("chat.postMessage") == []
+        assert [n.hold_id for n in rows(engine, venue, "pending")] == [held.id]
+
+        running.append(localservices.start_redis(tmp_path / "redis", port=port))
+        back = time.time()
+        call = slack.wait_for("chat.postMessage", 1, timeout=20)[0]
+        delay = call.at - back
+        print(f"\nredis outage: notice delivered {delay:.2f}s after Redis came back")
+        assert call.body["channel"] == SECOND
+        eventually(lambda: len(rows(engine, venue, "sent")) == 1, what="row marked sent")
+        assert rows(engine, venue, "pending") == []
+    finally:
+        ticking.stop()
+        worker.stop(timeout=10_000)
+        broker.client.close()
