@@ -24,7 +24,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from core.engine import HoldEngine
 from jobs import queues
-from jobs.queues import DIGESTS, DRAIN, REMINDERS, SWEEP, Job
+from jobs.queues import DIGESTS, DRAIN, LEDGER, REMINDERS, SWEEP, Job
 from jobs.tuning import Tuning
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ def schedule_for(timezone: str, tuning: Tuning) -> list[Tick]:
             CronTrigger(day_of_week=DIGEST_DAY, hour=DIGEST_HOUR, minute=0, timezone=tz),
             int(DIGEST_CATCH_UP.total_seconds()),
         ),
+        Tick("ledger", LEDGER, CronTrigger(hour=0, minute=10, timezone=tz), 6 * 3600),
     ]
 
 
@@ -162,6 +163,7 @@ class Clock:
         """A (re)started clock catches up at once instead of waiting for the first tick."""
         self.tick(SWEEP, venue_id)
         self.tick(DRAIN, venue_id)
+        self.tick(LEDGER, venue_id)
         if in_digest_window(self.now(), ZoneInfo(timezone)):
             self.tick(DIGESTS, venue_id)
 

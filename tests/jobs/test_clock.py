@@ -6,10 +6,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import sqlalchemy as sa
+
 from core.model import Venue
 from core.results import Requested
 from jobs.clock import Clock, in_digest_window, schedule_for
-from jobs.queues import DIGESTS, DRAIN, SWEEP
+from jobs.queues import DIGESTS, DRAIN, LEDGER, SWEEP
 from jobs.runtime import Runtime
 from jobs.tuning import Tuning
 from tests.jobs.conftest import MovingClock, eventually, settle
@@ -64,7 +66,7 @@ def test_the_clock_follows_the_venue_list() -> None:
     clock = Clock(RecordingBroker(), lambda: dict(zones), Tuning())  # type: ignore[arg-type]
     clock.refresh()
     assert {j.id for j in clock.scheduler.get_jobs()} == {
-        f"tokyo:{n}" for n in ("sweep", "drain", "reminders", "digests")
+        f"tokyo:{n}" for n in ("sweep", "drain", "reminders", "digests", "ledger")
     }
     zones["honolulu"] = "Pacific/Honolulu"
     del zones["tokyo"]
@@ -86,6 +88,7 @@ def test_a_clock_started_on_monday_morning_catches_up_on_the_digest() -> None:
     assert [name for name, _ in broker.sent] == [
         SWEEP.actor_name,
         DRAIN.actor_name,
+        LEDGER.actor_name,
         DIGESTS.actor_name,
     ]
 
@@ -141,3 +144,18 @@ def test_a_deadline_within_24_hours_gets_one_reminder_however_often_the_clock_ti
     assert call.body["metadata"]["event_payload"]["kind"] == "reminder"
     assert len(slack.calls_to("chat.postMessage")) == 1
     assert len(worker.engine.notices(venue.id)) == 1
+
+
+def test_the_daily_ledger_job_makes_the_day_that_came_into_the_horizon(
+    worker: Runtime, venue: Venue, sa_engine: sa.Engine, clock: MovingClock
+) -> None:
+    def last_day() -> object:
+        with sa_engine.connect() as conn:
+            return conn.execute(
+                sa.text("SELECT max(day) FROM part_days WHERE venue_id = :v"), {"v": venue.id}
+            ).scalar_one()
+
+    before = last_day()
+    clock.start += timedelta(days=3)
+    worker.actors().prepare_ledger(venue.id)
+    assert last_day() == before + timedelta(days=3)  # type: ignore[operator]
