@@ -95,7 +95,9 @@ def extend(
     assert hold.expires_at is not None  # noqa: S101 - a 1st hold has a deadline (invariant 4)
     if hold.extensions_used >= venue.policy.max_extensions:
         return Refused(Code.EXTENSION_LIMIT, hold=hold, limit=venue.policy.max_extensions)
-    new_deadline = extended_deadline(hold.expires_at, hold.kind, hold.start_at, venue.policy)
+    new_deadline = extended_deadline(
+        hold.expires_at, hold.kind, hold.start_at, venue.policy, venue.tz
+    )
     if new_deadline <= hold.expires_at:
         return Refused(Code.EXTENSION_PAST_START, hold=hold)
     _bump(conn, venue, touching=[hold])

@@ -42,7 +42,9 @@ def promote_after(
         (
             hold.id,
             rank,
-            first_deadline(now, hold.kind, hold.start_at, venue.policy) if rank == 1 else None,
+            first_deadline(now, hold.kind, hold.start_at, venue.policy, venue.tz)
+            if rank == 1
+            else None,
         )
         for hold, rank in moves
     ]
@@ -52,7 +54,10 @@ def promote_after(
         for (hold, _), (_, rank, expires) in zip(moves, changes, strict=True)
         if rank == 1
     ]
-    outbox.add(conn, venue.id, [notice(NoticeKind.PROMOTED, h) for h in promoted], now)
+    # A hold whose event has begun moves up with a deadline already due: no Confirm button
+    # could work, so it gets no "promoted" DM; the next sweep expires it and says so.
+    answerable = [h for h in promoted if h.expires_at is not None and h.expires_at > now]
+    outbox.add(conn, venue.id, [notice(NoticeKind.PROMOTED, h) for h in answerable], now)
     audit.record(
         conn,
         venue.id,

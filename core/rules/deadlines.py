@@ -10,13 +10,26 @@ from core.rules.calendar import is_priority_day
 from core.rules.spans import local_instant
 
 
-def first_deadline(now: datetime, kind: Kind, start: datetime, policy: Policy) -> datetime:
+def first_deadline(
+    now: datetime, kind: Kind, start: datetime, policy: Policy, tz: ZoneInfo
+) -> datetime:
     """A 1st hold's deadline: ``hold_days[kind]`` from now, never after the event starts."""
-    return min(now + timedelta(days=policy.days_for(kind)), start)
+    return min(days_later(now, policy.days_for(kind), tz), start)
 
 
-def extended_deadline(current: datetime, kind: Kind, start: datetime, policy: Policy) -> datetime:
-    return min(current + timedelta(days=policy.days_for(kind)), start)
+def extended_deadline(
+    current: datetime, kind: Kind, start: datetime, policy: Policy, tz: ZoneInfo
+) -> datetime:
+    return min(days_later(current, policy.days_for(kind), tz), start)
+
+
+def days_later(moment: datetime, days: int, tz: ZoneInfo) -> datetime:
+    """The same venue-local clock time ``days`` days on, whatever zone ``moment`` is given in.
+
+    A salesperson told "7 days" across a daylight-saving change expects the same time of day,
+    not 168 hours; adding days to the local time (not to UTC) gives that.
+    """
+    return moment.astimezone(tz) + timedelta(days=days)
 
 
 def banquet_opens_at(day: date, policy: Policy, tz: ZoneInfo) -> datetime | None:

@@ -104,7 +104,11 @@ def decide_rank(
     ahead = tuple(sorted(o.hold_id for o in present if o.first))
     if rank > venue.policy.max_rank:
         return Blocked(Code.RANK_TOO_LOW, holders=ahead, rank=rank, limit=venue.policy.max_rank)
-    expires = first_deadline(now, checked.kind, checked.start, venue.policy) if rank == 1 else None
+    expires = (
+        first_deadline(now, checked.kind, checked.start, venue.policy, venue.tz)
+        if rank == 1
+        else None
+    )
     return Ranked(rank, expires, ahead)
 
 

@@ -86,6 +86,13 @@ def ids(conn: sa.Connection) -> list[str]:
 
 def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
     """Insert or update a venue so that it matches ``venue``; rooms it no longer lists retire."""
+    before = load(conn, venue.id)
+    if before and before.timezone != venue.timezone and _has_live_holds(conn, venue.id):
+        # Holds and the part-day ledger are kept by venue-local day; a new zone would move them.
+        raise VenueConflict(
+            f"venue {venue.id!r} has live holds, so its time zone cannot change from "
+            f"{before.timezone} to {venue.timezone}; release or cancel them first"
+        )
     conn.execute(
         insert(venues)
         .values(
@@ -109,7 +116,6 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
             },
         )
     )
-    before = load(conn, venue.id)
     old_rooms = before.rooms if before else {}
     all_parts = sorted({p for room in venue.rooms.values() for p in room.parts})
     if all_parts:
@@ -159,14 +165,10 @@ def _save_room(conn: sa.Connection, venue_id: str, room: Room, old: Room | None)
     )
 
 
-def _has_live_holds(conn: sa.Connection, venue_id: str, room_id: str) -> bool:
-    found = conn.execute(
-        sa.select(holds.c.id)
-        .where(
-            holds.c.venue_id == venue_id,
-            holds.c.room_id == room_id,
-            holds.c.status.in_([Status.TENTATIVE, Status.CONFIRMED]),
-        )
-        .limit(1)
-    ).first()
-    return found is not None
+def _has_live_holds(conn: sa.Connection, venue_id: str, room_id: str | None = None) -> bool:
+    query = sa.select(holds.c.id).where(
+        holds.c.venue_id == venue_id, holds.c.status.in_([Status.TENTATIVE, Status.CONFIRMED])
+    )
+    if room_id is not None:
+        query = query.where(holds.c.room_id == room_id)
+    return conn.execute(query.limit(1)).first() is not None

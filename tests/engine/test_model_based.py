@@ -469,6 +469,11 @@ class HoldMachine(RuleBasedStateMachine):
                 raise AssertionError(f"unexpected answer {got!r}")
         return Done(self._mid(got.hold), released=self._ids(released), promoted=self._ids(promoted))
 
+    def _answerable(self, mid: int) -> bool:
+        """A promoted hold is DMed only if its new deadline is still ahead of it."""
+        expires = self.model.holds[mid].expires_at
+        return expires is not None and expires > self.now
+
     def _check_writes(
         self,
         actor: str | None,
@@ -513,7 +518,7 @@ class HoldMachine(RuleBasedStateMachine):
 
         want = Counter(
             [notice("lost", m) for m in released]
-            + [notice("promoted", m) for m in promoted]
+            + [notice("promoted", m) for m in promoted if self._answerable(m)]
             + [notice("expired", m) for m in expired]
             + [notice("extended", m) for m in notified]
         )

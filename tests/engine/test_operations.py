@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import sqlalchemy as sa
@@ -333,3 +334,46 @@ def test_loading_a_venue_again_is_harmless_and_unsafe_changes_are_refused(
     reloaded = engine.save_venue(replace(venue, rooms=fewer), now=NOW)
     assert not reloaded.rooms["chapel"].active
     refused(engine.request(venue.id, request(room="chapel"), now=NOW), Code.UNKNOWN_ROOM)
+
+
+def test_a_time_zone_change_is_refused_while_holds_are_live(engine: HoldEngine) -> None:
+    """Holds and ledger rows are kept by venue-local day; a new zone would move them."""
+    spec = factories.venue()
+    venue = engine.save_venue(spec, now=NOW)
+    hold = accepted(engine.request(venue.id, request(room="hoo-a"), now=NOW)).hold
+    with pytest.raises(VenueConflict, match="time zone"):
+        engine.save_venue(replace(spec, timezone="America/New_York"), now=NOW)
+    engine.release(venue.id, hold.id, actor=SALES, now=NOW)
+    moved = engine.save_venue(replace(spec, timezone="America/New_York"), now=NOW)
+    assert moved.timezone == "America/New_York"
+
+
+def test_deadlines_are_days_of_venue_local_clock_time_whatever_zone_now_is_in(
+    engine: HoldEngine,
+) -> None:
+    """New York moves its clocks on 14 March 2027: 7 days from 9:00 EST is 9:00 EDT."""
+    venue = engine.save_venue(factories.venue(timezone="America/New_York"), now=NOW)
+    new_york = ZoneInfo("America/New_York")
+    now_local = datetime(2027, 3, 10, 9, 0, tzinfo=new_york)
+    req = request(day=date(2027, 4, 14))
+    as_local = engine.preview(venue.id, req, now=now_local)
+    as_utc = engine.preview(venue.id, req, now=now_local.astimezone(UTC))
+    assert isinstance(as_local, Preview) and isinstance(as_utc, Preview)
+    assert as_local.expires_at == as_utc.expires_at
+    assert as_local.expires_at is not None
+    assert as_local.expires_at.astimezone(new_york) == datetime(2027, 3, 17, 9, 0, tzinfo=new_york)
+
+
+def test_a_hold_promoted_after_its_event_began_gets_no_promoted_dm(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    """Its deadline would already be due, so no Confirm could work; the sweep expires it."""
+    first = accepted(engine.request(venue.id, request(day=date(2027, 3, 3)), now=NOW))
+    second = accepted(engine.request(venue.id, request(day=date(2027, 3, 3)), now=NOW))
+    started = first.hold.start_at + timedelta(minutes=5)
+    released = engine.release(venue.id, first.hold.id, actor=SALES, now=started)
+    assert isinstance(released, Released) and [h.id for h in released.promoted] == [second.hold.id]
+    assert [n.kind for n in engine.notices(venue.id)] == []
+    swept = engine.sweep(venue.id, now=started)
+    assert not isinstance(swept, Refused) and swept.expired == (second.hold.id,)
+    assert [(n.kind, n.hold_id) for n in engine.notices(venue.id)] == [("expired", second.hold.id)]

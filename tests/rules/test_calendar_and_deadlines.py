@@ -53,14 +53,12 @@ def test_banquets_open_at_local_midnight_ninety_days_before() -> None:
 
 def test_deadlines_never_pass_the_event_start() -> None:
     start = NOW + timedelta(days=2)
-    assert first_deadline(NOW, Kind.WEDDING, start, Policy()) == start
-    assert first_deadline(NOW, Kind.BANQUET, NOW + timedelta(days=30), Policy()) == NOW + timedelta(
-        days=3
-    )
+    assert first_deadline(NOW, Kind.WEDDING, start, Policy(), TOKYO) == start
+    month = NOW + timedelta(days=30)
+    assert first_deadline(NOW, Kind.BANQUET, month, Policy(), TOKYO) == NOW + timedelta(days=3)
     policy = Policy(hold_days={Kind.WEDDING: 10, Kind.BANQUET: 1})
-    assert extended_deadline(NOW, Kind.WEDDING, NOW + timedelta(days=5), policy) == NOW + timedelta(
-        days=5
-    )
+    soon = NOW + timedelta(days=5)
+    assert extended_deadline(NOW, Kind.WEDDING, soon, policy, TOKYO) == soon
 
 
 def test_check_request_turns_local_times_into_a_span_with_turnover() -> None:

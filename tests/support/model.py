@@ -10,10 +10,11 @@ Where DESIGN.md is silent the model makes these choices (change them here if the
 - refusal order: not found, not authorized, then state (decided / not 1st / deadline passed),
   then extension limit before "would pass the event's start"; request input checks in the
   modal's field order, then confirmed conflict before rank;
-- a deadline is ``now + hold_days`` as aware-datetime arithmetic on ``now`` (the test's
-  venue is Asia/Tokyo, which has no DST, so wall-clock and elapsed days agree);
+- a deadline is ``now + hold_days`` on the venue's local clock (the test's venue is
+  Asia/Tokyo, which has no DST, so wall-clock and elapsed days agree);
 - sweep expires the holds due when it starts and promotes once: a hold promoted by that
-  sweep whose deadline is already due (the event has started) waits for the next sweep;
+  sweep whose deadline is already due (the event has started) waits for the next sweep,
+  and gets no "promoted" notice (its Confirm could not work), only the "expired" one;
 - extend tells every waiting hold that conflicts with the extended one;
 - release may take any tentative hold, 1st (even past its deadline, before a sweep) or not.
 """
