@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument(
-        "--writers", type=int, default=1, help="engine's writers per venue (0: no cap)"
+        "--writers", type=int, default=2, help="engine's writers per venue (0: no cap)"
     )
     parser.add_argument(
         "--venues", type=int, default=4, help="venues the multi-venue mix spreads over"
@@ -125,21 +125,25 @@ def throughput(
     print(f"  throughput ratio engine / FOR UPDATE baseline: {engine_rate / base_rate:.2f}")
 
 
-def mix(take: Take, venue: Venue, requests: int, threads: int) -> tuple[float, list[float]]:
+def mix(take: Take, venues: list[Venue], requests: int, threads: int) -> tuple[float, list[float]]:
     rng = random.Random(7)
     rooms = ["hoo", "hoo-a", "hoo-b", "sakura", "chapel"]
     work = [
-        slot(
-            rng.choice(rooms),
-            date(2027, 3, 2) + timedelta(days=rng.randrange(300)),
-            rng.choice([8, 10, 12, 14, 16, 18]),
+        (
+            rng.choice(venues),
+            slot(
+                rng.choice(rooms),
+                date(2027, 3, 2) + timedelta(days=rng.randrange(300)),
+                rng.choice([8, 10, 12, 14, 16, 18]),
+            ),
         )
         for _ in range(requests)
     ]
     lock = threading.Lock()
     latencies: list[float] = []
 
-    def run(req: HoldRequest) -> None:
+    def run(item: tuple[Venue, HoldRequest]) -> None:
+        venue, req = item
         _, seconds = timed(take, venue, req)
         with lock:
             latencies.append(seconds)

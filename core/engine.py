@@ -73,7 +73,7 @@ class HoldEngine:
         *,
         retry: RetryPolicy | None = None,
         observer: Observer | None = None,
-        writers: int | None = 1,
+        writers: int | None = 2,
     ) -> None:
         self.db = engine
         self.uow = UnitOfWork(engine, retry, observer=observer)

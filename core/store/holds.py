@@ -113,6 +113,26 @@ def live_conflicting(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -
     return get_many(conn, venue, [o.hold_id for o in occupants(conn, venue, spans)])
 
 
+_COLUMNS = [c.name for c in holds.c]
+# The hold and its span rows in one fixed statement (compiled once, prepared by psycopg);
+# its id (arrival order) comes from the sequence here, after the caller's ledger bump.
+_INSERT = sa.text(
+    f"""
+    WITH new_hold AS (
+      INSERT INTO holds ({", ".join(_COLUMNS)})
+      VALUES ({", ".join("nextval('holds_id_seq')" if c == "id" else f":{c}" for c in _COLUMNS)})
+      RETURNING *
+    ), new_spans AS (
+      INSERT INTO hold_spans (venue_id, hold_id, part_id, starts_at, ends_at, blocking,
+                              confirmed)
+      SELECT h.venue_id, h.id, p, :span_start, :span_end, :blocking, :confirmed
+      FROM new_hold h, unnest(CAST(:parts AS text[])) AS p
+    )
+    SELECT * FROM new_hold
+    """  # noqa: S608 - the names put in are our own schema's columns, never input
+)
+
+
 def insert(
     conn: sa.Connection,
     venue: Venue,
@@ -122,32 +142,18 @@ def insert(
 ) -> Hold:
     """A new hold and its span rows in one statement; its id (arrival order) is taken here."""
     confirmed = values["status"] == Status.CONFIRMED
-    blocking = confirmed or values["rank"] == 1
-    new = (
-        holds.insert()
-        .values(venue_id=venue.id, created_at=now, updated_at=now, **values)
-        .returning(*holds.c)
-        .cte("new_hold")
-    )
-    part = sa.func.unnest(sa.bindparam("parts", sorted(span.parts), type_=ARRAY(sa.Text)))
-    spans = (
-        hold_spans.insert()
-        .from_select(
-            ["venue_id", "hold_id", "part_id", "starts_at", "ends_at", "blocking", "confirmed"],
-            sa.select(
-                new.c.venue_id,
-                new.c.id,
-                part,
-                sa.literal(span.start, holds.c.start_at.type),
-                sa.literal(span.end, holds.c.start_at.type),
-                sa.literal(blocking),
-                sa.literal(confirmed),
-            ),
-        )
-        .cte("new_spans")
-    )
-    row = conn.execute(sa.select(new).add_cte(spans)).one()
-    return from_row(row, venue)
+    params = {
+        **values,
+        "venue_id": venue.id,
+        "created_at": now,
+        "updated_at": now,
+        "span_start": span.start,
+        "span_end": span.end,
+        "blocking": confirmed or values["rank"] == 1,
+        "confirmed": confirmed,
+        "parts": sorted(span.parts),
+    }
+    return from_row(conn.execute(_INSERT, params).one(), venue)
 
 
 def leave(
