@@ -11,6 +11,7 @@ Both reuse the engine's pure rules and store queries; only isolation and locking
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -75,11 +76,12 @@ def _decide_and_insert(
     if isinstance(ranked, Blocked):
         return ranked
     values = hold_row(req, checked, ranked.rank, ranked.expires_at)
+    requested = Event(None, req.creator, "requested", now, {})
     if blocking:
-        hold_id = holds.insert(conn, venue, values, checked.span, now).id
+        holds.insert(conn, venue, values, checked.span, now, requested)
     else:
         hold_id = _insert_unguarded(conn, venue, values, checked.span, now)
-    audit.record(conn, venue.id, [Event(hold_id, req.creator, "requested", now, {})])
+        audit.record(conn, venue.id, [replace(requested, hold_id=hold_id)])
     return ranked
 
 

@@ -10,11 +10,11 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from core.model import HoldRequest, Status, Venue
-from core.notices import event
 from core.results import Code, Preview, Refused, Requested
 from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank
 from core.rules.spans import part_days, span_counts
-from core.store import audit, holds, idempotency, ledger
+from core.store import holds, idempotency, ledger
+from core.store.audit import Event
 
 
 def request_hold(
@@ -37,23 +37,18 @@ def request_hold(
     # makes the bump fail with 40001, and one after it must wait for this transaction.
     # The hold's id (its arrival order) is taken after the bump, so it follows theirs.
     ledger.bump(conn, venue.id, span_counts([checked.span], venue.tz))
-    hold = holds.insert(
-        conn, venue, hold_row(req, checked, ranked.rank, ranked.expires_at), checked.span, now
+    requested = Event(
+        hold_id=None,  # the insert fills in the new hold's id
+        actor=req.creator,
+        action="requested",
+        at=now,
+        detail={
+            "rank": ranked.rank,
+            "expires_at": ranked.expires_at.isoformat() if ranked.expires_at else None,
+        },
     )
-    audit.record(
-        conn,
-        venue.id,
-        [
-            event(
-                hold,
-                req.creator,
-                "requested",
-                now,
-                rank=ranked.rank,
-                expires_at=ranked.expires_at.isoformat() if ranked.expires_at else None,
-            )
-        ],
-    )
+    values = hold_row(req, checked, ranked.rank, ranked.expires_at)
+    hold = holds.insert(conn, venue, values, checked.span, now, requested)
     if key:
         answer = {
             "hold_id": hold.id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Any, cast
@@ -12,6 +13,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from core.model import Hold, Kind, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
+from core.store.audit import Event
 from core.store.schema import hold_spans, holds
 
 
@@ -114,8 +116,9 @@ def live_conflicting(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -
 
 
 _COLUMNS = [c.name for c in holds.c]
-# The hold and its span rows in one fixed statement (compiled once, prepared by psycopg);
-# its id (arrival order) comes from the sequence here, after the caller's ledger bump.
+# The hold, its span rows and its audit event in one fixed statement (compiled once,
+# prepared by psycopg); its id (arrival order) comes from the sequence here, after the
+# caller's ledger bump.
 _INSERT = sa.text(
     f"""
     WITH new_hold AS (
@@ -127,6 +130,10 @@ _INSERT = sa.text(
                               confirmed)
       SELECT h.venue_id, h.id, p, :span_start, :span_end, :blocking, :confirmed
       FROM new_hold h, unnest(CAST(:parts AS text[])) AS p
+    ), new_event AS (
+      INSERT INTO audit_events (venue_id, hold_id, actor, action, at, detail)
+      SELECT h.venue_id, h.id, :actor, :action, :created_at, CAST(:detail AS jsonb)
+      FROM new_hold h
     )
     SELECT * FROM new_hold
     """  # noqa: S608 - the names put in are our own schema's columns, never input
@@ -139,8 +146,9 @@ def insert(
     values: dict[str, object],
     span: Span,
     now: datetime,
+    event: Event,
 ) -> Hold:
-    """A new hold and its span rows in one statement; its id (arrival order) is taken here."""
+    """A new hold, its span rows and ``event`` (its hold id filled in) in one statement."""
     confirmed = values["status"] == Status.CONFIRMED
     params = {
         **values,
@@ -152,6 +160,9 @@ def insert(
         "blocking": confirmed or values["rank"] == 1,
         "confirmed": confirmed,
         "parts": sorted(span.parts),
+        "actor": event.actor,
+        "action": event.action,
+        "detail": json.dumps(dict(event.detail), ensure_ascii=False),
     }
     return from_row(conn.execute(_INSERT, params).one(), venue)
 
