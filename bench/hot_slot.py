@@ -45,6 +45,7 @@ def main() -> None:
     parser.add_argument(
         "--venues", type=int, default=4, help="venues the multi-venue mix spreads over"
     )
+    parser.add_argument("--no-mix", action="store_true", help="only the hot-slot trials")
     args = parser.parse_args()
     with bench_database(pool_size=max(args.contenders, args.threads) + 4) as (db, _):
         attempts: list[int] = []
@@ -74,7 +75,7 @@ def main() -> None:
             print("  " + latency_line("latency per request", latencies))
             if attempts:
                 print(f"  attempts per request: mean {mean(attempts):.2f}, max {max(attempts)}")
-        for venues in (1, args.venues):
+        for venues in () if args.no_mix else (1, args.venues):
             throughput(engine, variants, attempts, args.requests, args.threads, venues)
 
 

@@ -6,16 +6,14 @@ so a refused request writes nothing. Reads (previews, lists, dry runs) run read-
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TypeVar
 
 import sqlalchemy as sa
 
+from core.admission import Admission, Key
 from core.model import LIVE, Hold, HoldRequest, Status, Venue
 from core.operations import decisions, digests, request, sweep
 from core.results import (
@@ -31,11 +29,13 @@ from core.results import (
     Swept,
 )
 from core.rules.deadlines import last_bookable_day
-from core.rules.requests import span_of
+from core.rules.requests import Checked, check_request, span_of
+from core.rules.spans import part_days
 from core.store import audit, holds, ledger, outbox, venues
 from core.store.audit import Event
 from core.store.outbox import Notice
-from core.uow import Busy, Observer, RetryPolicy, Rollback, UnitOfWork
+from core.store.venues import StaleVenue
+from core.uow import Busy, Observer, Retry, RetryPolicy, Rollback, UnitOfWork
 
 T = TypeVar("T")
 RECENT = timedelta(days=14)
@@ -78,9 +78,7 @@ class HoldEngine:
         self.db = engine
         self.uow = UnitOfWork(engine, retry, observer=observer)
         self._venues: dict[str, Venue] = {}  # read-mostly; a stale entry is never used
-        self._writers = writers
-        self._gates: dict[str, threading.BoundedSemaphore] = {}
-        self._gates_lock = threading.Lock()
+        self._admission = Admission(writers)
 
     # -- venues -----------------------------------------------------------------------------
     def venue(self, venue_id: str) -> Venue | None:
@@ -99,7 +97,9 @@ class HoldEngine:
             _prepare_ledger(conn, loaded, now)
             return loaded
 
-        return self.uow.run(work)
+        saved = self.uow.run(work)
+        self._venues[saved.id] = saved
+        return saved
 
     def prepare_ledger(self, venue_id: str, *, now: datetime) -> None:
         """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
@@ -120,12 +120,19 @@ class HoldEngine:
         now: datetime,
         idempotency_key: str | None = None,
     ) -> Requested | Refused:
+        # Requests check the cached venue's revision in their first ledger read, and queue
+        # in this process behind other requests for the same part-days.
         return self._write(
-            venue_id, lambda c, v: request.request_hold(c, v, req, now, idempotency_key)
+            venue_id,
+            lambda c, v: request.request_hold(c, v, req, now, idempotency_key),
+            checks_revision=True,
+            keys=self._keys_of(venue_id, req, now),
         )
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
-        return self._read(venue_id, lambda c, v: request.preview(c, v, req, now))
+        return self._read(
+            venue_id, lambda c, v: request.preview(c, v, req, now), checks_revision=True
+        )
 
     def confirm(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
@@ -266,51 +273,87 @@ class HoldEngine:
         return self._outbox(lambda c: outbox.requeue_failed(c, venue_id, ids, now))
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _write(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
+    def _write(
+        self,
+        venue_id: str,
+        work: Callable[[sa.Connection, Venue], T],
+        *,
+        checks_revision: bool = False,
+        keys: Sequence[Key] = (),
+    ) -> T | Refused:
         try:
-            return self._in_venue(venue_id, work)
+            return self._in_venue(venue_id, work, checks_revision=checks_revision, keys=keys)
         except Busy:
             return Refused(Code.BUSY)
 
-    def _in_venue(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
+    def _in_venue(
+        self,
+        venue_id: str,
+        work: Callable[[sa.Connection, Venue], T],
+        *,
+        checks_revision: bool = False,
+        keys: Sequence[Key] = (),
+    ) -> T | Refused:
         """Run ``work`` in a unit of work; a refusal rolls it back, so it writes nothing."""
-        with self._gate(venue_id):
-            return self._unit(venue_id, work)
+        with self._admission.write(venue_id, keys):
+            return self._unit(venue_id, work, checks_revision)
 
-    def _gate(self, venue_id: str) -> AbstractContextManager[object]:
-        if self._writers is None:
-            return contextlib.nullcontext()
-        with self._gates_lock:
-            gate = self._gates.get(venue_id)
-            if gate is None:
-                gate = self._gates[venue_id] = threading.BoundedSemaphore(self._writers)
-        return gate
+    def _keys_of(self, venue_id: str, req: HoldRequest, now: datetime) -> list[Key]:
+        """The part-days a request would bump, from the cached venue (none if unknown yet)."""
+        venue = self._venues.get(venue_id)
+        checked = check_request(req, venue, now) if venue else None
+        if not isinstance(checked, Checked) or venue is None:
+            return []
+        return part_days([checked.span], venue.tz)
 
-    def _unit(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
-
+    def _unit(
+        self, venue_id: str, work: Callable[[sa.Connection, Venue], T], checks_revision: bool
+    ) -> T | Refused:
         def attempt(conn: sa.Connection) -> T:
-            venue = self._venue_in(conn, venue_id)
+            venue = self._venue_in(conn, venue_id, trust_cache=checks_revision)
             if venue is None:
                 raise Rollback(Refused(Code.UNKNOWN_VENUE, detail=venue_id))
-            result = work(conn, venue)
+            try:
+                result = work(conn, venue)
+            except StaleVenue:
+                self._venues.pop(venue_id, None)
+                raise Retry from None
             if isinstance(result, Refused):
                 raise Rollback(result)
             return result
 
         return self.uow.run(attempt)
 
-    def _read(self, venue_id: str, work: Callable[[sa.Connection, Venue], T]) -> T | Refused:
+    def _read(
+        self,
+        venue_id: str,
+        work: Callable[[sa.Connection, Venue], T],
+        *,
+        checks_revision: bool = False,
+    ) -> T | Refused:
         def attempt(conn: sa.Connection) -> T | Refused:
-            venue = self._venue_in(conn, venue_id)
+            venue = self._venue_in(conn, venue_id, trust_cache=checks_revision)
             if venue is None:
                 return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
             return work(conn, venue)
 
-        return self.uow.read(attempt)
+        try:
+            return self.uow.read(attempt)
+        except StaleVenue:
+            self._venues.pop(venue_id, None)
+            return self.uow.read(attempt)
 
-    def _venue_in(self, conn: sa.Connection, venue_id: str) -> Venue | None:
-        """The venue as this transaction sees it: one key lookup while the cache is current."""
+    def _venue_in(
+        self, conn: sa.Connection, venue_id: str, *, trust_cache: bool = False
+    ) -> Venue | None:
+        """The venue as this transaction sees it: one key lookup while the cache is current.
+
+        With ``trust_cache`` the cached venue comes back unchecked: the caller's first read
+        checks its revision (``StaleVenue`` if it changed), one round trip fewer.
+        """
         cached = self._venues.get(venue_id)
+        if trust_cache and cached is not None:
+            return cached
         current = venues.revision(conn, venue_id)
         if current is None:
             return None

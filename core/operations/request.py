@@ -13,20 +13,24 @@ from core.model import HoldRequest, Status, Venue
 from core.results import Code, Preview, Refused, Requested
 from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank
 from core.rules.spans import part_days, span_counts
-from core.store import holds, idempotency, ledger
+from core.store import holds, idempotency, ledger, venues
 from core.store.audit import Event
 
 
 def request_hold(
     conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, key: str | None
 ) -> Requested | Refused:
+    # ``venue`` may be a cached copy: the first ledger read checks its revision, and every
+    # answer given before that read checks it on its own.
     digest = request_hash(req)
     if key:
         first = idempotency.find(conn, venue.id, key)
         if first is not None:
+            venues.ensure_current(conn, venue)
             return _replay(conn, venue, first, digest)
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
+        venues.ensure_current(conn, venue)
         return checked
     ranked = decide_rank(checked, _occupants(conn, venue, checked), venue, now)
     if isinstance(ranked, Blocked):
@@ -66,6 +70,7 @@ def preview(
     """The same decision as ``request_hold``, read-only: nothing is bumped or written."""
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
+        venues.ensure_current(conn, venue)
         return checked
     ranked = decide_rank(checked, _occupants(conn, venue, checked), venue, now)
     if isinstance(ranked, Blocked):
@@ -75,7 +80,7 @@ def preview(
 
 def _occupants(conn: sa.Connection, venue: Venue, checked: Checked) -> list[Occupant]:
     """The live holds in the way; the ledger's span counts say when there cannot be any."""
-    if not ledger.live_spans(conn, venue.id, part_days([checked.span], venue.tz)):
+    if not ledger.live_spans(conn, venue, part_days([checked.span], venue.tz)):
         return []
     return holds.occupants(conn, venue, [checked.span])
 

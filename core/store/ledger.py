@@ -13,6 +13,9 @@ from datetime import date
 
 import sqlalchemy as sa
 
+from core.model import Venue
+from core.store.venues import StaleVenue
+
 Key = tuple[str, date]
 
 # Rows are written in the order given: INSERT ... SELECT follows the ORDER BY.
@@ -28,11 +31,13 @@ _BUMP = sa.text(
           live_spans = part_days.live_spans + EXCLUDED.live_spans
     """
 )
+# With the venue's revision, so a cached venue is checked in the same round trip.
 _LIVE = sa.text(
     """
-    SELECT coalesce(sum(live_spans), 0) FROM part_days
-    WHERE venue_id = :venue AND (part_id, day) IN (
-      SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))
+    SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
+           (SELECT coalesce(sum(live_spans), 0) FROM part_days
+            WHERE venue_id = :venue AND (part_id, day) IN (
+              SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))) AS live
     """
 )
 
@@ -82,13 +87,17 @@ def prepare(
     )
 
 
-def live_spans(conn: sa.Connection, venue_id: str, keys: Iterable[Key]) -> int:
-    """How many live spans touch these part-days (0 when they are all empty)."""
+def live_spans(conn: sa.Connection, venue: Venue, keys: Iterable[Key]) -> int:
+    """How many live spans touch these part-days (0 when they are all empty).
+
+    Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
+    """
     wanted = sorted(set(keys))
-    if not wanted:
-        return 0
-    found: int = conn.execute(
+    row = conn.execute(
         _LIVE,
-        {"venue": venue_id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]},
-    ).scalar_one()
-    return found
+        {"venue": venue.id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]},
+    ).one()
+    if row.revision != venue.revision:
+        raise StaleVenue(venue.id)
+    live: int = row.live
+    return live

@@ -17,6 +17,10 @@ class VenueConflict(ValueError):
     """A venue file that would change a room under live holds."""
 
 
+class StaleVenue(Exception):
+    """A cached venue whose stored revision has moved on: reload it and start again."""
+
+
 def policy_to_json(policy: Policy) -> dict[str, Any]:
     return {
         "max_rank": policy.max_rank,
@@ -45,6 +49,12 @@ def revision(conn: sa.Connection, venue_id: str) -> int | None:
         sa.select(venues.c.revision).where(venues.c.id == venue_id)
     ).scalar()
     return found
+
+
+def ensure_current(conn: sa.Connection, venue: Venue) -> None:
+    """Raise ``StaleVenue`` if ``venue`` (a cached copy) is not the stored revision."""
+    if revision(conn, venue.id) != venue.revision:
+        raise StaleVenue(venue.id)
 
 
 def load(conn: sa.Connection, venue_id: str) -> Venue | None:

@@ -236,12 +236,12 @@ def test_final_gate_refuses_an_overlapping_blocking_row_written_behind_the_engin
     invariants.check(sa_engine, venue)
 
 
-def test_the_writer_cap_queues_a_venues_writes_and_keeps_the_outcome(
+def test_admission_queues_same_slot_requests_and_keeps_the_outcome(
     sa_engine: sa.Engine,
 ) -> None:
-    """With one writer per venue, the eight requests run one after another: no retries."""
+    """With the default admission, requests for one slot run one after another: no retries."""
     attempts: list[int] = []
-    capped = HoldEngine(sa_engine, writers=1, observer=lambda _, n: attempts.append(n))
+    capped = HoldEngine(sa_engine, observer=lambda _, n: attempts.append(n))
     venue = capped.save_venue(factories.venue(), now=NOW)
     attempts.clear()
     results = run_trial(capped, venue, [request() for _ in range(CONTENDERS)])

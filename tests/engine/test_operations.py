@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from core.engine import HoldEngine
-from core.model import Kind, Policy, Status, Venue
+from core.model import Kind, Policy, Room, Status, Venue
 from core.results import (
     Cancelled,
     Code,
@@ -377,3 +377,25 @@ def test_a_hold_promoted_after_its_event_began_gets_no_promoted_dm(
     swept = engine.sweep(venue.id, now=started)
     assert not isinstance(swept, Refused) and swept.expired == (second.hold.id,)
     assert [(n.kind, n.hold_id) for n in engine.notices(venue.id)] == [("expired", second.hold.id)]
+
+
+def test_a_venue_change_reaches_a_process_that_cached_the_venue(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    """Another process saves the venue; this one's cache must not answer from the old copy."""
+    spec = factories.venue()
+    venue = engine.save_venue(spec, now=NOW)
+    accepted(engine.request(venue.id, request(room="sakura"), now=NOW))  # caches the venue
+    other_process = HoldEngine(sa_engine, writers=None)
+    rooms = {**spec.rooms, "kiku": Room("kiku", "菊の間", frozenset({"K1"}), 30, 9)}
+    other_process.save_venue(replace(spec, rooms=rooms), now=NOW)
+    new_room = engine.request(venue.id, request(room="kiku"), now=NOW)
+    assert accepted(new_room).hold.room_name == "菊の間"
+    assert accepted(new_room).hold.span_end - accepted(new_room).hold.end_at == timedelta(
+        minutes=30
+    )
+    assert isinstance(engine.preview(venue.id, request(room="kiku"), now=NOW), Preview)
+    retired = {k: v for k, v in rooms.items() if k != "chapel"}
+    other_process.save_venue(replace(spec, rooms=retired), now=NOW)
+    refused(engine.request(venue.id, request(room="chapel"), now=NOW), Code.UNKNOWN_ROOM)
+    refused(engine.preview(venue.id, request(room="chapel"), now=NOW), Code.UNKNOWN_ROOM)

@@ -1,0 +1,56 @@
+"""In-process admission: a cap per venue, and one request at a time per part-day."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import date
+
+from core.admission import Admission
+
+DAY = date(2027, 3, 10)
+
+
+def overlap(admission: Admission, keys_a: list, keys_b: list, venues: tuple = ("v", "v")) -> bool:
+    """Whether two holders of these keys were ever inside at the same time."""
+    inside = threading.Barrier(2, timeout=0.3)
+    met = []
+
+    def hold(venue: str, keys: list) -> None:
+        with admission.write(venue, keys):
+            try:
+                inside.wait()
+                met.append(True)
+            except threading.BrokenBarrierError:
+                time.sleep(0.05)
+
+    threads = [
+        threading.Thread(target=hold, args=(venues[0], keys_a)),
+        threading.Thread(target=hold, args=(venues[1], keys_b)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return bool(met)
+
+
+def test_requests_for_the_same_part_day_take_turns() -> None:
+    assert not overlap(Admission(2), [("A1", DAY)], [("A1", DAY), ("A2", DAY)])
+
+
+def test_requests_for_other_part_days_run_together_up_to_the_cap() -> None:
+    assert overlap(Admission(2), [("A1", DAY)], [("A2", DAY)])
+    assert not overlap(Admission(1), [("A1", DAY)], [("A2", DAY)])
+
+
+def test_venues_do_not_share_a_cap_and_no_cap_means_no_queue() -> None:
+    assert overlap(Admission(1), [("A1", DAY)], [("A1", DAY)], venues=("v", "w"))
+    assert overlap(Admission(None), [("A1", DAY)], [("A1", DAY)])
+
+
+def test_idle_keys_are_forgotten() -> None:
+    admission = Admission(2)
+    with admission.write("v", [("A1", DAY)]):
+        assert admission._keys
+    assert not admission._keys
