@@ -73,10 +73,16 @@ _OCCUPANTS = sa.text(
     SELECT DISTINCT s.hold_id, s.part_id, s.starts_at, s.ends_at, s.blocking, s.confirmed
     FROM unnest(CAST(:parts AS text[]), CAST(:starts AS timestamptz[]),
                 CAST(:ends AS timestamptz[])) AS probe(part_id, s, e)
-    JOIN hold_spans s
-      ON s.venue_id = :venue AND s.part_id = probe.part_id
-     AND s.starts_at < probe.e AND s.starts_at > probe.s - CAST(:max_span AS interval)
-     AND s.ends_at > probe.s
+    -- LATERAL ... OFFSET 0: one index range scan per probe. Joined plainly, the planner
+    -- hashes many probes against a sequential scan of the venue's spans, which is slower
+    -- and takes a relation-wide predicate lock under SERIALIZABLE.
+    CROSS JOIN LATERAL (
+      SELECT * FROM hold_spans s
+      WHERE s.venue_id = :venue AND s.part_id = probe.part_id
+        AND s.starts_at < probe.e AND s.starts_at > probe.s - CAST(:max_span AS interval)
+        AND s.ends_at > probe.s
+      OFFSET 0
+    ) AS s
     """
 )
 
