@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy import create_engine
@@ -10,6 +11,8 @@ from sqlalchemy import create_engine
 from core.db import database_url
 
 config = context.config
+if config.config_file_name:  # the alembic CLI with alembic.ini; `osae db` configures its own
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 
 def run_migrations() -> None:
