@@ -238,9 +238,10 @@ class HoldEngine:
         return self._outbox(lambda c: outbox.claim(c, venue_id, owner, now, lease, limit))
 
     def notice_sent(
-        self, venue_id: str, notice_id: int, *, channel: str, ts: str, now: datetime
+        self, venue_id: str, notice_id: int, *, channel: str, ref: str, now: datetime
     ) -> None:
-        self._outbox(lambda c: outbox.mark_sent(c, venue_id, notice_id, channel, ts, now))
+        """Delivered: where it went and its id there (a Slack DM's channel and ts)."""
+        self._outbox(lambda c: outbox.mark_sent(c, venue_id, notice_id, channel, ref, now))
 
     def notice_retry(
         self, venue_id: str, notice_id: int, *, error: str, available_at: datetime

@@ -193,7 +193,7 @@ class Courier:
         venue_id, now = run.venue.id, self.now()
         if isinstance(outcome, Posted):
             self.engine.notice_sent(
-                venue_id, notice.id, channel=outcome.channel, ts=outcome.ts, now=now
+                venue_id, notice.id, channel=outcome.channel, ref=outcome.ts, now=now
             )
             run.tally.sent += 1
             _log_notice(notice, "sent", ts=outcome.ts, attempts=notice.attempts)

@@ -50,8 +50,8 @@ class Notice:
     available_at: datetime
     last_error: str | None
     sent_at: datetime | None
-    slack_channel: str | None
-    slack_ts: str | None
+    sent_channel: str | None
+    sent_ref: str | None
     created_at: datetime
 
 
@@ -108,7 +108,7 @@ def claim(
 
 
 def mark_sent(
-    conn: sa.Connection, venue_id: str, notice_id: int, channel: str, ts: str, now: datetime
+    conn: sa.Connection, venue_id: str, notice_id: int, channel: str, ref: str, now: datetime
 ) -> None:
     conn.execute(
         outbox.update()
@@ -116,8 +116,8 @@ def mark_sent(
         .values(
             status="sent",
             sent_at=now,
-            slack_channel=channel,
-            slack_ts=ts,
+            sent_channel=channel,
+            sent_ref=ref,
             lease_owner=None,
             lease_until=None,
             last_error=None,
@@ -208,7 +208,7 @@ def _notice(row: sa.Row[tuple[object, ...]]) -> Notice:
         available_at=m["available_at"],
         last_error=m["last_error"],
         sent_at=m["sent_at"],
-        slack_channel=m["slack_channel"],
-        slack_ts=m["slack_ts"],
+        sent_channel=m["sent_channel"],
+        sent_ref=m["sent_ref"],
         created_at=m["created_at"],
     )

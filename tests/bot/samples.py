@@ -61,8 +61,8 @@ def notice(kind: NoticeKind, payload: dict[str, Any], **changes: Any) -> Notice:
         available_at=NOW,
         last_error=None,
         sent_at=None,
-        slack_channel=None,
-        slack_ts=None,
+        sent_channel=None,
+        sent_ref=None,
         created_at=NOW,
     )
     return replace(base, **changes)

@@ -39,29 +39,13 @@ def loaded(fresh_db: str) -> str:
     return fresh_db
 
 
+HOLD = ["hold", "request", "--room", "hoo", "--date", "2027-05-12", "--start", "11:00",
+        "--end", "15:00", "--kind", "wedding", "--customer", "山田様",
+        "--salesperson", "U0SALES001", "--now", NOW]  # fmt: skip
+
+
 def hold(url: str, *extra: str) -> tuple[int, Any]:
-    args = [
-        "hold",
-        "request",
-        "--room",
-        "hoo",
-        "--date",
-        "2027-05-12",
-        "--start",
-        "11:00",
-        "--end",
-        "15:00",
-        "--kind",
-        "wedding",
-        "--customer",
-        "山田様",
-        "--salesperson",
-        "U0SALES001",
-        "--now",
-        NOW,
-        *extra,
-    ]
-    return run(url, *args)
+    return run(url, *HOLD, *extra)
 
 
 def test_a_scenario_from_the_terminal(loaded: str) -> None:
@@ -109,32 +93,7 @@ def test_japanese_messages_follow_lang(loaded: str) -> None:
     hold(loaded)
     environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "ja_JP.UTF-8"}
     done = subprocess.run(
-        [
-            OSAE,
-            "hold",
-            "request",
-            "--room",
-            "hoo",
-            "--date",
-            "2027-05-12",
-            "--start",
-            "11:00",
-            "--end",
-            "15:00",
-            "--kind",
-            "wedding",
-            "--customer",
-            "X",
-            "--salesperson",
-            "U1",
-            "--now",
-            NOW,
-        ],
-        capture_output=True,
-        text=True,
-        env=environ,
-        cwd=ROOT,
-        check=False,
+        [OSAE, *HOLD], capture_output=True, text=True, env=environ, cwd=ROOT, check=False
     )
     assert done.returncode == 1
     assert "3番手になるため受付できません" in done.stderr

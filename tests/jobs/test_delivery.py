@@ -29,8 +29,8 @@ def test_a_promotion_dm_reaches_slack_with_its_buttons(
     assert call.body["metadata"]["event_payload"]["kind"] == "promoted"
     eventually(lambda: len(rows(worker.engine, venue, "sent")) == 1, what="row marked sent")
     sent = rows(worker.engine, venue, "sent")[0]
-    assert (sent.slack_channel, sent.slack_ts) == (call.response["channel"], call.response["ts"])
-    assert slack.message(sent.slack_channel, sent.slack_ts) is not None
+    assert (sent.sent_channel, sent.sent_ref) == (call.response["channel"], call.response["ts"])
+    assert slack.message(sent.sent_channel, sent.sent_ref) is not None
     assert sent.sent_at is not None and sent.hold_id == held.id
     english = render_notice(sent, tz=venue.tz, locale="en-US")
     assert call.body["text"] == english.text, "in the recipient's language"
@@ -81,7 +81,7 @@ def test_a_timeout_is_retried_and_the_duplicate_is_counted(
     stored = slack.messages(slack.dm_channel(SECOND))
     assert len(stored) == 2, "the timed-out post reached Slack too: one duplicate"
     sent = rows(worker.engine, venue, "sent")[0]
-    assert sent.slack_ts == stored[-1]["ts"]
+    assert sent.sent_ref == stored[-1]["ts"]
 
 
 def test_a_permanent_error_marks_the_row_failed_and_tells_the_channel_once(

@@ -80,7 +80,7 @@ def test_a_worker_killed_mid_send_loses_nothing(
         assert resent.ok and resent.body["channel"] == SECOND
         assert resent.at - stalled.at >= LEASE, "sent again before the lease ran out"
         (sent,) = rows(engine, venue, "sent")
-        assert sent.slack_ts == resent.response["ts"] and sent.attempts == 2
+        assert sent.sent_ref == resent.response["ts"] and sent.attempts == 2
         stored = slack.messages(slack.dm_channel(SECOND))
         duplicates = len(stored) - 1
         print(
