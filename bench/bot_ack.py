@@ -2,13 +2,15 @@
 
     python -m bench.bot_ack [--rounds 10] [--concurrency 20] [--threads 16]
 
-The bot runs as in production (build_app + build_wsgi under waitress) against a real
-PostgreSQL and the Slack Web API stand-in. Each round sends ``concurrency`` signed requests at
-once. "server" is measured inside the server by a WSGI middleware, from the moment waitress
-hands the request to the app to the last byte of the ack (signature check, Bolt dispatch, the
-engine's work for a submission); "round trip" is what the sender saw, queueing included.
-The preview's views.update happens after the ack; its lag (request to views.update arriving at
-Slack) is shown too. Target: server p95 under 100 ms.
+The bot runs as in production (build_app + build_wsgi under waitress, in a process of its
+own) against a real PostgreSQL and the Slack Web API stand-in, which shares the senders'
+process: neither takes the server's interpreter lock, as neither would in production. Each
+round sends ``concurrency`` signed requests at once. "server" is measured inside the server
+by a WSGI middleware, from the moment waitress hands the request to the app to the last byte
+of the ack (signature check, Bolt dispatch, the engine's work for a submission); "round
+trip" is what the sender saw, queueing included. The preview's views.update happens after
+the ack; its lag (request to views.update arriving at Slack) is shown too. Target: server
+p95 under 100 ms.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
 import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
+from multiprocessing.connection import Connection
 from threading import Barrier
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +37,7 @@ from bot.app import build_app
 from bot.form import ModalMeta
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from core.db import create_engine
 from core.engine import HoldEngine
 from tests.support import factories
 from tests.support import slack_requests as sr
@@ -82,6 +87,14 @@ class TimedEngine(HoldEngine):
     def __init__(self, *args: Any, timings: Timings, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.timings = timings
+
+    def _unit(self, *args: Any, **kwargs: Any) -> Any:
+        """The transaction alone, retries included: what is left of a request is queueing."""
+        started = time.perf_counter()
+        try:
+            return super()._unit(*args, **kwargs)
+        finally:
+            self.timings.record(f"{self.timings.phase}: transaction", started)
 
     def request(self, *args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
@@ -176,47 +189,94 @@ def previews(slack: SlackStandin, client: WebClient, round_no: int, n: int) -> l
     return bodies
 
 
-def run(rounds: int, concurrency: int, threads: int) -> None:
+class ServerProcess:
+    """The bot in a process of its own, as in production: the senders and the Slack stand-in
+    stay in this one, so they never compete with the server for its interpreter lock."""
+
+    def __init__(
+        self, database_url: str, slack_url: str, threads: int, writers: int | None
+    ) -> None:
+        context = multiprocessing.get_context("spawn")  # no threads inherited mid-flight
+        self._pipe, child = context.Pipe()
+        self._process = context.Process(
+            target=serve_bot, args=(child, database_url, slack_url, threads, writers), daemon=True
+        )
+        self._process.start()
+        self.url: str = self._pipe.recv()
+
+    def ask(self, *message: object) -> Any:
+        self._pipe.send(message)
+        return self._pipe.recv()
+
+    def stop(self) -> None:
+        self.ask("stop")
+        self._process.join(timeout=10)
+
+
+def serve_bot(
+    pipe: Connection, database_url: str, slack_url: str, threads: int, writers: int | None
+) -> None:
+    """The server process: build the bot as production does, then answer the bench's pipe."""
     logging.basicConfig(level=logging.WARNING)
-    with bench_database(pool_size=threads + 8) as (sa_engine, _), SlackStandin() as slack:
+    sa_engine = create_engine(database_url, pool_size=threads + 8)
+    timed = Timings()
+    engine = TimedEngine(sa_engine, timings=timed, writers=writers)
+    venue = engine.save_venue(factories.venue(), now=factories.NOW)
+    client = WebClient(token="xoxb-test", base_url=slack_url, retry_handlers=[])  # noqa: S106
+    app = build_app(
+        engine=engine,
+        signing_secret=SECRET,
+        client=client,
+        venues=VenueResolver(default=venue.id),
+        now=lambda: factories.NOW,
+    )
+    timed.app = build_wsgi(app, lambda: (True, {}))
+    with Server(timed, threads=threads) as server:
+        pipe.send(f"{server.url}/slack/events")
+        while True:
+            command, *args = pipe.recv()
+            if command == "phase":
+                timed.phase = args[0]
+                pipe.send(None)
+            elif command == "seen":
+                pipe.send(dict(timed.seen))
+            else:
+                break
+    sa_engine.dispose()
+    pipe.send(None)
+
+
+def run(rounds: int, concurrency: int, threads: int, writers: int | None = 2) -> None:
+    logging.basicConfig(level=logging.WARNING)
+    with bench_database(pool_size=2) as (_, database_url), SlackStandin() as slack:
         for i in range(concurrency):
             slack.set_user(f"U0BENCH{i:03d}", locale="ja-JP")
-        timed = Timings()
-        engine = TimedEngine(sa_engine, timings=timed)
-        venue = engine.save_venue(factories.venue(), now=factories.NOW)
         client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])  # noqa: S106
-        app = build_app(
-            engine=engine,
-            signing_secret=SECRET,
-            client=client,
-            venues=VenueResolver(default=venue.id),
-            now=lambda: factories.NOW,
-        )
-        timed.app = build_wsgi(app, lambda: (True, {}))
-        with Server(timed, threads=threads) as server:
-            url = f"{server.url}/slack/events"
-            report = measure(url, slack, client, timed, rounds, concurrency)
-    print(f"bot ack bench: {rounds} rounds x {concurrency} concurrent, waitress threads={threads}")
+        server = ServerProcess(database_url, slack.base_url, threads, writers)
+        try:
+            report = measure(server, slack, client, rounds, concurrency)
+        finally:
+            server.stop()
+    print(
+        f"bot ack bench: {rounds} rounds x {concurrency} concurrent,"
+        f" waitress threads={threads}, engine writers per venue={writers or 'uncapped'}"
+    )
     for line in report:
         print(line)
 
 
 def measure(
-    url: str,
-    slack: SlackStandin,
-    client: WebClient,
-    timed: Timings,
-    rounds: int,
-    concurrency: int,
+    server: ServerProcess, slack: SlackStandin, client: WebClient, rounds: int, concurrency: int
 ) -> list[str]:
+    url = server.url
     burst(url, submissions(rounds + 6, 4, one_slot=False))  # warm-up: auth.test, imports, pool
     trips: defaultdict[str, list[float]] = defaultdict(list)
     lag: list[float] = []
     for round_no in range(rounds):  # the baseline: the same submissions, one at a time
-        timed.phase = "submit (one at a time)"
+        server.ask("phase", "submit (one at a time)")
         for body in submissions(rounds + 8 + round_no, 2, one_slot=False):
-            trips[timed.phase] += burst(url, [body])
-    timed.phase = "idle"
+            trips["submit (one at a time)"] += burst(url, [body])
+    server.ask("phase", "idle")
     phases: list[tuple[str, Callable[[int], list[bytes]]]] = [
         ("submit (distinct slots)", lambda r: submissions(r, concurrency, one_slot=False)),
         ("submit (one slot, a race)", lambda r: submissions(r, concurrency, one_slot=True)),
@@ -226,24 +286,26 @@ def measure(
         for name, make in phases:
             bodies = make(round_no)
             before = len(slack.calls_to("views.update"))
-            timed.phase = name
+            server.ask("phase", name)
             started = time.time()
             trips[name] += burst(url, bodies)
             if name == "preview update":
                 updates = slack.wait_for("views.update", before + len(bodies), timeout=30)
                 lag += [c.at - started for c in updates[before:]]
-            timed.phase = "idle"
+            server.ask("phase", "idle")
             time.sleep(0.2)  # let the after-ack work (posts, App Home) finish between bursts
+    seen: dict[str, list[float]] = server.ask("seen")
     lines = []
     for name in ["submit (one at a time)", *(name for name, _ in phases)]:
-        lines.append(latency_line(f"{name}: server", timed.seen[name]))
-        if timed.seen[f"{name}: engine.request"]:
+        lines.append(latency_line(f"{name}: server", seen[name]))
+        if seen.get(f"{name}: engine.request"):
             lines.append(
-                latency_line("   of which engine.request", timed.seen[f"{name}: engine.request"])
+                latency_line("   of which engine.request", seen[f"{name}: engine.request"])
             )
+            lines.append(latency_line("   of which its transaction", seen[f"{name}: transaction"]))
         lines.append(latency_line("   round trip (client)", trips[name]))
     lines.append(latency_line("preview: request -> views.update", lag))
-    worst = max(percentile(timed.seen[name], 95) for name, _ in phases) * 1000
+    worst = max(percentile(seen[name], 95) for name, _ in phases) * 1000
     verdict = "meets" if worst < 100 else "MISSES"
     lines.append(f"worst server p95 {worst:.1f} ms: {verdict} the 100 ms target")
     lines.append(f"Web API calls made: {json.dumps(summary(slack))}")
@@ -262,8 +324,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--threads", type=int, default=16, help="waitress worker threads")
+    parser.add_argument(
+        "--writers", type=int, default=2, help="engine writers per venue (0: uncapped)"
+    )
     args = parser.parse_args()
-    run(args.rounds, args.concurrency, args.threads)
+    run(args.rounds, args.concurrency, args.threads, args.writers or None)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ so a refused request writes nothing. Reads (previews, lists, dry runs) run read-
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -121,10 +122,14 @@ class HoldEngine:
         idempotency_key: str | None = None,
     ) -> Requested | Refused:
         # Requests check the cached venue's revision in their first ledger read, and queue
-        # in this process behind other requests for the same part-days.
+        # in this process behind other requests for the same part-days. Only a retry looks
+        # the idempotency key up first: see ``request_hold``.
+        attempts = itertools.count()
         return self._write(
             venue_id,
-            lambda c, v: request.request_hold(c, v, req, now, idempotency_key),
+            lambda c, v: request.request_hold(
+                c, v, req, now, idempotency_key, look_up_key=next(attempts) > 0
+            ),
             checks_revision=True,
             keys=self._keys_of(venue_id, req, now),
         )

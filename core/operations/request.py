@@ -18,16 +18,38 @@ from core.store.audit import Event
 
 
 def request_hold(
-    conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, key: str | None
+    conn: sa.Connection,
+    venue: Venue,
+    req: HoldRequest,
+    now: datetime,
+    key: str | None,
+    *,
+    look_up_key: bool = True,
+) -> Requested | Refused:
+    """``look_up_key=False`` defers the idempotency lookup to where a twin would show.
+
+    Under SERIALIZABLE that lookup locks the index page every concurrent submission inserts
+    its key into, so two unrelated submissions would abort each other. Without it a twin is
+    still caught: the unique key at ``idempotency.save`` (Retry: the next attempt looks it
+    up), and before any refusal (the twin's own hold may be in the way, and a reused key
+    with another request is refused as such whatever else is wrong with it).
+    """
+    digest = request_hash(req)
+    if key and look_up_key:
+        replayed = _answered_before(conn, venue, key, digest)
+        if replayed is not None:
+            return replayed
+    answer = _request(conn, venue, req, now, key, digest)
+    if key and not look_up_key and isinstance(answer, Refused):
+        return _answered_before(conn, venue, key, digest) or answer
+    return answer
+
+
+def _request(
+    conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, key: str | None, digest: str
 ) -> Requested | Refused:
     # ``venue`` may be a cached copy: the first ledger read checks its revision, and every
     # answer given before that read checks it on its own.
-    digest = request_hash(req)
-    if key:
-        first = idempotency.find(conn, venue.id, key)
-        if first is not None:
-            venues.ensure_current(conn, venue)
-            return _replay(conn, venue, first, digest)
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         venues.ensure_current(conn, venue)
@@ -99,6 +121,16 @@ def request_hash(req: HoldRequest) -> str:
     fields = asdict(req)
     fields["local_date"] = req.local_date.isoformat()
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+def _answered_before(
+    conn: sa.Connection, venue: Venue, key: str, digest: str
+) -> Requested | Refused | None:
+    first = idempotency.find(conn, venue.id, key)
+    if first is None:
+        return None
+    venues.ensure_current(conn, venue)
+    return _replay(conn, venue, first, digest)
 
 
 def _replay(

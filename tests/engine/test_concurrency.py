@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
+from functools import partial
 from typing import TypeVar
 
 import pytest
@@ -248,3 +249,25 @@ def test_admission_queues_same_slot_requests_and_keeps_the_outcome(
     assert_one_first_one_second(results)
     assert attempts == [1] * CONTENDERS
     invariants.check(sa_engine, venue)
+
+
+@pytest.mark.parametrize("writers", [None, 2], ids=["uncapped", "admission"])
+def test_twin_submissions_of_one_key_make_one_hold_and_one_answer(
+    empty_engine: tuple[HoldEngine, sa.Engine], writers: int | None
+) -> None:
+    """A double click and Slack's retry arrive together: every twin gets the first answer."""
+    _, db = empty_engine
+    engine = HoldEngine(db, writers=writers)
+    for trial in range(TRIALS // 5):
+        truncate(db)
+        venue = engine.save_venue(factories.venue(), now=NOW)
+        engine.request(venue.id, request(salesperson="U0AHEAD"), now=NOW)  # the twins are 2nd
+        req = request()
+        submit = partial(engine.request, venue.id, req, now=NOW, idempotency_key=f"V{trial}")
+        results = race([submit] * CONTENDERS)
+        answers = {(r.hold.id, r.rank, r.expires_at) for r in results if isinstance(r, Requested)}
+        assert len(answers) == 1 and len(results) == CONTENDERS, results
+        assert [r.replayed for r in results if isinstance(r, Requested)].count(False) == 1
+        holds = engine.holds(venue.id)
+        assert not isinstance(holds, Refused) and len(holds) == 2
+        invariants.check(db, venue)

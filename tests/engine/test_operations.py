@@ -166,6 +166,21 @@ def test_idempotency_key_returns_the_first_answer_and_makes_one_hold(
     )
 
 
+def test_a_resubmitted_2nd_gets_its_answer_again_not_a_3rd_place_refusal(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    accepted(engine.request(venue.id, request(salesperson="U0AHEAD"), now=NOW))
+    req = request()
+    second = accepted(engine.request(venue.id, req, now=NOW, idempotency_key="view-2"))
+    again = accepted(engine.request(venue.id, req, now=NOW, idempotency_key="view-2"))
+    assert (again.hold.id, again.rank, again.replayed) == (second.hold.id, 2, True)
+    for other in (request(customer="別の様"), request(room="ghost")):  # reused, whatever else
+        refused(
+            engine.request(venue.id, other, now=NOW, idempotency_key="view-2"),
+            Code.IDEMPOTENCY_MISMATCH,
+        )
+
+
 def test_preview_answers_as_a_request_would_and_writes_nothing(
     engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
 ) -> None:
