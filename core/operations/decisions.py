@@ -86,12 +86,9 @@ def release(
 def extend(
     conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
 ) -> Extended | Refused:
-    hold = _actionable(conn, venue, hold_id, actor)
+    hold = _first_in_time(conn, venue, hold_id, actor, now)
     if isinstance(hold, Refused):
         return hold
-    refused = _confirmable(hold, now)
-    if refused:
-        return refused
     assert hold.expires_at is not None  # noqa: S101 - a 1st hold has a deadline (invariant 4)
     if hold.extensions_used >= venue.policy.max_extensions:
         return Refused(Code.EXTENSION_LIMIT, hold=hold, limit=venue.policy.max_extensions)
@@ -143,12 +140,9 @@ def _confirm_target(
     conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
 ) -> tuple[Hold, list[Hold]] | Refused:
     """The hold to confirm and the tentative holds confirming it would release."""
-    hold = _actionable(conn, venue, hold_id, actor)
+    hold = _first_in_time(conn, venue, hold_id, actor, now)
     if isinstance(hold, Refused):
         return hold
-    refused = _confirmable(hold, now)
-    if refused:
-        return refused
     conflicting = holds.live_conflicting(conn, venue, [span_of(hold)])
     return hold, [h for h in conflicting if h.id != hold.id]
 
@@ -160,6 +154,16 @@ def _actionable(conn: sa.Connection, venue: Venue, hold_id: int, actor: str) -> 
     if not hold.may_act(actor, venue):
         return Refused(Code.NOT_AUTHORIZED, hold=hold)
     return hold
+
+
+def _first_in_time(
+    conn: sa.Connection, venue: Venue, hold_id: int, actor: str, now: datetime
+) -> Hold | Refused:
+    """The actor's 1st hold, still before its deadline (what confirm and extend act on)."""
+    hold = _actionable(conn, venue, hold_id, actor)
+    if isinstance(hold, Refused):
+        return hold
+    return _confirmable(hold, now) or hold
 
 
 def _confirmable(hold: Hold, now: datetime) -> Refused | None:
