@@ -22,8 +22,9 @@ import multiprocessing
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import date, timedelta
 from multiprocessing.connection import Connection
 from threading import Barrier
@@ -74,6 +75,15 @@ class Timings:
         self.record(self.phase, started)
         return body
 
+    @contextmanager
+    def timed(self, part: str) -> Iterator[None]:
+        """Time a part of the current phase's requests."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.record(f"{self.phase}: {part}", started)
+
     def record(self, name: str, started: float) -> None:
         took = time.perf_counter() - started
         with self._lock:
@@ -90,18 +100,12 @@ class TimedEngine(HoldEngine):
 
     def _unit(self, *args: Any, **kwargs: Any) -> Any:
         """The transaction alone, retries included: what is left of a request is queueing."""
-        started = time.perf_counter()
-        try:
+        with self.timings.timed("transaction"):
             return super()._unit(*args, **kwargs)
-        finally:
-            self.timings.record(f"{self.timings.phase}: transaction", started)
 
     def request(self, *args: Any, **kwargs: Any) -> Any:
-        started = time.perf_counter()
-        try:
+        with self.timings.timed("engine.request"):
             return super().request(*args, **kwargs)
-        finally:
-            self.timings.record(f"{self.timings.phase}: engine.request", started)
 
 
 def values(

@@ -17,6 +17,7 @@ from slack_sdk.signature import SignatureVerifier
 from slack_sdk.webhook import WebhookClient
 
 from tests.support import slack_requests as sr
+from tests.support.factories import HandClock
 from tests.support.slack_standin import BOT_USER_ID, TEAM_ID, SlackStandin
 
 SECRET = "signing-secret"
@@ -36,14 +37,6 @@ MODAL = {
     ],
 }
 BLOCKS = [{"type": "section", "block_id": "s", "text": {"type": "mrkdwn", "text": "*1番手*"}}]
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -194,7 +187,7 @@ def test_server_errors_and_delays(slack: SlackStandin) -> None:
 
 
 def test_per_channel_rate_limit() -> None:
-    clock = FakeClock()
+    clock = HandClock()
     with SlackStandin(per_channel_rate=1.0, per_channel_burst=2, clock=clock) as slack:
         client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
         statuses = []
@@ -246,7 +239,7 @@ def test_views_are_validated(client: WebClient) -> None:
 
 
 def test_strict_triggers_are_single_use_and_expire() -> None:
-    clock = FakeClock()
+    clock = HandClock()
     with SlackStandin(strict_triggers=True, clock=clock) as slack:
         client = WebClient(token="xoxb-test", base_url=slack.base_url)
         trigger = slack.issue_trigger()

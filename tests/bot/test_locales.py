@@ -8,15 +8,8 @@ import pytest
 from slack_sdk import WebClient
 
 from bot.locales import FAILURE_TTL, UserLocales
+from tests.support.factories import HandClock
 from tests.support.slack_standin import SlackStandin
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -27,13 +20,13 @@ def slack() -> Iterator[SlackStandin]:
         yield standin
 
 
-def locales(slack: SlackStandin, clock: Clock, ttl: float = 3600) -> UserLocales:
+def locales(slack: SlackStandin, clock: HandClock, ttl: float = 3600) -> UserLocales:
     client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
     return UserLocales(client, ttl_seconds=ttl, clock=clock)
 
 
 def test_the_locale_comes_from_users_info_and_is_cached(slack: SlackStandin) -> None:
-    clock = Clock()
+    clock = HandClock()
     known = locales(slack, clock, ttl=60)
     assert [known.get("U0EN000001") for _ in range(3)] == ["en-US"] * 3
     assert known.get("U0JA000001") == "ja-JP"
@@ -50,7 +43,7 @@ def test_the_locale_comes_from_users_info_and_is_cached(slack: SlackStandin) -> 
 def test_any_slack_failure_answers_japanese_and_is_retried_soon(
     slack: SlackStandin, fault: str
 ) -> None:
-    clock = Clock()
+    clock = HandClock()
     known = locales(slack, clock)
     user = "U0EN000001"
     if fault == "unknown_user":

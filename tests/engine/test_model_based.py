@@ -250,16 +250,7 @@ class HoldMachine(RuleBasedStateMachine):
         if key is None:
             self._preview(req)
         expected = self.model.request(
-            req.room_id,
-            req.local_date,
-            req.start_min,
-            req.end_min,
-            req.kind,
-            req.salesperson,
-            req.creator,
-            self.now,
-            key=key,
-            fingerprint=_fingerprint(req),
+            *_asked(req), self.now, key=key, fingerprint=_fingerprint(req)
         )
         got = self.engine.request(self.venue.id, req, now=self.now, idempotency_key=key)
         if isinstance(got, Requested) and not got.replayed:
@@ -277,16 +268,7 @@ class HoldMachine(RuleBasedStateMachine):
 
     def _preview(self, req: HoldRequest) -> None:
         """The modal's live preview: the answer the request would get, nothing written."""
-        expected = self.model.preview(
-            req.room_id,
-            req.local_date,
-            req.start_min,
-            req.end_min,
-            req.kind,
-            req.salesperson,
-            req.creator,
-            self.now,
-        )
+        expected = self.model.preview(*_asked(req), self.now)
         got = self.engine.preview(self.venue.id, req, now=self.now)
         if isinstance(got, Preview):
             assert isinstance(expected, Accepted), (expected, got)
@@ -617,6 +599,19 @@ def _label(answer: object) -> str:
                 f"expired {min(len(answer.expired), 2)}+ promoted {min(len(answer.promoted), 2)}+"
             )
     return type(answer).__name__
+
+
+def _asked(req: HoldRequest) -> tuple[str, date, int, int, str, str, str]:
+    """A request as the model's ``request`` and ``preview`` take it."""
+    return (
+        req.room_id,
+        req.local_date,
+        req.start_min,
+        req.end_min,
+        req.kind,
+        req.salesperson,
+        req.creator,
+    )
 
 
 def _fingerprint(req: HoldRequest) -> tuple[object, ...]:

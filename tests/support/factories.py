@@ -81,3 +81,13 @@ def minutes(clock: str) -> int:
 
 def later(now: datetime = NOW, **delta: float) -> datetime:
     return now + timedelta(**delta)
+
+
+class HandClock:
+    """A seconds clock (like ``time.monotonic``) that only moves when the test moves it."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
