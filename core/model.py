@@ -40,6 +40,7 @@ class Policy:
     priority_days: tuple[str, ...] = ("weekends", "jp_holidays")
     max_extensions: int = 1
     horizon_days: int = 730
+    show_rokuyo: bool = True  # 六曜 beside dates; a venue may turn the display off
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]

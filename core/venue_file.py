@@ -13,7 +13,7 @@ from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN
 
 _POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days")
-_POLICY_KEYS = {*_POLICY_INTS, "hold_days", "priority_days"}
+_POLICY_KEYS = {*_POLICY_INTS, "hold_days", "priority_days", "show_rokuyo"}
 
 
 class VenueFileError(ValueError):
@@ -75,6 +75,12 @@ def _policy(raw: Any) -> Policy:
     except CalendarError as err:
         raise VenueFileError(f"policy.{err}") from err
     values["priority_days"] = tuple(priority)
+    show_rokuyo = raw.get("show_rokuyo", defaults.show_rokuyo)
+    if not isinstance(show_rokuyo, bool):
+        raise VenueFileError(
+            f"policy.show_rokuyo must be true or false (without quotes), not {show_rokuyo!r}"
+        )
+    values["show_rokuyo"] = show_rokuyo
     return Policy(**values)
 
 

@@ -29,6 +29,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "priority_days": list(policy.priority_days),
         "max_extensions": policy.max_extensions,
         "horizon_days": policy.horizon_days,
+        "show_rokuyo": policy.show_rokuyo,
     }
 
 
@@ -40,6 +41,7 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         priority_days=tuple(data["priority_days"]),
         max_extensions=data["max_extensions"],
         horizon_days=data["horizon_days"],
+        show_rokuyo=data.get("show_rokuyo", True),  # rows saved before the setting existed
     )
 
 

@@ -81,3 +81,15 @@ def test_unreadable_and_invalid_toml(tmp_path: Path) -> None:
     with pytest.raises(VenueFileError, match="not valid TOML"):
         read_venue_file(broken)
     assert tomllib  # the standard library parser is the one used
+
+
+def test_show_rokuyo_defaults_to_true_and_can_be_turned_off() -> None:
+    assert parse_venue(minimal()).policy.show_rokuyo is True
+    assert read_venue_file(EXAMPLE).policy.show_rokuyo is True
+    assert parse_venue(minimal(policy={"show_rokuyo": False})).policy.show_rokuyo is False
+
+
+@pytest.mark.parametrize("value", ["false", "yes", 0, 1])
+def test_show_rokuyo_must_be_a_boolean(value: Any) -> None:
+    with pytest.raises(VenueFileError, match=r"policy.show_rokuyo must be true or false"):
+        parse_venue(minimal(policy={"show_rokuyo": value}))
