@@ -18,7 +18,8 @@ from bot.texts.refusals import describe
 from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
-from core.results import Refused
+from core.model import Venue
+from core.results import Code, Refused
 from core.serialize import hold_to_json
 
 
@@ -100,6 +101,19 @@ def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -
     raise CommandError(
         "which_venue", f"several venues are loaded ({', '.join(known)}); pass --venue ID"
     )
+
+
+def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
+    """The engine and the venue a command acts on (``--venue``, OSAE_VENUE or the only one)."""
+    settings = Settings.from_env()
+    engine = engine_for(settings)
+    chosen = venue_id(args, engine, settings)
+    found = engine.venue(chosen)
+    if found is None:
+        refused = Refused(Code.UNKNOWN_VENUE, detail=chosen)
+        utc = ZoneInfo("UTC")
+        raise CommandError(refused.code.value, describe(refused, utc, locale()), exit_code=1)
+    return engine, found
 
 
 def locale() -> str:

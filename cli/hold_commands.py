@@ -7,21 +7,18 @@ import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from bot.texts import dates, text
-from bot.texts.refusals import describe, hold_line, ordinal
-from cli.context import CommandError, emit, emit_refusal, engine_for, locale, now_of, venue_id
-from cli.settings import Settings
+from bot.texts.refusals import hold_line, ordinal
+from cli.context import emit, emit_refusal, locale, now_of, open_venue
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, Venue
-from core.results import Code, Refused
+from core.results import Refused
 from core.rules.spans import end_minute
 from core.serialize import hold_to_json
 
 _CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 ACTIONS = ("confirm", "release", "extend", "cancel")
-UTC_ZONE = ZoneInfo("UTC")
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -146,14 +143,7 @@ def run_sweep(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
-    settings = Settings.from_env()
-    engine = engine_for(settings)
-    chosen = venue_id(args, engine, settings)
-    found = engine.venue(chosen)
-    if found is None:
-        refused = Refused(Code.UNKNOWN_VENUE, detail=chosen)
-        raise CommandError(refused.code.value, describe(refused, UTC_ZONE, locale()), exit_code=1)
-    return engine, found
+    return open_venue(args)
 
 
 def _ledger_line(hold: Hold, venue: Venue) -> str:

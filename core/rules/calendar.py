@@ -59,3 +59,27 @@ def _is_date(entry: str) -> bool:
     except ValueError:
         return False
     return len(entry) == 10
+
+
+def holiday_name(day: date, entries: tuple[str, ...], language: str | None = None) -> str | None:
+    """The name of ``day``'s holiday in the calendars ``entries`` name (Japan's if none).
+
+    ``language`` is a ``holidays`` language code ("ja", "en_US"); without one, or when a
+    country has no translation into it, names are in the country's own language, never in
+    whatever the process locale happens to be.
+    """
+    countries = [m.group(1).upper() for e in entries if (m := _HOLIDAYS.match(e))] or ["JP"]
+    for country in countries:
+        name: str | None = _named(country, day.year, language).get(day)
+        if name:
+            return name
+    return None
+
+
+@lru_cache(maxsize=256)
+def _named(country: str, year: int, language: str | None) -> holidays.HolidayBase:
+    calendar = holidays.country_holidays(country)  # no years: just its languages
+    wanted = language if language in calendar.supported_languages else None
+    return holidays.country_holidays(
+        country, years=year, language=wanted or calendar.default_language
+    )
