@@ -10,10 +10,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import ProgrammingError
 
 from core.engine import HoldEngine
+from core.errors import Busy
 from core.model import Venue
 from core.results import Code, Refused
 from core.store import ledger
-from core.uow import Busy, RetryPolicy, UnitOfWork
+from core.uow import RetryPolicy, UnitOfWork
 from tests.support.factories import NOW, request
 
 KEY = {("A1", date(2027, 3, 10)): 0}  # a bump that leaves the span count alone
@@ -30,17 +31,18 @@ def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
 ) -> None:
     outcomes: list[tuple[str, int]] = []
     uow = UnitOfWork(sa_engine, observer=lambda o, a: outcomes.append((o, a)), sleep=lambda _: None)
-    attempts = []
+    attempts: list[int] = []
 
-    def work(conn: sa.Connection) -> int:
+    def work(conn: sa.Connection, attempt: int) -> int:
         conn.execute(sa.text("SELECT 1"))  # takes this attempt's snapshot
-        attempts.append(1)
-        if len(attempts) == 1:
+        attempts.append(attempt)
+        if attempt == 1:
             concurrent_bump(sa_engine, venue.id)
         ledger.bump(conn, venue.id, KEY)  # 40001 on the first attempt only
-        return len(attempts)
+        return attempt
 
     assert uow.run(work) == 2
+    assert attempts == [1, 2], "each attempt is told its number"
     assert outcomes == [("ok", 2)]
 
 
@@ -51,7 +53,7 @@ def test_busy_after_the_last_attempt_with_backoff_between(
     policy = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.02)
     uow = UnitOfWork(sa_engine, policy, sleep=slept.append)
 
-    def always_conflicts(conn: sa.Connection) -> None:
+    def always_conflicts(conn: sa.Connection, attempt: int) -> None:
         conn.execute(sa.text("SELECT 1"))
         concurrent_bump(sa_engine, venue.id)
         ledger.bump(conn, venue.id, KEY)
@@ -66,7 +68,7 @@ def test_busy_after_the_last_attempt_with_backoff_between(
 def test_other_database_errors_are_not_retried(sa_engine: sa.Engine) -> None:
     calls = []
 
-    def broken(conn: sa.Connection) -> None:
+    def broken(conn: sa.Connection, attempt: int) -> None:
         calls.append(1)
         conn.execute(sa.text("SELECT * FROM no_such_table"))
 
