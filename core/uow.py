@@ -100,8 +100,7 @@ class UnitOfWork:
 
     def read(self, work: Callable[[sa.Connection], T]) -> T:
         """A read-only answer (preview, lists, dry runs) from one consistent snapshot."""
-        with _unreachable_reported(), self._transaction("REPEATABLE READ") as conn:
-            conn.execute(sa.text("SET TRANSACTION READ ONLY"))
+        with _unreachable_reported(), self._transaction("REPEATABLE READ", True) as conn:
             return work(conn)
 
     def committed(self, work: Callable[[sa.Connection], T]) -> T:
@@ -116,9 +115,10 @@ class UnitOfWork:
             conn.execute(sa.text("SELECT 1"))
 
     @contextlib.contextmanager
-    def _transaction(self, isolation: str) -> Iterator[sa.Connection]:
+    def _transaction(self, isolation: str, read_only: bool = False) -> Iterator[sa.Connection]:
         with self.engine.connect() as raw:
-            conn = raw.execution_options(isolation_level=isolation)
+            # Both go into the BEGIN statement itself: no round trip of their own.
+            conn = raw.execution_options(isolation_level=isolation, postgresql_readonly=read_only)
             with conn.begin():
                 yield conn
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING
 
 from core import events
 from core.errors import Busy
@@ -15,10 +14,8 @@ from core.operations.tx import Tx
 from core.results import Swept
 from core.rules.requests import span_of
 from core.rules.spans import span_counts
+from core.runner import Runner
 from core.store import holds, ledger
-
-if TYPE_CHECKING:
-    from core.runner import Runner
 
 Moves = tuple[list[int], list[int]]  # (expired ids, promoted ids)
 

@@ -7,14 +7,14 @@ from datetime import date
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.exc import ProgrammingError
+from sqlalchemy.exc import DBAPIError, ProgrammingError
 
 from core.engine import HoldEngine
 from core.errors import Busy
 from core.model import Venue
 from core.results import Code, Refused
 from core.store import ledger
-from core.uow import RetryPolicy, UnitOfWork
+from core.uow import RetryPolicy, UnitOfWork, sqlstate
 from tests.support.factories import NOW, request
 
 KEY = {("A1", date(2027, 3, 10)): 0}  # a bump that leaves the span count alone
@@ -75,6 +75,21 @@ def test_other_database_errors_are_not_retried(sa_engine: sa.Engine) -> None:
     with pytest.raises(ProgrammingError):
         UnitOfWork(sa_engine, sleep=lambda _: None).run(broken)
     assert calls == [1]
+
+
+def test_a_read_sees_one_snapshot_and_cannot_write(sa_engine: sa.Engine, venue: Venue) -> None:
+    uow = UnitOfWork(sa_engine)
+
+    def settings(conn: sa.Connection) -> tuple[str, str]:
+        isolation = conn.execute(sa.text("SHOW transaction_isolation")).scalar_one()
+        read_only = conn.execute(sa.text("SHOW transaction_read_only")).scalar_one()
+        return isolation, read_only
+
+    assert uow.read(settings) == ("repeatable read", "on")
+    with pytest.raises(DBAPIError) as caught:
+        uow.read(lambda conn: ledger.bump(conn, venue.id, KEY))
+    assert sqlstate(caught.value) == "25006"  # read_only_sql_transaction
+    assert uow.run(lambda conn, _: settings(conn)) == ("serializable", "off")
 
 
 def test_the_engine_answers_busy_when_every_attempt_conflicts(
