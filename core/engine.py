@@ -81,6 +81,7 @@ class HoldEngine:
 
     # -- venues -----------------------------------------------------------------------------
     def venue(self, venue_id: str) -> Venue | None:
+        """The venue as stored now (the cached copy while its revision stands), or None."""
         return self._uow.read(partial(self._venues.find, venue_id=venue_id))
 
     def venue_ids(self) -> list[str]:
