@@ -97,11 +97,14 @@ class TimedEngine(HoldEngine):
     def __init__(self, *args: Any, timings: Timings, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.timings = timings
+        run = self._uow.run
 
-    def _unit(self, *args: Any, **kwargs: Any) -> Any:
-        """The transaction alone, retries included: what is left of a request is queueing."""
-        with self.timings.timed("transaction"):
-            return super()._unit(*args, **kwargs)
+        def transaction(*args: Any, **kwargs: Any) -> Any:
+            """The transaction alone, retries included: what is left of a request is queueing."""
+            with timings.timed("transaction"):
+                return run(*args, **kwargs)
+
+        self._uow.run = transaction  # type: ignore[method-assign]
 
     def request(self, *args: Any, **kwargs: Any) -> Any:
         with self.timings.timed("engine.request"):
@@ -142,7 +145,7 @@ def burst(url: str, bodies: list[bytes]) -> list[float]:
 
 def slot(round_no: int, i: int) -> tuple[str, date, tuple[str, str]]:
     """The i-th of a round's distinct slots: its own room and day, so no two share a ledger row
-    (requests for the same part on the same day serialise on purpose: see DESIGN.md)."""
+    (requests for the same part on the same day serialise on purpose: see docs/architecture.md)."""
     day = FIRST_DAY + timedelta(days=(round_no * 64 + i // len(ROOMS)) % 700)
     return ROOMS[i % len(ROOMS)], day, TIMES[i % len(TIMES)]
 

@@ -16,13 +16,13 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from core.events import Action, AuditEvent
 from core.model import HoldRequest, Venue
 from core.operations.request import hold_row
 from core.results import Refused
 from core.rules.requests import Blocked, check_request, decide_rank
 from core.rules.spans import Span, part_days
 from core.store import audit, holds, schema
-from core.store.audit import Event
 
 _ENSURE = sa.text(
     """
@@ -76,7 +76,7 @@ def _decide_and_insert(
     if isinstance(ranked, Blocked):
         return ranked
     values = hold_row(req, checked, ranked.rank, ranked.expires_at)
-    requested = Event(None, req.creator, "requested", now, {})
+    requested = AuditEvent(None, req.creator, Action.REQUESTED, now, {})
     if blocking:
         holds.insert(conn, venue, values, checked.span, now, requested)
     else:

@@ -19,7 +19,7 @@ from bot.deps import Deps
 from bot.errors import error_handler
 from bot.listeners import buttons, cancel, commands, home, modal
 from bot.locales import UserLocales
-from bot.venues import VenueCache, VenueResolver
+from bot.venues import VenueResolver
 from bot.view_updates import ViewUpdates
 from core.engine import HoldEngine
 
@@ -52,7 +52,6 @@ def build_app(
         locales=locales,
         views=ViewUpdates(),
         after=AfterAck(on_error, AFTER_ACK_THREADS),
-        venue_cache=VenueCache(engine.venue),
     )
     app = App(
         signing_secret=signing_secret,

@@ -11,7 +11,7 @@ from typing import Any
 from bot.after_ack import AfterAck
 from bot.errors import NoVenue, UserError
 from bot.locales import UserLocales
-from bot.venues import VenueCache, VenueResolver
+from bot.venues import VenueResolver
 from bot.view_updates import ViewUpdates
 from core.engine import HoldEngine
 from core.model import Venue
@@ -28,7 +28,6 @@ class Deps:
     locales: UserLocales
     views: ViewUpdates
     after: AfterAck  # after-ack work: ``deps.after(body, client, lambda: ...)``
-    venue_cache: VenueCache
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
@@ -40,7 +39,7 @@ class Deps:
 
     def venue(self, context: Any) -> Venue:
         venue_id = self.venue_id(context)
-        venue = self.venue_cache.get(venue_id)
+        venue = self.engine.venue(venue_id)
         if venue is None:  # configured, but never loaded into the database
             raise UserError("refusal.unknown_venue", detail=venue_id)
         return venue

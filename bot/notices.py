@@ -20,9 +20,8 @@ from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, hea
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
 from core.model import Hold
-from core.notices import NoticeKind
+from core.notices import Notice, NoticeKind
 from core.serialize import hold_from_json
-from core.store.outbox import Notice
 
 MAX_FAILURES_LISTED = 30
 MAX_ERROR_SHOWN = 200

@@ -11,13 +11,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
-from sqlalchemy.exc import OperationalError
 
 from bot.texts import lang
 from bot.texts.refusals import describe
 from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
+from core.errors import DatabaseUnavailable
 from core.model import Venue
 from core.results import Code, Refused
 from core.serialize import hold_to_json
@@ -74,14 +74,13 @@ def database_url(settings: Settings) -> str:
 
 
 def engine_for(settings: Settings) -> HoldEngine:
-    db = create_engine(database_url(settings), pool_size=2)
+    engine = HoldEngine(create_engine(database_url(settings), pool_size=2))
     try:
-        with db.connect() as conn:
-            conn.execute(sa.text("SELECT 1"))
-    except OperationalError as err:
-        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
-        raise CommandError("database_unreachable", f"cannot reach the database: {reason}") from None
-    return HoldEngine(db)
+        engine.ping()
+    except DatabaseUnavailable as err:
+        message = f"cannot reach the database: {err.reason}"
+        raise CommandError("database_unreachable", message) from None
+    return engine
 
 
 def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -> str:

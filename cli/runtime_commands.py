@@ -15,7 +15,7 @@ from psycopg import sql
 from cli import localservices, logs, migrate
 from cli.context import CommandError, database_url, emit, engine_for, now_of, venue_id
 from cli.settings import Settings
-from core.store.outbox import Notice
+from core.notices import Notice
 from jobs import local_stack, processes, queues
 from jobs.broker import build_broker
 from jobs.local_stack import Stack

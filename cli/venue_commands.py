@@ -8,8 +8,8 @@ from pathlib import Path
 
 from cli.context import CommandError, emit, engine_for, now_of, venue_id
 from cli.settings import Settings
+from core.errors import VenueConflict
 from core.model import Venue
-from core.store.venues import VenueConflict
 from core.venue_file import VenueFileError, read_venue_file
 
 

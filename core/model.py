@@ -1,4 +1,4 @@
-"""The hold engine's vocabulary: venues, rooms, holds, policy (DESIGN.md, Vocabulary)."""
+"""The hold engine's vocabulary: venues, rooms, holds, policy (docs/rules.md, Vocabulary)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _default_hold_days() -> Mapping[Kind, int]:
 
 @dataclass(frozen=True)
 class Policy:
-    """A venue's rules; every field has DESIGN.md's default."""
+    """A venue's rules; every field's default is the one docs/rules.md states."""
 
     max_rank: int = 2
     hold_days: Mapping[Kind, int] = field(default_factory=_default_hold_days)
@@ -100,10 +100,6 @@ class Hold:
     updated_at: datetime
 
     @property
-    def is_live(self) -> bool:
-        return self.status in LIVE
-
-    @property
     def is_first(self) -> bool:
         return self.status is Status.TENTATIVE and self.rank == 1
 
@@ -111,6 +107,11 @@ class Hold:
     def is_blocking(self) -> bool:
         """Confirmed and 1st holds: the ones the EXCLUDE constraint keeps apart."""
         return self.status is Status.CONFIRMED or self.is_first
+
+    def is_due(self, now: datetime) -> bool:
+        """A 1st hold whose deadline has come: from ``now == expires_at`` on, confirm and
+        extend are refused and the sweep expires it (docs/rules.md, Deadlines)."""
+        return self.is_first and self.expires_at is not None and now >= self.expires_at
 
     def left(self, status: Status, now: datetime) -> Hold:
         """This hold as ``leave`` stores it: no longer live, no rank, no deadline."""

@@ -1,20 +1,17 @@
-"""The notices the engine writes to the outbox, and the audit events beside them."""
+"""Notices: the messages the engine leaves in the outbox, and the rows delivery works on."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from core.model import Hold
-from core.serialize import hold_to_json
-from core.store.audit import Event
-from core.store.outbox import NewNotice
-
-SYSTEM = "system"  # the actor of sweeps and promotions nobody clicked
-
 
 class NoticeKind(StrEnum):
+    """What a notice is about; stored as ``outbox.kind``."""
+
     PROMOTED = "promoted"  # now 1st: Confirm / Release buttons and a deadline
     LOST = "lost"  # released because another hold was confirmed
     EXPIRED = "expired"
@@ -23,12 +20,32 @@ class NoticeKind(StrEnum):
     DIGEST = "digest"  # Monday: this week's deadlines
 
 
-def notice(kind: NoticeKind, hold: Hold, **extra: Any) -> NewNotice:
-    payload: dict[str, Any] = {"hold": hold_to_json(hold)}
-    payload.update({k: hold_to_json(v) if isinstance(v, Hold) else v for k, v in extra.items()})
-    return NewNotice(kind=kind.value, recipient=hold.salesperson, payload=payload, hold_id=hold.id)
+@dataclass(frozen=True)
+class NewNotice:
+    """A notice to write: the journal makes these from events (see ``core.journal``)."""
+
+    kind: str
+    recipient: str
+    payload: Mapping[str, Any]
+    hold_id: int | None = None
+    dedupe_key: str | None = None  # at most one row per key and venue (reminders, digests)
 
 
-def event(hold: Hold | int, actor: str, action: str, at: datetime, **detail: Any) -> Event:
-    hold_id = hold if isinstance(hold, int) else hold.id
-    return Event(hold_id=hold_id, actor=actor, action=action, at=at, detail=detail)
+@dataclass(frozen=True)
+class Notice:
+    """An outbox row as delivery sees it: what to say, to whom, and how delivery went."""
+
+    venue_id: str
+    id: int
+    kind: str
+    hold_id: int | None
+    recipient: str
+    payload: dict[str, Any]
+    status: str
+    attempts: int
+    available_at: datetime
+    last_error: str | None
+    sent_at: datetime | None
+    sent_channel: str | None
+    sent_ref: str | None
+    created_at: datetime

@@ -120,3 +120,18 @@ class Swept:
     expired: tuple[int, ...]
     promoted: tuple[int, ...]
     ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Waiting:
+    hold: Hold
+    ahead: tuple[Hold, ...]  # the 1st holds it waits behind
+
+
+@dataclass(frozen=True)
+class Overview:
+    """One salesperson's holds, as App Home shows them."""
+
+    firsts: tuple[Hold, ...]
+    waiting: tuple[Waiting, ...]
+    recent: tuple[Hold, ...]

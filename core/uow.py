@@ -1,29 +1,28 @@
-"""The one way the engine writes: a SERIALIZABLE transaction, retried when PostgreSQL says so."""
+"""Transactions: the SERIALIZABLE unit of work retried when PostgreSQL says so, read-only
+snapshots, and READ COMMITTED bookkeeping. A database that cannot be reached is reported as
+``DatabaseUnavailable``, whichever of them met it."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
+from core.errors import Busy, DatabaseUnavailable
+
 T = TypeVar("T")
 
 # serialization_failure, deadlock_detected, exclusion_violation (the final gate saw a race),
 # unique_violation (two first submissions of one idempotency key).
 RETRYABLE = frozenset({"40001", "40P01", "23P01", "23505"})
-
-
-class Busy(Exception):
-    """The transaction kept conflicting through every attempt."""
-
-    def __init__(self, attempts: int) -> None:
-        super().__init__(f"still conflicting after {attempts} attempts")
-        self.attempts = attempts
+# admin_shutdown, crash_shutdown, cannot_connect_now; class 08 is connection_exception.
+_GONE = frozenset({"57P01", "57P02", "57P03"})
 
 
 class Retry(Exception):
@@ -54,7 +53,7 @@ Observer = Callable[[str, int], None]  # (outcome: "ok" | "busy" | "error", atte
 
 
 class UnitOfWork:
-    """Runs ``work(connection)`` in its own SERIALIZABLE transaction until it commits."""
+    """Runs ``work`` in its own transaction of the database behind ``engine``."""
 
     def __init__(
         self,
@@ -69,10 +68,16 @@ class UnitOfWork:
         self.observer = observer
         self._sleep = sleep
 
-    def run(self, work: Callable[[sa.Connection], T]) -> T:
+    def run(self, work: Callable[[sa.Connection, int], T]) -> T:
+        """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2, ...).
+
+        ``Retry`` starts again, ``Rollback`` rolls back and answers its result, and so do the
+        retryable SQLSTATEs; after the last attempt, ``Busy``.
+        """
         for attempt in range(1, self.policy.attempts + 1):
             try:
-                result = self._attempt(work)
+                with _unreachable_reported(), self._transaction("SERIALIZABLE") as conn:
+                    result = work(conn, attempt)
             except Rollback as rollback:
                 self._observe("ok", attempt)
                 return cast(T, rollback.result)
@@ -82,6 +87,9 @@ class UnitOfWork:
                 if sqlstate(err) not in RETRYABLE:
                     self._observe("error", attempt)
                     raise
+            except DatabaseUnavailable:
+                self._observe("error", attempt)
+                raise
             else:
                 self._observe("ok", attempt)
                 return result
@@ -92,17 +100,27 @@ class UnitOfWork:
 
     def read(self, work: Callable[[sa.Connection], T]) -> T:
         """A read-only answer (preview, lists, dry runs) from one consistent snapshot."""
-        with self.engine.connect() as raw:
-            conn = raw.execution_options(isolation_level="REPEATABLE READ")
-            with conn.begin():
-                conn.execute(sa.text("SET TRANSACTION READ ONLY"))
-                return work(conn)
+        with _unreachable_reported(), self._transaction("REPEATABLE READ", True) as conn:
+            return work(conn)
 
-    def _attempt(self, work: Callable[[sa.Connection], T]) -> T:
+    def committed(self, work: Callable[[sa.Connection], T]) -> T:
+        """READ COMMITTED: row bookkeeping that decides no hold rule (outbox leases, ledger
+        rows made ahead), where SERIALIZABLE would only add retries."""
+        with _unreachable_reported(), self.engine.connect() as conn, conn.begin():
+            return work(conn)
+
+    def ping(self) -> None:
+        """Raise ``DatabaseUnavailable`` unless the database answers."""
+        with _unreachable_reported(), self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+
+    @contextlib.contextmanager
+    def _transaction(self, isolation: str, read_only: bool = False) -> Iterator[sa.Connection]:
         with self.engine.connect() as raw:
-            conn = raw.execution_options(isolation_level="SERIALIZABLE")
+            # Both go into the BEGIN statement itself: no round trip of their own.
+            conn = raw.execution_options(isolation_level=isolation, postgresql_readonly=read_only)
             with conn.begin():
-                return work(conn)
+                yield conn
 
     def _observe(self, outcome: str, attempts: int) -> None:
         if self.observer is not None:
@@ -111,3 +129,19 @@ class UnitOfWork:
 
 def sqlstate(err: DBAPIError) -> str | None:
     return getattr(err.orig, "sqlstate", None)
+
+
+@contextlib.contextmanager
+def _unreachable_reported() -> Iterator[None]:
+    """A connection that cannot be made or was lost becomes ``DatabaseUnavailable``."""
+    try:
+        yield
+    except DBAPIError as err:
+        state = sqlstate(err)
+        lost = err.connection_invalidated or state is None or state.startswith("08")
+        if isinstance(err, sa.exc.OperationalError | sa.exc.InterfaceError) and (
+            lost or state in _GONE
+        ):
+            first = str(err.orig or err).strip().splitlines()
+            raise DatabaseUnavailable(first[0] if first else type(err).__name__) from err
+        raise

@@ -16,13 +16,13 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import dramatiq
-import sqlalchemy.exc
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from core.engine import HoldEngine
+from core.errors import DatabaseUnavailable
 from jobs import queues
 from jobs.queues import DIGESTS, DRAIN, LEDGER, REMINDERS, SWEEP, Job
 from jobs.tuning import Tuning
@@ -123,7 +123,7 @@ class Clock:
     def _refresh_logged(self) -> None:
         try:
             self.refresh()
-        except sqlalchemy.exc.SQLAlchemyError as err:
+        except DatabaseUnavailable as err:
             # Keep ticking the venues we know; the next refresh tries again.
             log.warning(
                 "venue list not read",

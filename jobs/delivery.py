@@ -23,7 +23,7 @@ from slack_sdk import WebClient
 
 from core.engine import HoldEngine
 from core.model import Venue
-from core.store.outbox import Notice
+from core.notices import Notice
 from jobs.slack_post import Permanent, Posted, RateLimited, Transient, post_message
 
 log = logging.getLogger(__name__)

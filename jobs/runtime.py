@@ -14,13 +14,13 @@ from typing import Any
 
 import dramatiq
 import redis
-import sqlalchemy.exc
 from dramatiq.brokers.redis import RedisBroker
 from slack_sdk import WebClient
 
 from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
+from core.errors import DatabaseUnavailable
 from jobs import queues
 from jobs.actors import Actors, Deps, register
 from jobs.broker import build_broker
@@ -126,7 +126,7 @@ class Runtime:
     def health(self) -> tuple[bool, dict[str, Any]]:
         """For /healthz: can we reach the database and Redis?"""
         checks = {
-            "database": _check(self.engine.venue_ids, sqlalchemy.exc.SQLAlchemyError),
+            "database": _check(self.engine.ping, DatabaseUnavailable),
             "redis": _check(self.broker.client.ping, redis.RedisError),
         }
         return all(v == "ok" for v in checks.values()), checks
@@ -134,7 +134,7 @@ class Runtime:
     def close(self) -> None:
         self.broker.close()
         self.broker.client.close()
-        self.engine.db.dispose()
+        self.engine.close()
 
 
 def _check(probe: Callable[[], object], errors: type[Exception]) -> str:

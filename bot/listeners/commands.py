@@ -93,7 +93,7 @@ def my_holds(deps: Deps, user: str, context: BoltContext, respond: Respond) -> N
     locale = deps.locales.get(user)
     today = deps.now().astimezone(venue.tz).date()
     found = deps.engine.holds(venue.id, salesperson=user, statuses=sorted(LIVE))
-    holds = [] if not isinstance(found, list) else [h for h in found if h.local_date >= today]
+    holds = [h for h in found if h.local_date >= today]
     holds.sort(key=lambda h: (h.start_at, h.id))
     message = listing(holds, venue.tz, locale)
     respond(text=message.text, blocks=message.blocks, response_type="ephemeral")

@@ -12,8 +12,8 @@ from slack_sdk.errors import SlackApiError
 
 from bot.deps import Deps
 from bot.views.home import home_view
+from core.errors import UnknownVenue
 from core.model import Venue
-from core.results import Refused
 
 log = logging.getLogger("osae.bot")
 
@@ -30,8 +30,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     """Refresh these users' Home tabs; a failure is logged, never in the way of the action."""
     now = deps.now()
     for user in sorted(u for u in users if u):
-        overview = deps.engine.overview(venue.id, user, now=now)
-        if isinstance(overview, Refused):
+        try:
+            overview = deps.engine.overview(venue.id, user, now=now)
+        except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue
         view = home_view(overview, venue.tz, deps.locales.get(user), now)

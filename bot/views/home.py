@@ -14,7 +14,7 @@ from bot import cards, ids
 from bot.blocks import context, header, section
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
-from core.engine import Overview, Waiting
+from core.results import Overview, Waiting
 
 MAX_FIRSTS = 20  # two blocks each
 MAX_WAITING = 15  # two blocks each

@@ -1,1 +1,4 @@
-"""Operations: each runs inside one unit of work, given a connection, a venue and ``now``."""
+"""Operations: what the engine does, each given a transaction (``tx.Tx``, ``tx.Snapshot``).
+
+Most run inside one unit of work; the sweep runs several, through the runner it is given.
+"""

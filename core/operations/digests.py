@@ -2,53 +2,36 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-import sqlalchemy as sa
-
-from core.model import Hold, Venue
-from core.notices import NoticeKind, notice
-from core.serialize import hold_to_json
-from core.store import holds, outbox
-from core.store.outbox import NewNotice
+from core import events
+from core.model import Hold
+from core.operations.tx import Tx
+from core.store import holds
 
 REMINDER_AHEAD = timedelta(hours=24)
 DIGEST_SPAN = timedelta(days=7)
 
 
-def queue_reminders(conn: sa.Connection, venue: Venue, now: datetime) -> int:
+def queue_reminders(tx: Tx) -> int:
     """One reminder per hold and deadline: an extended deadline gets its own."""
-    due = holds.firsts_expiring(conn, venue, now, now + REMINDER_AHEAD)
-    rows = [_keyed(notice(NoticeKind.REMINDER, h), f"reminder:{h.id}:{_stamp(h)}") for h in due]
-    return outbox.add(conn, venue.id, rows, now)
+    due = holds.firsts_due(tx.conn, tx.venue, tx.now + REMINDER_AHEAD, after=tx.now)
+    tx.journal.record(*[events.ReminderDue(h) for h in due])
+    return tx.journal.flush()
 
 
-def queue_digests(conn: sa.Connection, venue: Venue, now: datetime) -> int:
+def queue_digests(tx: Tx) -> int:
     """Each salesperson's 1st holds with a deadline in the coming 7 days; once per ISO week."""
-    week = now.astimezone(venue.tz).date().isocalendar()
+    until = tx.now + DIGEST_SPAN
+    iso = tx.now.astimezone(tx.venue.tz).date().isocalendar()
+    week = f"{iso.year}-W{iso.week:02d}"
     by_person: dict[str, list[Hold]] = {}
-    for h in holds.firsts_expiring(conn, venue, now, now + DIGEST_SPAN):
+    for h in holds.firsts_due(tx.conn, tx.venue, until, after=tx.now):
         by_person.setdefault(h.salesperson, []).append(h)
-    rows = [
-        NewNotice(
-            kind=NoticeKind.DIGEST.value,
-            recipient=person,
-            payload={
-                "holds": [hold_to_json(h) for h in mine],
-                "week": f"{week.year}-W{week.week:02d}",
-                "from": now.isoformat(),
-                "until": (now + DIGEST_SPAN).isoformat(),
-            },
-            dedupe_key=f"digest:{person}:{week.year}-W{week.week:02d}",
-        )
-        for person, mine in sorted(by_person.items())
-    ]
-    return outbox.add(conn, venue.id, rows, now)
-
-
-def _keyed(row: NewNotice, key: str) -> NewNotice:
-    return NewNotice(row.kind, row.recipient, row.payload, row.hold_id, key)
-
-
-def _stamp(hold: Hold) -> str:
-    return hold.expires_at.isoformat() if hold.expires_at else ""
+    tx.journal.record(
+        *[
+            events.DigestDue(person, tuple(mine), week, tx.now, until)
+            for person, mine in sorted(by_person.items())
+        ]
+    )
+    return tx.journal.flush()

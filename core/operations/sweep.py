@@ -4,53 +4,77 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import partial
 
-import sqlalchemy as sa
-
-from core.model import Hold, Status, Venue
-from core.notices import SYSTEM, NoticeKind, event, notice
+from core import events
+from core.errors import Busy
+from core.model import Hold, Status
 from core.operations.promotion import promote_after
+from core.operations.tx import Tx
+from core.results import Swept
 from core.rules.requests import span_of
 from core.rules.spans import span_counts
-from core.store import audit, holds, ledger, outbox
+from core.runner import Runner
+from core.store import holds, ledger
+
+Moves = tuple[list[int], list[int]]  # (expired ids, promoted ids)
 
 
-def sweep_batch(
-    conn: sa.Connection, venue: Venue, now: datetime, limit: int
-) -> tuple[list[int], list[int]]:
-    """Expire up to ``limit`` due holds in this transaction: (expired ids, promoted ids)."""
-    return _expire(conn, venue, holds.due(conn, venue, now, limit), now)
+def sweep(run: Runner, venue_id: str, now: datetime, batch: int) -> Swept:
+    """Expire every due 1st hold in short transactions of at most ``batch`` holds.
+
+    A batch that stays contended is redone hold by hold, so one busy slot never holds up
+    the rest; a hold still busy then waits for the next sweep.
+    """
+    expired: list[int] = []
+    promoted: list[int] = []
+    while True:
+        try:
+            done, moved = run.write(venue_id, now, partial(expire_due, limit=batch))
+        except Busy:
+            done, moved = _one_by_one(run, venue_id, now, batch)
+        expired += done
+        promoted += moved
+        if len(done) < batch:
+            return Swept(tuple(expired), tuple(promoted))
 
 
-def expire_one(
-    conn: sa.Connection, venue: Venue, hold_id: int, now: datetime
-) -> tuple[list[int], list[int]]:
+def expire_due(tx: Tx, limit: int) -> Moves:
+    """Expire up to ``limit`` due holds in this transaction."""
+    return _expire(tx, holds.firsts_due(tx.conn, tx.venue, tx.now, limit=limit))
+
+
+def expire_one(tx: Tx, hold_id: int) -> Moves:
     """The same for one hold, when a batch kept conflicting; a no-op if it is no longer due."""
-    hold = holds.get(conn, venue, hold_id)
-    due = (
-        hold is not None
-        and hold.is_first
-        and hold.expires_at is not None
-        and hold.expires_at <= now
-    )
-    return _expire(conn, venue, [hold] if due and hold else [], now)
+    hold = holds.get(tx.conn, tx.venue, hold_id)
+    return _expire(tx, [hold] if hold is not None and hold.is_due(tx.now) else [])
 
 
-def due_ids(conn: sa.Connection, venue: Venue, now: datetime, limit: int) -> list[int]:
-    return [h.id for h in holds.due(conn, venue, now, limit)]
+def due_ids(tx: Tx, limit: int) -> list[int]:
+    return [h.id for h in holds.firsts_due(tx.conn, tx.venue, tx.now, limit=limit)]
 
 
-def _expire(
-    conn: sa.Connection, venue: Venue, due: Sequence[Hold], now: datetime
-) -> tuple[list[int], list[int]]:
+def _one_by_one(run: Runner, venue_id: str, now: datetime, batch: int) -> Moves:
+    expired: list[int] = []
+    promoted: list[int] = []
+    for hold_id in run.write(venue_id, now, partial(due_ids, limit=batch)):
+        try:
+            done, moved = run.write(venue_id, now, partial(expire_one, hold_id=hold_id))
+        except Busy:
+            continue  # left for the next sweep; the batch then reports fewer than it took
+        expired += done
+        promoted += moved
+    return expired, promoted
+
+
+def _expire(tx: Tx, due: Sequence[Hold]) -> Moves:
     if not due:
         return [], []
-    changes = span_counts([span_of(h) for h in due], venue.tz, sign=-1)
-    ledger.bump(conn, venue.id, changes)
+    changes = span_counts([span_of(h) for h in due], tx.venue.tz, sign=-1)
+    ledger.bump(tx.conn, tx.venue.id, changes)
     ids = [h.id for h in due]
-    holds.leave(conn, venue, ids, Status.EXPIRED, now)
-    expired = [h.left(Status.EXPIRED, now) for h in due]
-    outbox.add(conn, venue.id, [notice(NoticeKind.EXPIRED, h) for h in expired], now)
-    audit.record(conn, venue.id, [event(h, SYSTEM, "expired", now) for h in expired])
-    promoted = promote_after(conn, venue, expired, set(changes), now, SYSTEM)
+    holds.leave(tx.conn, tx.venue, ids, Status.EXPIRED, tx.now)
+    expired = [h.left(Status.EXPIRED, tx.now) for h in due]
+    tx.journal.record(*[events.Expired(h) for h in expired])
+    promoted = promote_after(tx, expired, set(changes), events.SYSTEM)
     return ids, [h.id for h in promoted]

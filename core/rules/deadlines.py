@@ -1,4 +1,4 @@
-"""Reply deadlines and the date limits of booking (DESIGN.md, Operations; Wedding vs. banquet)."""
+"""Reply deadlines and the date limits of booking (docs/rules.md, Deadlines; Banquet window)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,15 @@ from core.rules.calendar import is_priority_day
 from core.rules.spans import local_instant
 
 
-def first_deadline(
-    now: datetime, kind: Kind, start: datetime, policy: Policy, tz: ZoneInfo
+def deadline_from(
+    moment: datetime, kind: Kind, start: datetime, policy: Policy, tz: ZoneInfo
 ) -> datetime:
-    """A 1st hold's deadline: ``hold_days[kind]`` from now, never after the event starts."""
-    return min(days_later(now, policy.days_for(kind), tz), start)
+    """``hold_days[kind]`` on from ``moment``, never after the event starts.
 
-
-def extended_deadline(
-    current: datetime, kind: Kind, start: datetime, policy: Policy, tz: ZoneInfo
-) -> datetime:
-    return min(days_later(current, policy.days_for(kind), tz), start)
+    ``moment`` is now for a hold that becomes 1st (requested or promoted), and the current
+    deadline for an extension.
+    """
+    return min(days_later(moment, policy.days_for(kind), tz), start)
 
 
 def days_later(moment: datetime, days: int, tz: ZoneInfo) -> datetime:

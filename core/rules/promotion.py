@@ -1,4 +1,4 @@
-"""Who moves up when holds leave (DESIGN.md, promotion), as a pure function."""
+"""Who moves up when holds leave (docs/rules.md, Promotion), as a pure function."""
 
 from __future__ import annotations
 

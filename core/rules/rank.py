@@ -9,7 +9,7 @@ from core.rules.spans import Span
 
 
 def rank_of(target: Span, earlier_tentatives: Iterable[Span]) -> int:
-    """The rank ``target`` has behind ``earlier_tentatives`` (DESIGN.md, Rank).
+    """The rank ``target`` has behind ``earlier_tentatives`` (docs/rules.md, Rank).
 
     For every part of the target, sweep the instants where an earlier hold starts or ends
     inside the target's span and keep the largest number covering one instant.

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from core.model import Hold, HoldRequest, Kind, Room, Venue
 from core.results import Code, Refused
-from core.rules.deadlines import banquet_opens_at, first_deadline, last_bookable_day
+from core.rules.deadlines import banquet_opens_at, deadline_from, last_bookable_day
 from core.rules.rank import rank_of
 from core.rules.spans import (
     MAX_EVENT,
@@ -105,7 +105,7 @@ def decide_rank(
     if rank > venue.policy.max_rank:
         return Blocked(Code.RANK_TOO_LOW, holders=ahead, rank=rank, limit=venue.policy.max_rank)
     expires = (
-        first_deadline(now, checked.kind, checked.start, venue.policy, venue.tz)
+        deadline_from(now, checked.kind, checked.start, venue.policy, venue.tz)
         if rank == 1
         else None
     )

@@ -1,4 +1,4 @@
-"""Spans in absolute time and the conflict predicate (DESIGN.md, Vocabulary)."""
+"""Spans in absolute time and the conflict predicate (docs/rules.md, Vocabulary)."""
 
 from __future__ import annotations
 

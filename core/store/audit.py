@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 
+from core.events import Action, AuditEvent
 from core.store.schema import audit_events
 
 # One fixed statement for any number of events, sent as one JSON document.
@@ -24,16 +22,7 @@ _RECORD = sa.text(
 )
 
 
-@dataclass(frozen=True)
-class Event:
-    hold_id: int | None
-    actor: str
-    action: str
-    at: datetime
-    detail: Mapping[str, Any]
-
-
-def record(conn: sa.Connection, venue_id: str, events: Sequence[Event]) -> None:
+def record(conn: sa.Connection, venue_id: str, events: Sequence[AuditEvent]) -> None:
     if not events:
         return
     conn.execute(
@@ -57,10 +46,10 @@ def record(conn: sa.Connection, venue_id: str, events: Sequence[Event]) -> None:
     )
 
 
-def trail(conn: sa.Connection, venue_id: str, hold_id: int) -> list[Event]:
+def trail(conn: sa.Connection, venue_id: str, hold_id: int) -> list[AuditEvent]:
     rows = conn.execute(
         sa.select(audit_events)
         .where(audit_events.c.venue_id == venue_id, audit_events.c.hold_id == hold_id)
         .order_by(audit_events.c.id)
     )
-    return [Event(r.hold_id, r.actor, r.action, r.at, r.detail) for r in rows]
+    return [AuditEvent(r.hold_id, r.actor, Action(r.action), r.at, r.detail) for r in rows]

@@ -10,10 +10,10 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY
 
+from core.events import AuditEvent
 from core.model import Hold, Kind, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
-from core.store.audit import Event
 from core.store.schema import hold_spans, holds
 
 
@@ -152,7 +152,7 @@ def insert(
     values: dict[str, object],
     span: Span,
     now: datetime,
-    event: Event,
+    event: AuditEvent,
 ) -> Hold:
     """A new hold, its span rows and ``event`` (its hold id filled in) in one statement."""
     confirmed = values["status"] == Status.CONFIRMED
@@ -252,38 +252,26 @@ def extend(
     )
 
 
-def due(conn: sa.Connection, venue: Venue, now: datetime, limit: int) -> list[Hold]:
-    """1st holds whose deadline has come (``expires_at <= now``), earliest first."""
-    rows = conn.execute(
-        sa.select(holds)
-        .where(
-            holds.c.venue_id == venue.id,
-            holds.c.status == Status.TENTATIVE,
-            holds.c.rank == 1,
-            holds.c.expires_at <= now,
-        )
-        .order_by(holds.c.expires_at, holds.c.id)
-        .limit(limit)
-    )
-    return [from_row(r, venue) for r in rows]
-
-
-def firsts_expiring(
-    conn: sa.Connection, venue: Venue, after: datetime, until: datetime
+def firsts_due(
+    conn: sa.Connection,
+    venue: Venue,
+    by: datetime,
+    *,
+    after: datetime | None = None,
+    limit: int | None = None,
 ) -> list[Hold]:
-    """1st holds with ``after < expires_at <= until`` (reminders, digests)."""
-    rows = conn.execute(
-        sa.select(holds)
-        .where(
-            holds.c.venue_id == venue.id,
-            holds.c.status == Status.TENTATIVE,
-            holds.c.rank == 1,
-            holds.c.expires_at > after,
-            holds.c.expires_at <= until,
-        )
-        .order_by(holds.c.expires_at, holds.c.id)
+    """1st holds due by ``by`` (``expires_at <= by``: ``Hold.is_due``'s boundary), earliest
+    first; with ``after``, only those not due yet at ``after`` (reminders, digests)."""
+    query = sa.select(holds).where(
+        holds.c.venue_id == venue.id,
+        holds.c.status == Status.TENTATIVE,
+        holds.c.rank == 1,
+        holds.c.expires_at <= by,
     )
-    return [from_row(r, venue) for r in rows]
+    if after is not None:
+        query = query.where(holds.c.expires_at > after)
+    query = query.order_by(holds.c.expires_at, holds.c.id).limit(limit)
+    return [from_row(r, venue) for r in conn.execute(query)]
 
 
 def listing(

@@ -10,7 +10,6 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
 from core.store.schema import idempotency_records
-from core.uow import Retry
 
 
 @dataclass(frozen=True)
@@ -35,8 +34,8 @@ def save(
     request_hash: str,
     response: dict[str, Any],
     now: datetime,
-) -> None:
-    """Store the first answer; if a twin submission got there first, start again to read it."""
+) -> bool:
+    """Store the first answer; False if a twin submission's answer is stored already."""
     stored = conn.execute(
         insert(idempotency_records)
         .values(
@@ -45,5 +44,4 @@ def save(
         .on_conflict_do_nothing()
         .returning(idempotency_records.c.key)
     ).first()
-    if stored is None:
-        raise Retry
+    return stored is not None

@@ -13,8 +13,8 @@ from datetime import date
 
 import sqlalchemy as sa
 
+from core.errors import StaleVenue
 from core.model import Venue
-from core.store.venues import StaleVenue
 
 Key = tuple[str, date]
 
@@ -46,7 +46,8 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
     """Write each (part, day) row in key order, adding ``changes[key]`` to its span count.
 
     Under SERIALIZABLE, a second writer of a row fails with 40001 on that row whatever plan
-    its reads used (DESIGN.md, Concurrency); the unit of work retries it on a new snapshot.
+    its reads used (docs/architecture.md, Concurrency); the unit of work retries it on a new
+    snapshot.
     """
     if not changes:
         return

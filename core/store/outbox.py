@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
 
 import sqlalchemy as sa
 
+from core.notices import NewNotice, Notice
 from core.store.schema import outbox
 
 # One fixed statement for any number of rows: multi-row VALUES recompiles for every count,
@@ -26,33 +25,6 @@ _ADD = sa.text(
     RETURNING id
     """
 )
-
-
-@dataclass(frozen=True)
-class NewNotice:
-    kind: str
-    recipient: str
-    payload: Mapping[str, Any]
-    hold_id: int | None = None
-    dedupe_key: str | None = None  # at most one row per key and venue (reminders, digests)
-
-
-@dataclass(frozen=True)
-class Notice:
-    venue_id: str
-    id: int
-    kind: str
-    hold_id: int | None
-    recipient: str
-    payload: dict[str, Any]
-    status: str
-    attempts: int
-    available_at: datetime
-    last_error: str | None
-    sent_at: datetime | None
-    sent_channel: str | None
-    sent_ref: str | None
-    created_at: datetime
 
 
 def add(conn: sa.Connection, venue_id: str, notices: Sequence[NewNotice], now: datetime) -> int:

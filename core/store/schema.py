@@ -91,7 +91,7 @@ holds = sa.Table(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
     sa.CheckConstraint("end_at > start_at AND span_end >= end_at", name="times"),
-    # Invariants 3 and 4 of DESIGN.md, as far as one row can tell.
+    # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell.
     sa.CheckConstraint("(status = 'tentative') = (rank IS NOT NULL) AND rank >= 1", name="rank"),
     sa.CheckConstraint(
         "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1)", name="deadline"
@@ -121,7 +121,8 @@ hold_spans = sa.Table(
     # a page-level conflict under SERIALIZABLE with every concurrent request. The rows are
     # written in the same statement as their hold; tests check that they match.
 )
-# The final gate (DESIGN.md invariant 1): confirmed and 1st holds never share a part-instant.
+# The final gate (invariant 1; docs/architecture.md, Concurrency): confirmed and 1st holds
+# never share a part-instant.
 hold_spans.append_constraint(
     ExcludeConstraint(
         (hold_spans.c.venue_id, "="),
@@ -141,7 +142,7 @@ sa.Index(
     postgresql_include=["ends_at", "hold_id", "blocking", "confirmed"],
 )
 
-# The part-day ledger: bumped before any read (DESIGN.md, Concurrency).
+# The part-day ledger: bumped before any read (docs/architecture.md, Concurrency).
 part_days = sa.Table(
     "part_days",
     metadata,

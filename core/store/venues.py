@@ -9,16 +9,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
+from core.errors import StaleVenue, VenueConflict
 from core.model import Kind, Policy, Room, Status, Venue
 from core.store.schema import holds, parts, room_parts, rooms, venues
-
-
-class VenueConflict(ValueError):
-    """A venue file that would change a room under live holds."""
-
-
-class StaleVenue(Exception):
-    """A cached venue whose stored revision has moved on: reload it and start again."""
 
 
 def policy_to_json(policy: Policy) -> dict[str, Any]:

@@ -8,9 +8,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.model import Hold, Kind, Status
-from core.notices import NoticeKind
+from core.notices import Notice, NoticeKind
 from core.serialize import hold_to_json
-from core.store.outbox import Notice
 from tests.support.factories import DAY, JST, NOW, SALES
 
 _ids = itertools.count(100)

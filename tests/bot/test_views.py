@@ -19,9 +19,8 @@ from bot.views.dialogs import confirm_modal
 from bot.views.hold_modal import hold_modal, loading_modal
 from bot.views.home import home_view
 from bot.views.messages import listing, splice
-from core.engine import Overview, Waiting
 from core.model import Kind, Room, Status
-from core.results import Code, ConfirmPlan, Preview, Refused
+from core.results import Code, ConfirmPlan, Overview, Preview, Refused, Waiting
 from tests.bot import samples
 from tests.support.factories import JST, NOW, venue
 from tests.support.slack_standin import SlackStandin

@@ -2,7 +2,7 @@
 
 The seed's experiment: 8 requests for one room and time at once, 50 trials; with naive
 reads it gave three to seven 1st holds. Here every trial must end with exactly one 1st and
-one 2nd, and DESIGN.md's invariants must hold after every trial.
+one 2nd, and the invariants of docs/rules.md must hold after every trial.
 """
 
 from __future__ import annotations

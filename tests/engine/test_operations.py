@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from core.engine import HoldEngine
+from core.errors import VenueConflict
 from core.model import Kind, Policy, Room, Status, Venue
 from core.results import (
     Cancelled,
@@ -22,7 +23,6 @@ from core.results import (
     Released,
     Requested,
 )
-from core.store.venues import VenueConflict
 from tests.support import factories
 from tests.support.factories import MANAGER, NOW, SALES, later, request
 

@@ -7,13 +7,14 @@ from datetime import date
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.exc import ProgrammingError
+from sqlalchemy.exc import DBAPIError, ProgrammingError
 
 from core.engine import HoldEngine
+from core.errors import Busy
 from core.model import Venue
 from core.results import Code, Refused
 from core.store import ledger
-from core.uow import Busy, RetryPolicy, UnitOfWork
+from core.uow import RetryPolicy, UnitOfWork, sqlstate
 from tests.support.factories import NOW, request
 
 KEY = {("A1", date(2027, 3, 10)): 0}  # a bump that leaves the span count alone
@@ -30,17 +31,18 @@ def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
 ) -> None:
     outcomes: list[tuple[str, int]] = []
     uow = UnitOfWork(sa_engine, observer=lambda o, a: outcomes.append((o, a)), sleep=lambda _: None)
-    attempts = []
+    attempts: list[int] = []
 
-    def work(conn: sa.Connection) -> int:
+    def work(conn: sa.Connection, attempt: int) -> int:
         conn.execute(sa.text("SELECT 1"))  # takes this attempt's snapshot
-        attempts.append(1)
-        if len(attempts) == 1:
+        attempts.append(attempt)
+        if attempt == 1:
             concurrent_bump(sa_engine, venue.id)
         ledger.bump(conn, venue.id, KEY)  # 40001 on the first attempt only
-        return len(attempts)
+        return attempt
 
     assert uow.run(work) == 2
+    assert attempts == [1, 2], "each attempt is told its number"
     assert outcomes == [("ok", 2)]
 
 
@@ -51,7 +53,7 @@ def test_busy_after_the_last_attempt_with_backoff_between(
     policy = RetryPolicy(attempts=4, base_delay=0.01, max_delay=0.02)
     uow = UnitOfWork(sa_engine, policy, sleep=slept.append)
 
-    def always_conflicts(conn: sa.Connection) -> None:
+    def always_conflicts(conn: sa.Connection, attempt: int) -> None:
         conn.execute(sa.text("SELECT 1"))
         concurrent_bump(sa_engine, venue.id)
         ledger.bump(conn, venue.id, KEY)
@@ -66,13 +68,28 @@ def test_busy_after_the_last_attempt_with_backoff_between(
 def test_other_database_errors_are_not_retried(sa_engine: sa.Engine) -> None:
     calls = []
 
-    def broken(conn: sa.Connection) -> None:
+    def broken(conn: sa.Connection, attempt: int) -> None:
         calls.append(1)
         conn.execute(sa.text("SELECT * FROM no_such_table"))
 
     with pytest.raises(ProgrammingError):
         UnitOfWork(sa_engine, sleep=lambda _: None).run(broken)
     assert calls == [1]
+
+
+def test_a_read_sees_one_snapshot_and_cannot_write(sa_engine: sa.Engine, venue: Venue) -> None:
+    uow = UnitOfWork(sa_engine)
+
+    def settings(conn: sa.Connection) -> tuple[str, str]:
+        isolation = conn.execute(sa.text("SHOW transaction_isolation")).scalar_one()
+        read_only = conn.execute(sa.text("SHOW transaction_read_only")).scalar_one()
+        return isolation, read_only
+
+    assert uow.read(settings) == ("repeatable read", "on")
+    with pytest.raises(DBAPIError) as caught:
+        uow.read(lambda conn: ledger.bump(conn, venue.id, KEY))
+    assert sqlstate(caught.value) == "25006"  # read_only_sql_transaction
+    assert uow.run(lambda conn, _: settings(conn)) == ("serializable", "off")
 
 
 def test_the_engine_answers_busy_when_every_attempt_conflicts(

@@ -6,8 +6,8 @@ from datetime import date, datetime, timedelta
 
 from core.engine import HoldEngine
 from core.model import Hold, Venue
+from core.notices import Notice
 from core.results import Requested
-from core.store.outbox import Notice
 from tests.support import factories
 from tests.support.slack_standin import Call, SlackStandin
 

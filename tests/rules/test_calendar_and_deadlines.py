@@ -11,7 +11,7 @@ import pytest
 from core.model import Kind, Policy
 from core.results import Code, Refused
 from core.rules.calendar import CalendarError, check_priority_days, is_priority_day
-from core.rules.deadlines import banquet_opens_at, extended_deadline, first_deadline
+from core.rules.deadlines import banquet_opens_at, deadline_from
 from core.rules.requests import Checked, check_request
 from tests.support import factories
 
@@ -53,12 +53,12 @@ def test_banquets_open_at_local_midnight_ninety_days_before() -> None:
 
 def test_deadlines_never_pass_the_event_start() -> None:
     start = NOW + timedelta(days=2)
-    assert first_deadline(NOW, Kind.WEDDING, start, Policy(), TOKYO) == start
+    assert deadline_from(NOW, Kind.WEDDING, start, Policy(), TOKYO) == start
     month = NOW + timedelta(days=30)
-    assert first_deadline(NOW, Kind.BANQUET, month, Policy(), TOKYO) == NOW + timedelta(days=3)
+    assert deadline_from(NOW, Kind.BANQUET, month, Policy(), TOKYO) == NOW + timedelta(days=3)
     policy = Policy(hold_days={Kind.WEDDING: 10, Kind.BANQUET: 1})
     soon = NOW + timedelta(days=5)
-    assert extended_deadline(NOW, Kind.WEDDING, soon, policy, TOKYO) == soon
+    assert deadline_from(NOW, Kind.WEDDING, soon, policy, TOKYO) == soon
 
 
 def test_check_request_turns_local_times_into_a_span_with_turnover() -> None:

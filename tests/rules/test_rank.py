@@ -1,4 +1,4 @@
-"""The rank rule (DESIGN.md, Rank) on its own: pure, fast, no database."""
+"""The rank rule (docs/rules.md, Rank) on its own: pure, fast, no database."""
 
 from __future__ import annotations
 

@@ -1,16 +1,44 @@
-"""DESIGN.md's four invariants, checked against what the database holds for one venue."""
+"""The four invariants of docs/rules.md, checked on holds and on the rows stored beside them.
+
+Ranks and conflicts are counted by the test model (``tests.support.model``), not by
+``core.rules``: the check shares no code with what it checks.
+"""
 
 from __future__ import annotations
 
-from itertools import combinations
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 
 from core.model import Hold, Status, Venue
-from core.rules.rank import rank_of
 from core.rules.requests import span_of
 from core.rules.spans import span_counts
 from core.store import holds as hold_store
+from tests.support.model import conflict, rank_among
+
+
+def is_blocking(h: Hold) -> bool:
+    return h.status is Status.CONFIRMED or (h.status is Status.TENTATIVE and h.rank == 1)
+
+
+def check_holds(listed: Sequence[Hold], max_rank: int) -> None:
+    """The invariants over ``listed`` (decided holds may be among them), and that each stored
+    rank is the rank rule's."""
+    span = {h.id: (h.parts, h.start_at, h.span_end) for h in listed}
+    for h in listed:
+        if h.status is Status.TENTATIVE:
+            assert h.rank is not None and 1 <= h.rank <= max_rank, ("invariant 3", h)
+            assert (h.expires_at is not None) == (h.rank == 1), ("invariant 4", h)
+            earlier = [span[o.id] for o in listed if o.id < h.id and o.status is Status.TENTATIVE]
+            assert h.rank == rank_among(span[h.id], earlier), ("stale rank", h)
+        else:
+            assert h.rank is None and h.expires_at is None, ("decided hold keeps a rank", h)
+        for o in listed:
+            if o.id <= h.id or not conflict(span[h.id], span[o.id]):
+                continue
+            assert not (is_blocking(h) and is_blocking(o)), ("invariant 1", h.id, o.id)
+            statuses = {h.status, o.status}
+            assert statuses != {Status.TENTATIVE, Status.CONFIRMED}, ("invariant 2", h.id, o.id)
 
 
 def live_holds(db: sa.Engine, venue: Venue) -> list[Hold]:
@@ -21,21 +49,10 @@ def live_holds(db: sa.Engine, venue: Venue) -> list[Hold]:
 
 
 def check(db: sa.Engine, venue: Venue) -> list[Hold]:
-    """Assert the invariants; return the live holds for further checks."""
+    """Assert the invariants on what the database holds for one venue, span rows and
+    part-day counts included; return the live holds for further checks."""
     live = live_holds(db, venue)
-    for a, b in combinations(live, 2):
-        if span_of(a).conflicts(span_of(b)):
-            assert not (a.is_blocking and b.is_blocking), (
-                f"1: blocking holds conflict {a.id} {b.id}"
-            )
-            confirmed = {a.status, b.status} & {Status.CONFIRMED}
-            assert not confirmed, f"2: a tentative conflicts with a confirmed hold: {a.id} {b.id}"
-    for h in live:
-        if h.status is Status.TENTATIVE:
-            earlier = [span_of(o) for o in live if o.status is Status.TENTATIVE and o.id < h.id]
-            assert h.rank == rank_of(span_of(h), earlier), f"3: stored rank of {h.id} is stale"
-            assert 1 <= h.rank <= venue.policy.max_rank, f"3: rank {h.rank} of {h.id}"
-            assert (h.expires_at is not None) == (h.rank == 1), f"4: deadline of {h.id}"
+    check_holds(live, venue.policy.max_rank)
     _check_span_rows(db, venue, live)
     _check_span_counts(db, venue, live)
     return live

@@ -1,12 +1,12 @@
-"""An in-memory model of DESIGN.md's rules: the oracle the model-based property test runs against.
+"""An in-memory model of the hold rules (docs/rules.md): the model-based test's oracle.
 
-It is written from DESIGN.md alone and shares no code with ``core.rules`` or ``core.operations``
+It is written from the rules alone and shares no code with ``core.rules`` or ``core.operations``
 (only the ``Kind`` / ``Status`` enums and the refusal ``Code`` names, so that answers compare).
 It favours obviousness over speed: ranks are recomputed from scratch for every tentative hold
 after every change, and the rank itself is found by counting coverage at every candidate
 instant, so a "look only near the hold that left" shortcut in the engine is checked too.
 
-Where DESIGN.md is silent the model makes these choices (change them here if the spec does):
+Where the rules are silent the model makes these choices (change them here if the spec does):
 - refusal order: not found, not authorized, then state (decided / not 1st / deadline passed),
   then extension limit before "would pass the event's start"; request input checks in the
   modal's field order, then confirmed conflict before rank;
@@ -53,7 +53,7 @@ class MPolicy:
 
 
 def jp_priority_day(day: date) -> bool:
-    """DESIGN.md's default wedding-priority days: weekends and Japanese national holidays."""
+    """The default wedding-priority days: weekends and Japanese national holidays."""
     return day.weekday() >= 5 or day in holidays.country_holidays("JP", years=day.year)
 
 

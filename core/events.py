@@ -1,0 +1,136 @@
+"""What happens to holds, as data. Operations record these; ``core.journal`` writes them down.
+
+An event says what happened and to which hold; the journal decides what that leaves behind
+(an audit event, notices to whom), so the same change always leaves the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from core.model import Hold
+
+SYSTEM = "system"  # the actor of sweeps, and of promotions nobody clicked for
+
+
+class Action(StrEnum):
+    """An audit event's action, as stored in ``audit_events.action``."""
+
+    REQUESTED = "requested"
+    CONFIRMED = "confirmed"
+    LOST = "lost"  # released because another hold was confirmed
+    RELEASED = "released"
+    EXTENDED = "extended"
+    CANCELLED = "cancelled"
+    PROMOTED = "promoted"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class AuditEvent:
+    """One line of a hold's trail: who did what to it, when."""
+
+    hold_id: int | None  # None until the new hold's insert fills it in
+    actor: str
+    action: Action
+    at: datetime
+    detail: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Requested:
+    """A new hold was accepted (its own audit event goes in with its insert)."""
+
+    actor: str
+    rank: int
+    expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    hold: Hold  # as it was, a 1st hold
+    actor: str
+    released: tuple[int, ...]  # the tentative holds it took the slot from
+
+
+@dataclass(frozen=True)
+class Lost:
+    """Released because ``winner`` was confirmed; its salesperson is told."""
+
+    hold: Hold  # as it is now: released
+    actor: str
+    winner: Hold  # confirmed
+
+
+@dataclass(frozen=True)
+class Released:
+    hold: Hold  # as it was
+    actor: str
+
+
+@dataclass(frozen=True)
+class Extended:
+    """A 1st hold's deadline moved on; the holds waiting behind it are told."""
+
+    hold: Hold  # as it was
+    actor: str
+    expires_at: datetime  # the new deadline
+    extended: Hold  # as it is now
+    behind: tuple[Hold, ...]
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    hold: Hold  # as it was: confirmed
+    actor: str
+
+
+@dataclass(frozen=True)
+class Promoted:
+    """Moved up to 1st; told, with buttons, unless its deadline is already due."""
+
+    hold: Hold  # as it is now: 1st, with its deadline
+    actor: str
+
+
+@dataclass(frozen=True)
+class Expired:
+    """A 1st hold's deadline came (the sweep's doing); its salesperson is told."""
+
+    hold: Hold  # as it is now: expired
+
+
+@dataclass(frozen=True)
+class ReminderDue:
+    """Its deadline is near: one reminder per hold and deadline."""
+
+    hold: Hold
+
+
+@dataclass(frozen=True)
+class DigestDue:
+    """A salesperson's week of deadlines, once per ISO week."""
+
+    salesperson: str
+    holds: tuple[Hold, ...]
+    week: str  # "2027-W10"
+    start: datetime
+    until: datetime
+
+
+Event = (
+    Requested
+    | Confirmed
+    | Lost
+    | Released
+    | Extended
+    | Cancelled
+    | Promoted
+    | Expired
+    | ReminderDue
+    | DigestDue
+)

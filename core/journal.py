@@ -1,0 +1,122 @@
+"""The journal: events written down as audit events and outbox notices, in the same transaction.
+
+Operations record events as they go; the runner flushes the journal once the operation has
+answered, so a change, its trail and its notices commit together or not at all (a refusal
+rolls back and flushes nothing). This module is the one place that says what each event
+leaves behind.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from core import events
+from core.events import SYSTEM, Action, AuditEvent, Event
+from core.model import Hold
+from core.notices import NewNotice, NoticeKind
+from core.serialize import hold_to_json
+from core.store import audit, outbox
+
+
+class Journal:
+    """The events of one transaction of one venue, until they are flushed."""
+
+    def __init__(self, conn: sa.Connection, venue_id: str, now: datetime) -> None:
+        self._conn = conn
+        self._venue_id = venue_id
+        self._now = now
+        self._pending: list[Event] = []
+
+    def record(self, *happened: Event) -> None:
+        self._pending.extend(happened)
+
+    def flush(self) -> int:
+        """Write what was recorded since the last flush; returns the outbox rows written
+        (a notice whose dedupe key is taken is skipped: reminders and digests go once)."""
+        pending, self._pending = self._pending, []
+        notices = [n for e in pending for n in notices_of(e, self._now)]
+        written = outbox.add(self._conn, self._venue_id, notices, self._now)
+        trail = [a for a in (audit_event(e, self._now) for e in pending) if a is not None]
+        audit.record(self._conn, self._venue_id, trail)
+        return written
+
+
+def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR0911 - one per kind
+    """The audit event an event leaves (None for reminders and digests)."""
+    match event:
+        case events.Requested():
+            detail = {"rank": event.rank, "expires_at": _iso(event.expires_at)}
+            return AuditEvent(None, event.actor, Action.REQUESTED, at, detail)
+        case events.Confirmed():
+            return _on(event.hold, event.actor, Action.CONFIRMED, at, released=[*event.released])
+        case events.Lost():
+            return _on(event.hold, event.actor, Action.LOST, at, winner=event.winner.id)
+        case events.Released():
+            return _on(event.hold, event.actor, Action.RELEASED, at, rank=event.hold.rank)
+        case events.Extended():
+            new = event.expires_at.isoformat()
+            return _on(event.hold, event.actor, Action.EXTENDED, at, expires_at=new)
+        case events.Cancelled():
+            return _on(event.hold, event.actor, Action.CANCELLED, at)
+        case events.Promoted():
+            expires = _iso(event.hold.expires_at)
+            return _on(event.hold, event.actor, Action.PROMOTED, at, expires_at=expires)
+        case events.Expired():
+            return _on(event.hold, SYSTEM, Action.EXPIRED, at)
+        case events.ReminderDue() | events.DigestDue():
+            return None
+
+
+def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911 - one per kind
+    """The notices an event sends, each to the salesperson it concerns."""
+    match event:
+        case events.Lost():
+            return [_notice(NoticeKind.LOST, event.hold, winner=event.winner)]
+        case events.Extended():
+            return [_notice(NoticeKind.EXTENDED, h, ahead=event.extended) for h in event.behind]
+        case events.Promoted():
+            # A hold whose event has begun moves up with a deadline already due: no Confirm
+            # button could work, so it gets no DM; the next sweep expires it and says so.
+            return [] if event.hold.is_due(now) else [_notice(NoticeKind.PROMOTED, event.hold)]
+        case events.Expired():
+            return [_notice(NoticeKind.EXPIRED, event.hold)]
+        case events.ReminderDue():
+            stamp = _iso(event.hold.expires_at) or ""
+            key = f"reminder:{event.hold.id}:{stamp}"
+            return [_notice(NoticeKind.REMINDER, event.hold, dedupe_key=key)]
+        case events.DigestDue():
+            return [_digest(event)]
+        case _:
+            return []
+
+
+def _on(hold: Hold, actor: str, action: Action, at: datetime, **detail: Any) -> AuditEvent:
+    return AuditEvent(hold.id, actor, action, at, detail)
+
+
+def _notice(
+    kind: NoticeKind, hold: Hold, dedupe_key: str | None = None, **extra: Hold
+) -> NewNotice:
+    payload = {"hold": hold_to_json(hold), **{k: hold_to_json(v) for k, v in extra.items()}}
+    return NewNotice(kind.value, hold.salesperson, payload, hold.id, dedupe_key)
+
+
+def _digest(event: events.DigestDue) -> NewNotice:
+    return NewNotice(
+        kind=NoticeKind.DIGEST.value,
+        recipient=event.salesperson,
+        payload={
+            "holds": [hold_to_json(h) for h in event.holds],
+            "week": event.week,
+            "from": event.start.isoformat(),
+            "until": event.until.isoformat(),
+        },
+        dedupe_key=f"digest:{event.salesperson}:{event.week}",
+    )
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None

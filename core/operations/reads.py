@@ -1,0 +1,52 @@
+"""Reads of one venue's ledger: a hold, a list of holds, a salesperson's overview."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+
+from core.model import LIVE, Hold, Status
+from core.operations.tx import Snapshot
+from core.results import Code, Overview, Refused, Waiting
+from core.rules.requests import span_of
+from core.store import holds
+
+RECENT = timedelta(days=14)
+
+
+def hold(snap: Snapshot, hold_id: int) -> Hold | Refused:
+    found = holds.get(snap.conn, snap.venue, hold_id)
+    return found if found else Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+
+
+def listing(
+    snap: Snapshot,
+    on: date | None = None,
+    salesperson: str | None = None,
+    statuses: Sequence[Status] | None = None,
+) -> list[Hold]:
+    return holds.listing(snap.conn, snap.venue, on=on, salesperson=salesperson, statuses=statuses)
+
+
+def overview(snap: Snapshot, user: str, now: datetime) -> Overview:
+    """A salesperson's 1st holds, waiting holds with who is ahead, and recent outcomes."""
+    conn, venue = snap.conn, snap.venue
+    live = holds.listing(conn, venue, salesperson=user, statuses=LIVE)
+    recent = holds.listing(
+        conn,
+        venue,
+        salesperson=user,
+        statuses=[s for s in Status if s is not Status.TENTATIVE],
+        updated_since=now - RECENT,
+    )
+    waiting = []
+    for h in live:
+        if h.status is Status.TENTATIVE and h.rank != 1:
+            ahead = holds.live_conflicting(conn, venue, [span_of(h)])
+            waiting.append(Waiting(h, tuple(a for a in ahead if a.is_blocking)))
+    recent_first = sorted(recent, key=lambda h: h.updated_at, reverse=True)
+    return Overview(
+        firsts=tuple(h for h in live if h.is_first),
+        waiting=tuple(waiting),
+        recent=tuple(recent_first),
+    )

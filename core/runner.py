@@ -1,0 +1,87 @@
+"""The one way operations run: a write through admission, one SERIALIZABLE unit of work and
+its retries; a read on one read-only snapshot. Both hand the operation its venue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from functools import partial
+from typing import TypeVar
+
+import sqlalchemy as sa
+
+from core.admission import Admission, Key
+from core.errors import StaleVenue
+from core.journal import Journal
+from core.operations.tx import Snapshot, Tx
+from core.results import Refused
+from core.uow import Retry, Rollback, UnitOfWork
+from core.venue_cache import VenueCache
+
+R = TypeVar("R")
+
+
+class Runner:
+    def __init__(self, uow: UnitOfWork, admission: Admission, venues: VenueCache) -> None:
+        self._uow = uow
+        self._admission = admission
+        self._venues = venues
+
+    def write(
+        self,
+        venue_id: str,
+        now: datetime,
+        operation: Callable[[Tx], R],
+        *,
+        keys: Iterable[Key] = (),
+        trusted: bool = False,
+    ) -> R:
+        """Run ``operation`` until it commits; a ``Refused`` answer rolls back (writes nothing).
+
+        It queues first behind this process's other writers of the venue and of ``keys``
+        (``core.admission``). ``trusted``: its first read checks the cached venue's revision
+        itself (``core.venue_cache``). Raises ``UnknownVenue``, and ``Busy`` when every
+        attempt conflicted.
+        """
+        with self._admission.write(venue_id, keys):
+            return self._uow.run(partial(self._attempt, venue_id, now, operation, trusted))
+
+    def read(
+        self, venue_id: str, operation: Callable[[Snapshot], R], *, trusted: bool = False
+    ) -> R:
+        """``operation`` on one read-only snapshot; a stale cached venue is read again, once."""
+        try:
+            return self._uow.read(partial(self._look, venue_id, operation, trusted))
+        except StaleVenue:
+            self._venues.forget(venue_id)
+            return self._uow.read(partial(self._look, venue_id, operation, trusted))
+
+    def _attempt(
+        self,
+        venue_id: str,
+        now: datetime,
+        operation: Callable[[Tx], R],
+        trusted: bool,
+        conn: sa.Connection,
+        attempt: int,
+    ) -> R:
+        venue = self._venues.get(conn, venue_id, trusted=trusted)
+        tx = Tx(conn, venue, now, attempt, Journal(conn, venue_id, now))
+        try:
+            result = operation(tx)
+        except StaleVenue:
+            self._venues.forget(venue_id)
+            raise Retry from None
+        if isinstance(result, Refused):
+            raise Rollback(result)
+        tx.journal.flush()
+        return result
+
+    def _look(
+        self,
+        venue_id: str,
+        operation: Callable[[Snapshot], R],
+        trusted: bool,
+        conn: sa.Connection,
+    ) -> R:
+        return operation(Snapshot(conn, self._venues.get(conn, venue_id, trusted=trusted)))

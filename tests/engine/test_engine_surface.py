@@ -1,0 +1,107 @@
+"""The engine's edges: its typed errors, its one venue cache, and the path a request takes."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from core.db import create_engine
+from core.engine import HoldEngine
+from core.errors import DatabaseUnavailable, UnknownVenue
+from core.model import Venue
+from core.results import Code, Refused, Requested
+from core.store import holds
+from tests.support import factories
+from tests.support.factories import NOW, SALES, request
+
+NOWHERE = "no-such-venue"
+# The most Python frames from ``HoldEngine.request`` to the hold's INSERT, both counted.
+REQUEST_FRAMES = 8
+
+
+def test_reads_of_an_unknown_venue_raise_and_writes_answer_a_refusal(engine: HoldEngine) -> None:
+    reads = [
+        lambda: engine.holds(NOWHERE),
+        lambda: engine.hold(NOWHERE, 1),
+        lambda: engine.overview(NOWHERE, SALES, now=NOW),
+        lambda: engine.preview(NOWHERE, request(), now=NOW),
+        lambda: engine.confirm_plan(NOWHERE, 1, actor=SALES, now=NOW),
+    ]
+    for read in reads:
+        with pytest.raises(UnknownVenue) as caught:
+            read()
+        assert caught.value.venue_id == NOWHERE
+    writes: list[Any] = [
+        engine.request(NOWHERE, request(), now=NOW),
+        engine.confirm(NOWHERE, 1, actor=SALES, now=NOW),
+        engine.sweep(NOWHERE, now=NOW),
+        engine.queue_reminders(NOWHERE, now=NOW),
+    ]
+    for answer in writes:
+        assert isinstance(answer, Refused) and answer.code is Code.UNKNOWN_VENUE, answer
+        assert answer.detail == NOWHERE
+    assert engine.venue(NOWHERE) is None
+
+
+def test_the_venue_is_the_kept_copy_until_its_stored_revision_moves(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    """One cache, one rule: a copy is handed out while the stored revision is its own, and a
+    save by another process is seen by the very next read, not after a time to live."""
+    spec = factories.venue()
+    saved = engine.save_venue(spec, now=NOW)
+    first = engine.venue(saved.id)
+    assert first is not None and first is engine.venue(saved.id), "unchanged: not read again"
+    other_process = HoldEngine(sa_engine, writers=None)
+    renamed = other_process.save_venue(replace(spec, name="ホテル新館"), now=NOW)
+    seen = engine.venue(saved.id)
+    assert seen is not None and seen is not first
+    assert (seen.name, seen.revision) == ("ホテル新館", renamed.revision)
+
+
+def test_an_unreachable_database_is_a_typed_error_and_close_lets_go(db_url: str) -> None:
+    nowhere = HoldEngine(create_engine("postgresql://postgres@127.0.0.1:1/none", pool_size=1))
+    with pytest.raises(DatabaseUnavailable) as caught:
+        nowhere.ping()
+    assert "connection" in caught.value.reason.lower()
+    with pytest.raises(DatabaseUnavailable):
+        nowhere.venue_ids()
+    pool = create_engine(db_url, pool_size=1)
+    engine = HoldEngine(pool, writers=None)
+    engine.ping()
+    assert pool.pool.checkedin() == 1  # type: ignore[attr-defined]
+    engine.close()
+    assert pool.pool.checkedin() == 0  # type: ignore[attr-defined]
+    engine.ping()  # asked again, it connects again
+    engine.close()
+
+
+def test_a_request_reaches_its_insert_in_few_frames(
+    engine: HoldEngine, venue: Venue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's plumbing stays thin: admission, unit of work and venue in one pass."""
+    stacks: list[list[traceback.FrameSummary]] = []
+    insert = holds.insert
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        stacks.append(traceback.extract_stack()[:-1])
+        return insert(*args, **kwargs)
+
+    monkeypatch.setattr(holds, "insert", recorded)
+    for key in (None, "view-1"):
+        answer = engine.request(venue.id, request(), now=NOW, idempotency_key=key)
+        assert isinstance(answer, Requested)
+        venue = engine.save_venue(factories.venue(), now=NOW)  # an empty slot for the next
+    for stack in stacks:
+        entry = max(
+            i
+            for i, f in enumerate(stack)
+            if f.name == "request" and Path(f.filename).parts[-2:] == ("core", "engine.py")
+        )
+        path = [f"{Path(f.filename).name}:{f.name}" for f in stack[entry:]] + ["holds.py:insert"]
+        assert len(path) <= REQUEST_FRAMES, path

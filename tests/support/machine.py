@@ -1,0 +1,639 @@
+"""The engine against the model, one operation at a time: a Hypothesis state machine.
+
+Every step runs one operation on the real engine (PostgreSQL) and on ``tests.support.model``,
+an independent in-memory model of docs/rules.md, and compares the answers: accepted or
+refused and the refusal code, rank, deadline, and the holds released / promoted / expired /
+notified. After every step it checks the whole ledger against the model, the four
+invariants (``tests.support.invariants``) on what the engine stores, and, with SQL, the rows
+beside the holds: span rows exactly for live holds, no two blocking span rows overlapping on
+one part, the part-day ledger (every part-day a write's hold touches is bumped, refusals and
+reads change nothing, each row's live-span count is the number of live spans on it), the
+outbox notices and the audit events each write must leave (and none from a refusal).
+
+``tests/engine/test_model_based.py`` runs it on random sequences;
+``tests/engine/test_model_scenarios.py`` drives it by hand through named scenarios.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date, timedelta
+from typing import Any, ClassVar
+
+import sqlalchemy as sa
+from hypothesis import currently_in_test_context, event
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from core.engine import HoldEngine
+from core.model import Hold, HoldRequest, Kind, Policy, Status
+from core.results import (
+    Cancelled,
+    Confirmed,
+    ConfirmPlan,
+    Extended,
+    Preview,
+    Refused,
+    Released,
+    Requested,
+    Swept,
+)
+from tests.support import factories, invariants
+from tests.support.factories import MANAGER, NOW, SALES
+from tests.support.invariants import is_blocking
+from tests.support.model import (
+    Accepted,
+    Done,
+    Model,
+    MPolicy,
+    MRoom,
+    Refusal,
+    SweepResult,
+)
+
+OTHER = "U0SALES002"  # another salesperson
+STRANGER = "U0STRANGER"  # neither salesperson, creator nor manager
+
+# Wed, Thu, Fri before the vernal equinox: no wedding priority, so banquets are open. Friday
+# events that run past midnight reach Saturday. 5 June 2027 is a Saturday whose banquet
+# opening (90 days before: 7 March 00:00) the clock can cross during a sequence.
+D10, D11, D12, FAR_SATURDAY = (
+    date(2027, 3, 10),
+    date(2027, 3, 11),
+    date(2027, 3, 12),
+    date(2027, 6, 5),
+)
+DAYS = [D10, D10, D10, D11, D11, D12, FAR_SATURDAY]
+ROOMS = ["hoo", "hoo", "hoo-a", "hoo-a", "hoo-b", "hoo-b", "sakura", "ghost"]
+KINDS = ["wedding", "wedding", "wedding", "wedding", "banquet", "banquet", "banquet", "party"]
+# (salesperson, creator)
+PEOPLE = [(SALES, SALES), (SALES, SALES), (OTHER, OTHER), (SALES, OTHER), (OTHER, MANAGER)]
+KEYS = [None, None, None, None, None, "k1", "k2"]
+
+# A small grid of times so that conflicts are frequent. With 60 min turnover 10:00-11:00 ends
+# its span at 12:00, where a 12:00 event starts (touching, no conflict); 22:00 + 5 h and
+# 23:30 + 2 h run past midnight into the next day's morning events.
+STARTS = [600, 720, 840, 960, 1080, 1320, 1410]
+LENGTHS = [60, 120, 180, 300, 480]
+GOOD_TIMES = [(s, s + n) for s in STARTS for n in LENGTHS]
+BAD_TIMES = [(720, 720), (720, 600), (600, 600 + 1441), (1440, 1500)]
+TIMES = GOOD_TIMES + BAD_TIMES
+BUSY_TIMES = [(s, s + n) for s in (600, 720, 840) for n in (60, 120, 240)]
+
+OPS = ["confirm", "confirm", "confirm", "release", "release", "extend", "extend", "cancel"]
+OPS += ["cancel", "confirm_plan"]
+# "natural": the pool an operation usually acts on (confirm / extend: a 1st hold before its
+# deadline; release: a tentative hold; cancel: a confirmed one) and its natural actor (the
+# salesperson; for cancel a manager). The rest make refusals.
+POOLS = ["natural", "natural", "natural", "natural", "first", "waiting", "confirmed", "live"]
+POOLS += ["any", "foreign"]
+ACTORS = ["natural", "natural", "natural", "creator", MANAGER, OTHER, STRANGER]
+
+ADVANCE = st.one_of(
+    st.integers(1, 180).map(lambda n: timedelta(minutes=n)),
+    st.integers(3, 12).map(lambda n: timedelta(hours=n)),
+    st.integers(12, 60).map(lambda n: timedelta(hours=n)),
+)
+
+
+class HoldMachine(RuleBasedStateMachine):
+    engine: ClassVar[HoldEngine]
+    db: ClassVar[sa.Engine]  # the same database, for SQL on the rows beside the holds
+    foreign_id: ClassVar[int]  # a hold of another venue: must be "not found" here
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = False
+
+    # -- set-up ----------------------------------------------------------------------------
+    @initialize(
+        max_rank=st.sampled_from([2, 2, 2, 1, 3]),
+        wedding_days=st.sampled_from([7, 7, 2]),
+        banquet_days=st.sampled_from([3, 3, 1]),
+        max_extensions=st.sampled_from([1, 1, 0, 2]),
+        turnover=st.sampled_from([(60, 60, 60), (60, 60, 60), (30, 60, 0), (0, 90, 60)]),
+    )
+    def set_up(
+        self,
+        max_rank: int,
+        wedding_days: int,
+        banquet_days: int,
+        max_extensions: int,
+        turnover: tuple[int, int, int],
+    ) -> None:
+        policy = Policy(
+            max_rank=max_rank,
+            hold_days={Kind.WEDDING: wedding_days, Kind.BANQUET: banquet_days},
+            max_extensions=max_extensions,
+        )
+        whole, half_a, half_b = turnover
+        spec = factories.venue(
+            policy=policy, rooms=factories.rooms(hoo=whole, hoo_a=half_a, hoo_b=half_b)
+        )
+        self.venue = self.engine.save_venue(spec, now=NOW)
+        self.model = Model(
+            {rid: MRoom(r.parts, r.turnover_min) for rid, r in spec.rooms.items()},
+            managers=spec.managers,
+            policy=MPolicy(
+                max_rank=max_rank,
+                hold_days={"wedding": wedding_days, "banquet": banquet_days},
+                max_extensions=max_extensions,
+            ),
+        )
+        self.now = NOW
+        self.engine_id: dict[int, int] = {}  # model id -> engine id
+        self.model_id: dict[int, int] = {}  # engine id -> model id
+        self.keyed: list[tuple[str, HoldRequest]] = []
+        self.customers = 0
+        self.ledger: dict[tuple[str, date], tuple[int, int]] = {}  # as last seen
+        self.last_notice = 0
+        self.last_event = 0
+        self.ready = True
+
+    # -- the clock -------------------------------------------------------------------------
+    @rule(step=ADVANCE)
+    def advance(self, step: timedelta) -> None:
+        self.now += step
+
+    @precondition(lambda self: self.ready and any(h.expires_at for h in self.model.firsts()))
+    @rule(which=st.integers(0, 20))
+    def to_a_deadline(self, which: int) -> None:
+        """Land exactly on a deadline: confirm must refuse and sweep must expire."""
+        ahead = sorted(
+            h.expires_at
+            for h in self.model.firsts()
+            if h.expires_at is not None and h.expires_at >= self.now
+        )
+        if ahead:
+            self.now = ahead[which % len(ahead)]
+
+    # -- requests --------------------------------------------------------------------------
+    @rule(
+        room=st.sampled_from(ROOMS),
+        day=st.sampled_from(DAYS),
+        times=st.sampled_from(TIMES),
+        kind=st.sampled_from(KINDS),
+        people=st.sampled_from(PEOPLE),
+        key=st.sampled_from(KEYS),
+    )
+    def request(
+        self,
+        room: str,
+        day: date,
+        times: tuple[int, int],
+        kind: str,
+        people: tuple[str, str],
+        key: str | None,
+    ) -> None:
+        self.submit(room, day, times, kind, people, key)
+
+    def submit(
+        self,
+        room: str,
+        day: date,
+        times: tuple[int, int],
+        kind: str = "wedding",
+        people: tuple[str, str] = (SALES, SALES),
+        key: str | None = None,
+    ) -> Accepted | Refusal:
+        self.customers += 1
+        req = HoldRequest(
+            room_id=room,
+            local_date=day,
+            start_min=times[0],
+            end_min=times[1],
+            kind=kind,
+            customer=f"顧客{self.customers}様",
+            salesperson=people[0],
+            creator=people[1],
+        )
+        if key is not None:
+            self.keyed.append((key, req))
+        return self._request(req, key)
+
+    @rule(
+        room=st.sampled_from(["hoo", "hoo-a", "hoo-b"]),
+        times=st.sampled_from(BUSY_TIMES),
+        kind=st.sampled_from(["wedding", "wedding", "banquet"]),
+        people=st.sampled_from(PEOPLE),
+    )
+    def request_busy(
+        self, room: str, times: tuple[int, int], kind: str, people: tuple[str, str]
+    ) -> None:
+        """A valid request for the ballroom on its busiest day: conflicts are the point."""
+        self.submit(room, D10, times, kind, people)
+
+    @precondition(lambda self: self.ready and bool(self.keyed))
+    @rule(which=st.integers(0, 20))
+    def resubmit(self, which: int) -> None:
+        """The modal submitted twice: the same request under the same key."""
+        key, req = self.keyed[which % len(self.keyed)]
+        self._request(req, key)
+
+    def _request(self, req: HoldRequest, key: str | None) -> Accepted | Refusal:
+        if key is None:
+            self._preview(req)
+        expected = self.model.request(
+            *_asked(req), self.now, key=key, fingerprint=_fingerprint(req)
+        )
+        got = self.engine.request(self.venue.id, req, now=self.now, idempotency_key=key)
+        if isinstance(got, Requested) and not got.replayed:
+            assert isinstance(expected, Accepted), (expected, got)
+            assert all(got.hold.id > e for e in self.model_id), "ids must follow arrival order"
+            self.model_id[got.hold.id] = expected.hold_id
+            self.engine_id[expected.hold_id] = got.hold.id
+        assert self._outcome(got) == expected, (req, key, self.now)
+        note(f"request: {_label(expected)}")
+        if isinstance(expected, Accepted) and not expected.replayed:
+            self._check_writes(req.creator, acted=[expected.hold_id], bumped=[expected.hold_id])
+        else:
+            self._check_writes(None)
+        return expected
+
+    def _preview(self, req: HoldRequest) -> None:
+        """The modal's live preview: the answer the request would get, nothing written."""
+        expected = self.model.preview(*_asked(req), self.now)
+        got = self.engine.preview(self.venue.id, req, now=self.now)
+        if isinstance(got, Preview):
+            assert isinstance(expected, Accepted), (expected, got)
+            assert (got.rank, got.expires_at) == (expected.rank, expected.expires_at)
+        else:
+            assert self._outcome(got) == expected, (req, self.now)
+        self._check_writes(None)
+
+    # -- decisions -------------------------------------------------------------------------
+    @precondition(lambda self: self.ready and bool(self.model.holds))
+    @rule(
+        op=st.sampled_from(OPS),
+        pool=st.sampled_from(POOLS),
+        which=st.integers(0, 30),
+        actor=st.sampled_from(ACTORS),
+    )
+    def decide(self, op: str, pool: str, which: int, actor: str) -> None:
+        """confirm / confirm_plan / release / extend / cancel, on a hold picked from a pool."""
+        self._decide(op, pool, which, actor)
+
+    # The same on the holds they are meant for, so that the sequences go somewhere.
+    @precondition(lambda self: self.ready and bool(self._pool("first in time")))
+    @rule(
+        op=st.sampled_from(["confirm", "confirm", "extend", "confirm_plan"]),
+        which=st.integers(0, 30),
+        actor=st.sampled_from(["natural", "natural", "creator", MANAGER]),
+    )
+    def decide_first(self, op: str, which: int, actor: str) -> None:
+        self._decide(op, "first in time", which, actor)
+
+    @precondition(lambda self: self.ready and bool(self._pool("tentative")))
+    @rule(which=st.integers(0, 30), actor=st.sampled_from(["natural", "creator", MANAGER]))
+    def release_tentative(self, which: int, actor: str) -> None:
+        self._decide("release", "tentative", which, actor)
+
+    @precondition(lambda self: self.ready and bool(self._pool("confirmed")))
+    @rule(which=st.integers(0, 30), actor=st.sampled_from([MANAGER, MANAGER, MANAGER, SALES]))
+    def cancel_confirmed(self, which: int, actor: str) -> None:
+        self._decide("cancel", "confirmed", which, actor)
+
+    def _decide(self, op: str, pool: str, which: int, actor_role: str) -> None:
+        if pool == "natural":
+            pool = {"release": "tentative", "cancel": "confirmed"}.get(op, "first in time")
+        self.act(op, self._pick(pool, which), actor_role)
+
+    def act(self, op: str, mid: int | None, actor_role: str) -> Done | Refusal:
+        """Run ``op`` on the model's hold ``mid`` (None: another venue's hold) and compare."""
+        eid = self.foreign_id if mid is None else self.engine_id[mid]
+        hold = self.model.holds.get(mid) if mid is not None else None
+        natural = MANAGER if op == "cancel" else hold.salesperson if hold else SALES
+        actor = {
+            "natural": natural,
+            "creator": hold.creator if hold else SALES,
+        }.get(actor_role, actor_role)
+        expected = getattr(self.model, op)(mid if mid is not None else -1, actor, self.now)
+        got = getattr(self.engine, op)(self.venue.id, eid, actor=actor, now=self.now)
+        assert self._outcome(got) == expected, (op, mid, actor, self.now)
+        note(f"{op}: {_label(expected)}")
+        if op == "confirm_plan" or isinstance(expected, Refusal):
+            self._check_writes(None)
+        else:
+            assert isinstance(expected, Done) and mid is not None
+            self._check_writes(
+                actor,
+                acted=[mid],
+                bumped=[mid],
+                released=expected.released,
+                promoted=expected.promoted,
+                notified=expected.notified,
+            )
+        return expected
+
+    @precondition(lambda self: self.ready and bool(self._pool("due")))
+    @rule()
+    def sweep_due(self) -> None:
+        self.sweep()
+
+    @rule(step=ADVANCE)
+    def tick(self, step: timedelta) -> None:
+        """Time passes and the scheduler's sweep runs, with or without work to do."""
+        self.now += step
+        self.sweep()
+
+    def sweep(self) -> SweepResult:
+        expected = self.model.sweep(self.now)
+        got = self.engine.sweep(self.venue.id, now=self.now)
+        assert self._outcome(got) == expected, self.now
+        note(f"sweep: {_label(expected)}")
+        self._check_writes(
+            None,
+            acted=expected.expired,
+            bumped=expected.expired,
+            expired=expected.expired,
+            promoted=expected.promoted,
+        )
+        return expected
+
+    # -- after every step ------------------------------------------------------------------
+    @invariant()
+    def ledger_agrees(self) -> None:
+        if not self.ready:
+            return
+        listed = self.engine.holds(self.venue.id)
+        assert isinstance(listed, list), listed
+        by_id = {self.model_id.get(h.id, ("unknown", h.id)): h for h in listed}
+        assert set(by_id) == set(self.model.holds)
+        for mid, m in self.model.holds.items():
+            e = by_id[mid]
+            assert (e.room_id, e.local_date, e.kind, e.salesperson, e.creator) == (
+                m.room_id,
+                m.local_date,
+                m.kind,
+                m.salesperson,
+                m.creator,
+            )
+            assert (e.start_at, e.end_at, e.span_end) == (m.start, m.end, m.span_end), mid
+            assert (e.status, e.rank, e.expires_at, e.extensions_used) == (
+                m.status,
+                m.rank,
+                m.expires_at,
+                m.extensions_used,
+            ), (mid, self.now)
+        invariants.check_holds(listed, self.venue.policy.max_rank)
+        self._check_rows(listed)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _pool(self, pool: str) -> list[Any]:
+        holds = sorted(self.model.holds.values(), key=lambda h: h.id)
+        return {
+            "first in time": [h for h in holds if h.first and self.now < (h.expires_at or NOW)],
+            "first": [h for h in holds if h.first],
+            "due": [h for h in holds if h.first and (h.expires_at or self.now) <= self.now],
+            "tentative": [h for h in holds if h.tentative],
+            "waiting": [h for h in holds if h.tentative and (h.rank or 0) > 1],
+            "confirmed": [h for h in holds if h.status is Status.CONFIRMED],
+            "live": [h for h in holds if h.live],
+            "any": holds,
+            "foreign": [],
+        }[pool]
+
+    def _pick(self, pool: str, which: int) -> int | None:
+        chosen = self._pool(pool) or ([] if pool == "foreign" else self._pool("any"))
+        return chosen[which % len(chosen)].id if chosen else None
+
+    def _mid(self, hold: Hold | int) -> object:
+        eid = hold if isinstance(hold, int) else hold.id
+        return self.model_id.get(eid, ("unknown engine id", eid))
+
+    def _ids(self, holds: Any) -> tuple[object, ...]:
+        mids = [self._mid(h) for h in holds]
+        known = sorted(m for m in mids if isinstance(m, int))
+        return (*known, *(m for m in mids if not isinstance(m, int)))
+
+    def _outcome(self, got: object) -> object:
+        """The engine's answer in the model's terms (hold ids translated to the model's)."""
+        match got:
+            case Refused():
+                return Refusal(got.code)
+            case Requested():
+                return Accepted(self._mid(got.hold), got.rank, got.expires_at, got.replayed)
+            case Swept():
+                return SweepResult(self._ids(got.expired), self._ids(got.promoted))
+        return self._decision(got)
+
+    def _decision(self, got: object) -> Done:
+        match got:
+            case Confirmed():
+                released, promoted = got.released, got.promoted
+            case ConfirmPlan():
+                released, promoted = got.would_release, got.would_promote
+            case Released() | Cancelled():
+                released, promoted = (), got.promoted
+            case Extended():
+                return Done(
+                    self._mid(got.hold),
+                    notified=self._ids(got.notified),
+                    expires_at=got.hold.expires_at,
+                )
+            case _:
+                raise AssertionError(f"unexpected answer {got!r}")
+        return Done(self._mid(got.hold), released=self._ids(released), promoted=self._ids(promoted))
+
+    def _answerable(self, mid: int) -> bool:
+        """A promoted hold is DMed only if its new deadline is still ahead of it."""
+        expires = self.model.holds[mid].expires_at
+        return expires is not None and expires > self.now
+
+    def _check_writes(
+        self,
+        actor: str | None,
+        *,
+        acted: Any = (),
+        bumped: Any = (),
+        released: Any = (),
+        promoted: Any = (),
+        expired: Any = (),
+        notified: Any = (),
+    ) -> None:
+        """What a write leaves beside the holds: ledger bumps, outbox notices, audit events.
+
+        ``actor=None`` and nothing acted on means a refusal or a read: nothing may change.
+        """
+        with self.db.connect() as conn:
+            ledger = self._ledger(conn)
+            notices = conn.execute(
+                sa.text(
+                    "SELECT id, kind, hold_id, recipient FROM outbox"
+                    " WHERE venue_id = :v AND id > :after ORDER BY id"
+                ),
+                {"v": self.venue.id, "after": self.last_notice},
+            ).all()
+            events = conn.execute(
+                sa.text(
+                    "SELECT id, hold_id, actor, at FROM audit_events"
+                    " WHERE venue_id = :v AND id > :after ORDER BY id"
+                ),
+                {"v": self.venue.id, "after": self.last_event},
+            ).all()
+        if not acted and actor is None and not promoted:
+            assert ledger == self.ledger, "a refusal or a read changed the part-day ledger"
+        for mid in bumped:
+            for key in part_days(self.model.holds[mid], self.model.tz):
+                before = self.ledger.get(key, (0, 0))[0]
+                assert ledger.get(key, (0, 0))[0] > before, ("not bumped", key, mid)
+        self.ledger = ledger
+
+        def notice(kind: str, mid: int) -> tuple[str, int, str]:
+            return (kind, mid, self.model.holds[mid].salesperson)
+
+        want = Counter(
+            [notice("lost", m) for m in released]
+            + [notice("promoted", m) for m in promoted if self._answerable(m)]
+            + [notice("expired", m) for m in expired]
+            + [notice("extended", m) for m in notified]
+        )
+        have = Counter((n.kind, self._mid(n.hold_id), n.recipient) for n in notices)
+        assert have == want, ("outbox", have, want)
+        if notices:
+            self.last_notice = notices[-1].id
+
+        touched = set(acted) | set(released) | set(promoted) | set(expired)
+        seen = {self._mid(e.hold_id) for e in events}
+        assert touched <= seen, ("audit events missing", touched - seen)
+        assert seen <= touched, ("audit events for holds not acted on", seen - touched)
+        for e in events:
+            assert e.at == self.now, ("audit time", e)
+            if actor is not None and self._mid(e.hold_id) in acted:
+                assert e.actor == actor, ("audit actor", e, actor)
+        if events:
+            self.last_event = events[-1].id
+
+    def _check_rows(self, listed: list[Hold]) -> None:
+        """SQL on the span rows: exactly one per part of each live hold, blocking ones apart."""
+        with self.db.connect() as conn:
+            rows = {
+                tuple(row)
+                for row in conn.execute(
+                    sa.text(
+                        "SELECT hold_id, part_id, starts_at, ends_at, blocking FROM hold_spans"
+                        " WHERE venue_id = :v"
+                    ),
+                    {"v": self.venue.id},
+                )
+            }
+            overlapping = conn.execute(
+                sa.text(
+                    "SELECT a.hold_id, b.hold_id, a.part_id FROM hold_spans a"
+                    " JOIN hold_spans b ON b.venue_id = a.venue_id AND b.part_id = a.part_id"
+                    " AND a.hold_id < b.hold_id"
+                    " AND tstzrange(a.starts_at, a.ends_at, '[)')"
+                    " && tstzrange(b.starts_at, b.ends_at, '[)')"
+                    " WHERE a.venue_id = :v AND a.blocking AND b.blocking"
+                ),
+                {"v": self.venue.id},
+            ).all()
+            count = conn.execute(
+                sa.text("SELECT count(*) FROM holds WHERE venue_id = :v"), {"v": self.venue.id}
+            ).scalar_one()
+            ledger = self._ledger(conn)
+        assert count == len(listed) == len(self.model.holds)
+        assert not overlapping, ("blocking spans overlap", overlapping)
+        want = {
+            (h.id, part, h.start_at, h.span_end, is_blocking(h))
+            for h in listed
+            if h.status in (Status.TENTATIVE, Status.CONFIRMED)
+            for part in h.parts
+        }
+        assert rows == want, ("hold_spans", rows ^ want)
+        # Every part-day a hold ever touched was bumped; each row counts the live spans on it.
+        live = Counter()
+        for h in self.model.holds.values():
+            for key in part_days(h, self.model.tz):
+                assert ledger.get(key, (0, 0))[0] > 0, ("part-day never bumped", key, h.id)
+                live[key] += h.live
+        counts = {key: spans for key, (_, spans) in ledger.items() if spans}
+        assert counts == {key: n for key, n in live.items() if n}, ("live_spans", counts, live)
+
+    def _ledger(self, conn: sa.Connection) -> dict[tuple[str, date], tuple[int, int]]:
+        """(part, day) -> (version, live spans) of the rows ever bumped (made ahead: 0, 0)."""
+        rows = conn.execute(
+            sa.text(
+                "SELECT part_id, day, version, live_spans FROM part_days"
+                " WHERE venue_id = :v AND (version <> 0 OR live_spans <> 0)"
+            ),
+            {"v": self.venue.id},
+        )
+        return {(part, day): (version, spans) for part, day, version, spans in rows}
+
+
+def note(label: str) -> None:
+    """A statistics event (``--hypothesis-show-statistics``); scenario tests run outside."""
+    if currently_in_test_context():
+        event(label)
+
+
+def _label(answer: object) -> str:
+    """A coarse name of an answer, for ``--hypothesis-show-statistics``."""
+    match answer:
+        case Refusal():
+            return answer.code.value
+        case Accepted():
+            return "replayed" if answer.replayed else f"rank {answer.rank}"
+        case Done():
+            moved = ["released"] * bool(answer.released) + ["promoted"] * bool(answer.promoted)
+            return " ".join(["done", *moved])
+        case SweepResult():
+            return (
+                f"expired {min(len(answer.expired), 2)}+ promoted {min(len(answer.promoted), 2)}+"
+            )
+    return type(answer).__name__
+
+
+def _asked(req: HoldRequest) -> tuple[str, date, int, int, str, str, str]:
+    """A request as the model's ``request`` and ``preview`` take it."""
+    return (
+        req.room_id,
+        req.local_date,
+        req.start_min,
+        req.end_min,
+        req.kind,
+        req.salesperson,
+        req.creator,
+    )
+
+
+def _fingerprint(req: HoldRequest) -> tuple[object, ...]:
+    return tuple(sorted(req.__dict__.items()))
+
+
+def part_days(h: Any, tz: Any) -> set[tuple[str, date]]:
+    """The (part, venue-local day) ledger rows a hold's span ``[start, span_end)`` touches."""
+    first = h.start.astimezone(tz).date()
+    last = (h.span_end - timedelta(microseconds=1)).astimezone(tz).date()
+    days = [first + timedelta(days=i) for i in range((last - first).days + 1)]
+    return {(p, d) for p in h.parts for d in days}
+
+
+def bound(engine: HoldEngine, db: sa.Engine) -> type[HoldMachine]:
+    """The machine class wired to ``engine``, with a hold in another venue to look for."""
+    foreign = engine.save_venue(factories.venue(), now=NOW)
+    other = engine.request(foreign.id, factories.request(), now=NOW)
+    assert isinstance(other, Requested)
+    wired = {"engine": engine, "db": db, "foreign_id": other.hold.id}
+    return type("BoundHoldMachine", (HoldMachine,), wired)
+
+
+def fresh(engine: HoldEngine, db: sa.Engine, **policy: Any) -> HoldMachine:
+    """A machine driven by hand: every step still compares engine and model and checks."""
+    machine = bound(engine, db)()
+    defaults = {"max_rank": 2, "wedding_days": 7, "banquet_days": 3, "max_extensions": 1}
+    machine.set_up(**{**defaults, **policy}, turnover=(60, 60, 60))
+    machine.ledger_agrees()
+    return machine
+
+
+def step(machine: HoldMachine, result: Any) -> Any:
+    machine.ledger_agrees()
+    return result
