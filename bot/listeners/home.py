@@ -19,11 +19,13 @@ log = logging.getLogger("osae.bot")
 
 
 def register(app: App, deps: Deps) -> None:
-    def home_opened(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def home_opened(
+        body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext
+    ) -> None:
         if event.get("tab") == "home":  # the Messages tab needs nothing from us
             publish_homes(deps, client, deps.venue(context), {event["user"]})
 
-    app.event("app_home_opened")(home_opened)
+    app.event("app_home_opened")(deps.listener(home_opened))
 
 
 def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[str]) -> None:
