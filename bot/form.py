@@ -17,6 +17,8 @@ T = TypeVar("T")
 REQUIRED = (ids.ROOM, ids.DATE, ids.START, ids.END, ids.KIND, ids.CUSTOMER, ids.SALESPERSON)
 # What an input set to something unreadable is told (the catalog key), by block id.
 INVALID = {
+    ids.CUSTOMER: "field.invalid_text",
+    ids.NOTE: "field.invalid_text",
     ids.DATE: "field.invalid_date",
     ids.START: "field.invalid_time",
     ids.END: "field.invalid_time",
@@ -121,19 +123,15 @@ def read_form(values: Mapping[str, Any]) -> Form:
             invalid.append(block)
         return value
 
-    def typed(block: str) -> str:
-        value = state(block).get("value")
-        return value if isinstance(value, str) else ""
-
     return Form(
         room_id=selected(ids.ROOM),
         day=strictly(ids.DATE, "selected_date", strict.iso_date),
         start_min=strictly(ids.START, "selected_time", strict.clock),
         end_min=strictly(ids.END, "selected_time", strict.clock),
         kind=selected(ids.KIND),
-        customer=typed(ids.CUSTOMER),
+        customer=strictly(ids.CUSTOMER, "value", strict.typed_text) or "",
         salesperson=strictly(ids.SALESPERSON, "selected_user", strict.user_id),
-        note=typed(ids.NOTE),
+        note=strictly(ids.NOTE, "value", lambda raw: strict.typed_text(raw, lines=True)) or "",
         invalid=tuple(invalid),
     )
 

@@ -56,6 +56,7 @@ def check(body: Any) -> None:
     """Raise ``Malformed`` unless ``body`` is a request osae handles, in the shape Slack sends."""
     if not isinstance(body, dict):
         raise Malformed("body", "not an object")
+    _ENVELOPE(body, "")
     if "command" in body:
         _SLASH_COMMAND(body, "")
         return
@@ -76,6 +77,10 @@ def _json(text: str, where: str) -> dict[str, Any]:
         raise Malformed(where, "not JSON") from None
     if not isinstance(value, dict):
         raise Malformed(where, "not a JSON object")
+    try:  # "\ud800" is valid JSON but no text: it could be neither stored nor sent back
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Malformed(where, "not valid Unicode") from None
     return value
 
 
@@ -227,7 +232,7 @@ _TEXT_OBJECT = obj(type=optional(TEXT), text=TEXT)
 _BLOCK = obj(type=TEXT, block_id=optional(TEXT), text=optional(_TEXT_OBJECT))
 _VIEW = obj(
     id=SLACK_ID,
-    type=optional(TEXT),
+    type=TEXT,
     callback_id=TEXT,
     private_metadata=optional(TEXT),
     hash=optional(TEXT),
@@ -361,6 +366,36 @@ _SLASH_COMMAND = obj(
     is_enterprise_install=optional(either(boolean, TEXT)),
 )
 _SSL_CHECK = obj(ssl_check=TEXT, token=optional(TEXT))
+
+# What Bolt reads of any body before it knows what it is (routing, context, logging).
+_ENVELOPE = obj(
+    type=optional(TEXT),
+    user=optional(either(SLACK_ID, _USER)),
+    user_id=optional(SLACK_ID),
+    team=_TEAM,
+    team_id=optional(SLACK_ID),
+    enterprise=_ENTERPRISE,
+    enterprise_id=optional(TEXT),
+    channel=_WHERE,
+    channel_id=optional(TEXT),
+    view=optional(_VIEW),
+    actions=optional(listof(_ACTION)),
+    event=optional(ANY_OBJECT),
+    message=_MESSAGE,
+    previous_message=_MESSAGE,
+    item=optional(ANY_OBJECT),
+    assistant_thread=optional(ANY_OBJECT),
+    function_data=optional(ANY_OBJECT),
+    authorizations=optional(listof(ANY_OBJECT)),
+    response_url=optional(URL),
+    response_urls=optional(listof(obj(response_url=URL))),
+    trigger_id=optional(TEXT),
+    thread_ts=optional(TEXT),
+    function_execution_id=optional(TEXT),
+    bot_access_token=optional(TEXT),
+    is_enterprise_install=optional(either(boolean, TEXT)),
+    is_ext_shared_channel=optional(boolean),
+)
 
 _BY_TYPE: dict[str, Check] = {
     "block_actions": _BLOCK_ACTIONS,

@@ -80,8 +80,10 @@ def parse(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
 
 
 def _normalise(text: str) -> str:
-    """NFKC turns full-width digits, letters, colons and ～ into ASCII; 〜 stays as is."""
-    return " ".join(unicodedata.normalize("NFKC", text).split())
+    """NFKC turns full-width digits, letters, colons and ～ into ASCII; 〜 stays as is.
+    Control characters (a pasted NUL) are dropped: nothing could store them."""
+    shown = "".join(c for c in text if unicodedata.category(c) != "Cc" or c.isspace())
+    return " ".join(unicodedata.normalize("NFKC", shown).split())
 
 
 def _minutes(hour: str, minute: str | None, half: str | None, minute_jp: str | None) -> int | None:

@@ -10,6 +10,7 @@ a real calendar date written ``YYYY-MM-DD``; a time is ``HH:MM`` with ``HH < 24`
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 
 MAX_BIGINT = 2**63 - 1  # holds.id
@@ -85,3 +86,13 @@ def url(raw: object) -> str | None:
 def action_ts(raw: object) -> float | None:
     """An ``action_ts`` (``1712345678.123456``) as seconds, else None."""
     return float(raw) if isinstance(raw, str) and _ACTION_TS.fullmatch(raw) else None
+
+
+def typed_text(raw: object, *, lines: bool = False) -> str | None:
+    """What a person typed in a text input, if it holds no control characters (a NUL cannot
+    even be stored); line breaks and tabs only where ``lines`` are allowed."""
+    if not isinstance(raw, str):
+        return None
+    allowed = "\n\t\r" if lines else ""
+    clean = all(unicodedata.category(c) != "Cc" or c in allowed for c in raw)
+    return raw if clean else None

@@ -8,7 +8,7 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.deps import Deps
 from bot.views.home import home_view
@@ -43,4 +43,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             log.warning(
                 "slack.home_publish_failed",
                 extra={"venue": venue.id, "user": user, "error": err.response.get("error")},
+            )
+        except (SlackClientError, OSError) as err:  # Slack unreachable: the action stands
+            log.warning(
+                "slack.home_publish_failed",
+                extra={"venue": venue.id, "user": user, "error": repr(err)},
             )

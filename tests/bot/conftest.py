@@ -180,6 +180,22 @@ def bot(
     with Server(wsgi, threads=8) as server:
         harness.url = server.url
         yield harness
+        app.after.drain()  # nothing of this test may still be talking to Slack after it
+
+
+def unlinked_app(
+    engine: HoldEngine, slack: SlackStandin, *, process_before_response: bool = False
+) -> BotApp:
+    """The bot as a workspace no venue is linked to sees it (OSAE_VENUES names another)."""
+    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
+    return build_app(
+        engine=engine,
+        signing_secret=SECRET,
+        client=client,
+        venues=VenueResolver(by_team={"T0OTHER": "somewhere"}),
+        now=lambda: NOW,
+        process_before_response=process_before_response,
+    )
 
 
 def click(

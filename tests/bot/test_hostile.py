@@ -9,18 +9,15 @@ import time
 from typing import Any
 
 import pytest
-from slack_sdk import WebClient
 
 from bot import ids
-from bot.app import build_app
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
 from core.engine import HoldEngine
 from core.model import Status
 from core.results import Requested
-from tests.bot.conftest import SECRET, Harness, click, values
+from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
 from tests.support import slack_requests as sr
-from tests.support.factories import MANAGER, NOW, request
+from tests.support.factories import MANAGER, request
 from tests.support.slack_standin import SlackStandin
 
 ERROR_ID = "エラーID"
@@ -175,15 +172,7 @@ def test_the_word_payload_in_a_hold_line_still_opens_the_form(
 def test_a_workspace_that_is_not_linked_gets_200_and_is_told_every_time(
     engine: HoldEngine, slack: SlackStandin, before_response: bool
 ) -> None:
-    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
-    app = build_app(
-        engine=engine,
-        signing_secret=SECRET,
-        client=client,
-        venues=VenueResolver(by_team={"T0OTHER": "somewhere"}),
-        now=lambda: NOW,
-        process_before_response=before_response,
-    )
+    app = unlinked_app(engine, slack, process_before_response=before_response)
     tries = 6
     with Server(build_wsgi(app, lambda: (True, {}))) as server:
         url = f"{server.url}/slack/events"
@@ -202,17 +191,20 @@ def test_a_workspace_that_is_not_linked_gets_200_and_is_told_every_time(
 
 
 # -- 5. realistic input that crashed gets its specific refusal -------------------------------
+def manager_typed(bot: Harness, text: str) -> str:
+    """What a manager typing ``/hold text`` is told (by the command's response_url)."""
+    body = sr.slash_command(text=text, user_id=MANAGER, response_url=bot.slack.response_url("c"))
+    assert bot.post(body)[0] == 200
+    told = str(bot.slack.wait_for("response_url")[0].body["text"])
+    assert ERROR_ID not in everything_sent(bot.slack)
+    return told
+
+
 @pytest.mark.parametrize("argument", ["²", "¹²", "12a", "-3", "#", "1.5"])
 def test_cancel_with_something_that_is_not_a_number_explains_the_usage(
     bot: Harness, argument: str
 ) -> None:
-    body = sr.slash_command(
-        text=f"cancel {argument}", user_id=MANAGER, response_url=bot.slack.response_url("c")
-    )
-    assert bot.post(body)[0] == 200
-    told = bot.slack.wait_for("response_url")[0].body["text"]
-    assert "`/hold cancel 番号`" in told
-    assert ERROR_ID not in everything_sent(bot.slack)
+    assert "`/hold cancel 番号`" in manager_typed(bot, f"cancel {argument}")
 
 
 @pytest.mark.parametrize(
@@ -221,13 +213,7 @@ def test_cancel_with_something_that_is_not_a_number_explains_the_usage(
 def test_cancel_of_a_number_beyond_any_hold_id_says_there_is_no_such_hold(
     bot: Harness, number: str
 ) -> None:
-    body = sr.slash_command(
-        text=f"cancel #{number}", user_id=MANAGER, response_url=bot.slack.response_url("c")
-    )
-    assert bot.post(body)[0] == 200
-    told = bot.slack.wait_for("response_url")[0].body["text"]
-    assert "はこの会場にありません" in told
-    assert ERROR_ID not in everything_sent(bot.slack)
+    assert "はこの会場にありません" in manager_typed(bot, f"cancel #{number}")
     assert bot.slack.calls_to("views.open") == []
 
 
@@ -268,6 +254,27 @@ def test_a_quick_form_on_the_last_day_there_is_shows_beyond_the_horizon_in_its_p
     view_id = bot.command("鳳凰 9999/12/31 22:00-02:00 婚礼 山田様")
     assert "先すぎます" in bot.preview_text(view_id)
     assert ERROR_ID not in everything_sent(bot.slack)
+
+
+def test_a_customer_with_a_nul_is_refused_on_its_field_and_a_quick_form_drops_it(
+    bot: Harness,
+) -> None:
+    view_id = bot.command("鳳凰 3/10 11:00-15:00 婚礼 山田\x00様")
+    assert block(bot.slack.view(view_id), ids.CUSTOMER)["element"]["initial_value"] == "山田様"
+    status, answer = bot.submit(view_id, values(customer="山田\x00様", note="a\x07b"))
+    assert status == 200 and answer["response_action"] == "errors"
+    assert set(answer["errors"]) == {ids.CUSTOMER, ids.NOTE}
+    assert "制御文字" in answer["errors"][ids.CUSTOMER]
+    assert bot.engine.holds(bot.venue.id) == []
+    assert ERROR_ID not in everything_sent(bot.slack)
+
+
+def test_text_that_is_not_unicode_is_malformed(bot: Harness) -> None:
+    body = sr.view_submission(values(customer="山田様"), callback_id=ids.HOLD_MODAL)
+    lone = body.replace(b"%E5%B1%B1%E7%94%B0%E6%A7%98", b"%5Cud800")  # JSON "\ud800"
+    assert lone != body
+    assert bot.post(lone)[0] == 400
+    assert bot.engine.holds(bot.venue.id) == []
 
 
 # -- 6. a time is HH:MM with MM < 60 ---------------------------------------------------------
@@ -338,3 +345,24 @@ def test_the_release_confirmation_dialog_is_plain_text_and_slack_accepts_it(bot:
     release = next(e for e in actions["elements"] if e["action_id"] == ids.RELEASE)
     assert release["confirm"]["text"]["type"] == "plain_text"
     assert "A & B <様>" in release["confirm"]["text"]["text"]  # plain_text: shown as typed
+
+
+# -- Socket Mode reads the same shapes -------------------------------------------------------
+def test_a_malformed_socket_mode_payload_is_logged_and_not_dispatched(
+    bot: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    from slack_sdk.socket_mode.request import SocketModeRequest
+
+    from bot.socket_mode import CheckedSocketModeHandler
+
+    assert bot.app is not None
+    handler = CheckedSocketModeHandler(bot.app, "xapp-1-test")  # not connected: nothing sent
+    click_payload = {**sr.payload_of(sr.block_actions()), "actions": []}
+    event_payload = {**json.loads(sr.app_home_opened_event()), "event": 5}
+    for payload in (click_payload, event_payload):
+        request = SocketModeRequest(type="interactive", envelope_id="e1", payload=payload)
+        handler.handle(handler.client, request)
+    logged = [r.__dict__["where"] for r in caplog.records if r.getMessage() == "socket.malformed"]
+    assert logged == ["actions", "event"]
+    time.sleep(0.2)
+    assert bot.slack.calls == []

@@ -24,7 +24,7 @@ import urllib.request
 from datetime import date, datetime
 from datetime import time as clock_time
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, parse_qsl, urlencode
 
 from tests.support.slack_standin import (
     APP_ID,
@@ -163,13 +163,20 @@ def _response_url(kind: str, team_id: str) -> str:
     return f"https://hooks.slack.com/{kind}/{team_id}/{_digits(13)}/{secrets.token_urlsafe(18)}"
 
 
-def _form(fields: dict[str, str]) -> bytes:
+def form_body(fields: dict[str, str]) -> bytes:
+    """A form body (``a=1&b=2``), as slash commands come."""
     return urlencode(fields).encode()
+
+
+def form_fields(body: bytes | str) -> dict[str, str]:
+    """The fields of a form body (a slash command's), blank ones kept."""
+    text = body.decode() if isinstance(body, bytes) else body
+    return dict(parse_qsl(text, keep_blank_values=True))
 
 
 def interaction_body(payload: Any) -> bytes:
     """An interactivity body: ``payload=<urlencoded JSON>`` (any JSON value, for odd ones)."""
-    return _form({"payload": json.dumps(payload, ensure_ascii=False)})
+    return form_body({"payload": json.dumps(payload, ensure_ascii=False)})
 
 
 # ------------------------------------------------------------- slash command
@@ -191,7 +198,7 @@ def slash_command(
     token: str = VERIFICATION_TOKEN,
 ) -> bytes:
     """The form body of a slash command, with every field Slack sends, in Slack's order."""
-    return _form(
+    return form_body(
         {
             "token": token,
             "team_id": team_id,
