@@ -5,6 +5,10 @@ Entry points (wired by ``jobs.processes`` into ``osae web`` / ``osae serve``):
 ``socket_mode.run_socket_mode``; ``notices.render_notice`` / ``render_failure_report`` the DMs
 the jobs send; ``locales.UserLocales`` each user's language.
 
+At the edge: ``gate`` the trust boundary in front of Bolt (signature first, then the body
+parsed by field and shape-checked by ``payloads``); ``strict`` the readers of ids, numbers,
+dates and times; ``texts.esc`` the one escape for typed text.
+
 Inside: ``listeners/`` one module per surface (commands, modal, buttons, cancel, home), each
 with ``register(app, deps)``; ``views/`` the Block Kit of modals, App Home and messages;
 ``cards`` a hold as it reads everywhere; ``quickform`` the ``/hold 鳳凰 5/15 ...`` parser;

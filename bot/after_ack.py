@@ -10,6 +10,7 @@ handler, as an unacknowledged listener's would.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -26,9 +27,19 @@ class AfterAck:
     def __init__(self, on_error: ErrorHandler, threads: int = 8) -> None:
         self.on_error = on_error
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="osae-after-ack")
+        self._pending = 0
+        self._idle = threading.Condition()
 
     def __call__(self, body: dict[str, Any], client: WebClient, work: Callable[[], None]) -> None:
+        with self._idle:
+            self._pending += 1
         self._pool.submit(self._guarded, body, client, work)
+
+    def drain(self, timeout: float = 30.0) -> bool:
+        """Wait until all the work handed over so far is done (also work that work handed
+        over); False if some is still running after ``timeout`` seconds."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
 
     def _guarded(self, body: dict[str, Any], client: WebClient, work: Callable[[], None]) -> None:
         try:
@@ -38,3 +49,7 @@ class AfterAck:
                 self.on_error(err, body, None, client)
             except Exception:
                 log.exception("bot.error_handler_failed")
+        finally:
+            with self._idle:
+                self._pending -= 1
+                self._idle.notify_all()

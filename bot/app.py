@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
@@ -28,6 +29,16 @@ LISTENER_THREADS = 16
 AFTER_ACK_THREADS = 8  # posting and App Home; bounded so they never take every DB connection
 
 
+class BotApp(App):
+    """Bolt's App, knowing the signing secret the gate in front of it verifies with, and the
+    pool its listeners hand their after-ack work to (``app.after.drain()`` waits for it)."""
+
+    def __init__(self, *, signing_secret: str, after: AfterAck, **options: Any) -> None:
+        super().__init__(signing_secret=signing_secret, **options)
+        self.signing_secret = signing_secret
+        self.after = after
+
+
 def build_app(
     *,
     engine: HoldEngine,
@@ -37,7 +48,7 @@ def build_app(
     now: Callable[[], datetime],
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
-) -> App:
+) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
     error is logged and the action still stands.
@@ -53,8 +64,9 @@ def build_app(
         views=ViewUpdates(),
         after=AfterAck(on_error, AFTER_ACK_THREADS),
     )
-    app = App(
+    app = BotApp(
         signing_secret=signing_secret,
+        after=deps.after,
         client=client,
         process_before_response=process_before_response,
         token_verification_enabled=False,

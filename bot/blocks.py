@@ -21,11 +21,6 @@ MAX_HEADER_TEXT = 150
 MAX_CONTEXT_TEXT = 2000  # per element (Slack's documented limit for mrkdwn in context)
 
 
-def esc(text: str) -> str:
-    """Escape what a person typed (customer, note) so mrkdwn shows it as written."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -11,15 +11,15 @@ from zoneinfo import ZoneInfo
 from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmObject
 
 from bot import ids
-from bot.blocks import clip, context, esc, plain, section
-from bot.texts import dates, lang, text
+from bot.blocks import context, plain, section
+from bot.texts import dates, esc, lang, text
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold, Status
 
 
 def line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
     """``#12 鳳凰の間 3/10(水) 11:00–15:00 山田様（婚礼）``, escaped for mrkdwn."""
-    return esc(hold_line(hold, tz, locale))
+    return hold_line(hold, tz, locale)
 
 
 def state(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
@@ -35,8 +35,8 @@ def brief(hold: Hold, locale: str | None) -> str:
     """``#13 佐藤様（婚礼）``: another hold, named shortly."""
     kind = text(locale, f"kind.{hold.kind.value}")
     if lang(locale) == "en":
-        return esc(f"#{hold.id} {hold.customer} ({kind})")
-    return esc(f"#{hold.id} {hold.customer}（{kind}）")
+        return f"#{hold.id} {esc(hold.customer)} ({kind})"
+    return f"#{hold.id} {esc(hold.customer)}（{kind}）"
 
 
 def card(
@@ -56,7 +56,7 @@ def card(
                 lead,
                 line(hold, tz, locale),
                 f"{state(hold, tz, locale)} · "
-                + text(locale, "card.salesperson", salesperson=hold.salesperson),
+                + text(locale, "card.salesperson", salesperson=esc(hold.salesperson)),
             ],
         )
     )
@@ -96,7 +96,9 @@ def _release(hold: Hold, tz: ZoneInfo, locale: str | None) -> ButtonElement:
     """Release cannot be undone, so Slack asks first (a client-side confirm dialog)."""
     ask = ConfirmObject(
         title=plain(text(locale, "release.ask.title"), 100),
-        text=clip(text(locale, "release.ask.text", hold=line(hold, tz, locale)), 300),
+        text=plain(
+            text(locale, "release.ask.text", hold=hold_line(hold, tz, locale, plain=True)), 300
+        ),
         confirm=plain(text(locale, "release.ask.ok"), 30),
         deny=plain(text(locale, "release.ask.deny"), 30),
         style="danger",

@@ -19,7 +19,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 from slack_sdk.webhook import WebhookClient
 
-from bot.texts import text
+from bot.texts import esc, text
 from bot.views.dialogs import info_modal
 
 log = logging.getLogger("osae.bot")
@@ -54,7 +54,8 @@ def error_handler(locale_of: Callable[[str], str]) -> Callable[..., BoltResponse
         locale = _safe_locale(locale_of, user)
         if isinstance(error, UserError):
             log.warning(error.key, extra={"error_id": error_id, "user": user, **error.facts})
-            message = text(locale, error.key, **error.facts)
+            facts = {k: esc(v) if isinstance(v, str) else v for k, v in error.facts.items()}
+            message = text(locale, error.key, **facts)
         else:
             log.error(
                 "bot.unexpected",

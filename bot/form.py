@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
-from bot import ids
+from bot import ids, strict
 from bot.quickform import QuickForm
 from core.model import HoldRequest
 from core.rules.spans import end_minute
 
+T = TypeVar("T")
 REQUIRED = (ids.ROOM, ids.DATE, ids.START, ids.END, ids.KIND, ids.CUSTOMER, ids.SALESPERSON)
+# What an input set to something unreadable is told (the catalog key), by block id.
+INVALID = {
+    ids.CUSTOMER: "field.invalid_text",
+    ids.NOTE: "field.invalid_text",
+    ids.DATE: "field.invalid_date",
+    ids.START: "field.invalid_time",
+    ids.END: "field.invalid_time",
+    ids.SALESPERSON: "field.invalid_user",
+}
 PREVIEW_CUSTOMER = "-"  # stands in for a customer not typed yet: the preview is about the slot
 
 
@@ -29,6 +39,7 @@ class Form:
     customer: str = ""
     salesperson: str | None = None
     note: str = ""
+    invalid: tuple[str, ...] = ()  # block ids of inputs set to something unreadable
 
     @classmethod
     def from_quick(cls, quick: QuickForm, salesperson: str) -> Form:
@@ -53,7 +64,9 @@ class Form:
             ids.CUSTOMER: self.customer.strip(),
             ids.SALESPERSON: self.salesperson,
         }
-        return [block for block in REQUIRED if given[block] in (None, "")]
+        return [
+            block for block in REQUIRED if given[block] in (None, "") and block not in self.invalid
+        ]
 
     def slot_chosen(self) -> bool:
         """Room, date, times and kind: enough for a preview."""
@@ -86,25 +99,40 @@ class Form:
         return filled.request(creator)
 
 
-def read_form(values: Mapping[str, Mapping[str, Any]]) -> Form:
-    """``view.state.values`` (block_id -> action_id -> state) as a Form; unset fields None."""
+def read_form(values: Mapping[str, Any]) -> Form:
+    """``view.state.values`` (block_id -> action_id -> state) as a Form; unset fields None,
+    and fields set to something no picker sends (``11:60``, ``2027-02-30``, a user id that
+    is not one) None and named in ``invalid``."""
 
     def state(block: str) -> Mapping[str, Any]:
-        return values.get(block, {}).get(block) or {}
+        states = values.get(block)
+        element = states.get(block) if isinstance(states, Mapping) else None
+        return element if isinstance(element, Mapping) else {}
 
     def selected(block: str) -> str | None:
-        option = state(block).get("selected_option") or {}
-        return option.get("value") or None
+        option = state(block).get("selected_option")
+        value = option.get("value") if isinstance(option, Mapping) else None
+        return value if isinstance(value, str) and value else None
+
+    invalid: list[str] = []
+
+    def strictly(block: str, key: str, read: Callable[[object], T | None]) -> T | None:
+        raw = state(block).get(key)
+        value = read(raw) if raw not in (None, "") else None
+        if raw not in (None, "") and value is None:
+            invalid.append(block)
+        return value
 
     return Form(
         room_id=selected(ids.ROOM),
-        day=_date(state(ids.DATE).get("selected_date")),
-        start_min=_clock(state(ids.START).get("selected_time")),
-        end_min=_clock(state(ids.END).get("selected_time")),
+        day=strictly(ids.DATE, "selected_date", strict.iso_date),
+        start_min=strictly(ids.START, "selected_time", strict.clock),
+        end_min=strictly(ids.END, "selected_time", strict.clock),
         kind=selected(ids.KIND),
-        customer=state(ids.CUSTOMER).get("value") or "",
-        salesperson=state(ids.SALESPERSON).get("selected_user") or None,
-        note=state(ids.NOTE).get("value") or "",
+        customer=strictly(ids.CUSTOMER, "value", strict.typed_text) or "",
+        salesperson=strictly(ids.SALESPERSON, "selected_user", strict.user_id),
+        note=strictly(ids.NOTE, "value", lambda raw: strict.typed_text(raw, lines=True)) or "",
+        invalid=tuple(invalid),
     )
 
 
@@ -125,33 +153,50 @@ class ModalMeta:
         return raw
 
     @classmethod
-    def load(cls, raw: str | None) -> ModalMeta:
-        try:
-            data = json.loads(raw or "{}")
-        except ValueError:
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
+    def load(cls, raw: object) -> ModalMeta:
+        data = _metadata(raw)
+        notes = data.get("n")
         return cls(
-            channel=data.get("c") or None,
-            locale=data.get("l") or "ja",
-            notes=tuple(str(n) for n in data.get("n") or ()),
-            response_url=data.get("r") or None,
+            channel=strict.slack_id(data.get("c")),
+            locale=_text(data.get("l")) or "ja",
+            notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+            response_url=strict.url(data.get("r")),
         )
 
 
-def _date(raw: object) -> date | None:
-    try:
-        return date.fromisoformat(str(raw)) if raw else None
-    except ValueError:
-        return None
+@dataclass(frozen=True)
+class HoldMeta:
+    """What a dialog about one hold (confirm, cancel) remembers in its private_metadata."""
+
+    hold_id: int | None  # None: the metadata names no hold (it is not ours)
+    locale: str
+    response_url: str | None = None  # where to answer (the command's)
+    source: dict[str, Any] = field(default_factory=dict)  # the clicked button's place
+
+    def dump(self) -> str:
+        data = {"h": self.hold_id, "l": self.locale, "u": self.response_url, "s": self.source}
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def load(cls, raw: object) -> HoldMeta:
+        data = _metadata(raw)
+        source = data.get("s")
+        return cls(
+            hold_id=strict.hold_id(data.get("h")),
+            locale=_text(data.get("l")) or "ja",
+            response_url=strict.url(data.get("u")),
+            source=source if isinstance(source, dict) else {},
+        )
 
 
-def _clock(raw: object) -> int | None:
-    """ "HH:MM" from a timepicker as minutes after midnight."""
+def _metadata(raw: object) -> dict[str, Any]:
+    """private_metadata as the dict we wrote; {} for anything else."""
     try:
-        hours, minutes = str(raw).split(":")
-        value = int(hours) * 60 + int(minutes)
-    except ValueError:
-        return None
-    return value if 0 <= value < 1440 else None
+        data = json.loads(raw) if isinstance(raw, str) and raw else {}
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None

@@ -17,7 +17,7 @@ from slack_sdk.models.blocks import Block
 
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
-from bot.texts import dates, text
+from bot.texts import dates, esc, text
 from bot.texts.refusals import ordinal
 from core.model import Hold
 from core.notices import Notice, NoticeKind
@@ -190,7 +190,7 @@ def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None) -> str:
         locale,
         "failures.item",
         kind=kind,
-        recipient=notice.recipient,
+        recipient=esc(notice.recipient),
         hold=about,
-        error=error.replace("`", "'"),
+        error=esc(error.replace("`", "'")),
     )

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from bot.blocks import esc
-from bot.texts import dates, text
+from bot.texts import dates, esc, text
 from bot.texts.refusals import describe, ordinal
 from core.model import Hold
 from core.results import Code, Preview, Refused
@@ -34,10 +33,10 @@ def _refused(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
     if refused.code is Code.BANQUET_NOT_OPEN and refused.opens_at:
         opens = dates.when(refused.opens_at, tz, locale, year=True)
         return text(locale, "preview.banquet_not_open", opens=opens)
-    return esc(describe(refused, tz, locale))
+    return describe(refused, tz, locale)
 
 
 def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
     deadline = dates.day(hold.expires_at.astimezone(tz).date(), locale) if hold.expires_at else "—"
     kind = text(locale, f"kind.{hold.kind.value}")
-    return esc(text(locale, "preview.ahead", customer=hold.customer, kind=kind, deadline=deadline))
+    return text(locale, "preview.ahead", customer=esc(hold.customer), kind=kind, deadline=deadline)

@@ -22,14 +22,20 @@ _MARK = "\x00"  # stands in for a piece already understood, keeping word order
 
 _TIME = r"(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)?"
 _SEP = r"\s*(?:~|〜|-|–|—|−|ー|から)\s*"
-_RANGE = re.compile(rf"(?<![\d/.:-]){_TIME}{_SEP}{_TIME}(?:\s*まで)?(?![\d/])")
+# re.ASCII: \d is 0-9 only (int() would also read ١٢ and other scripts' digits).
+_RANGE = re.compile(rf"(?<![\d/.:-]){_TIME}{_SEP}{_TIME}(?:\s*まで)?(?![\d/])", re.ASCII)
 _LONE_TIME = re.compile(
-    r"(?<![\d/.:-])(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)(?!\d)"
+    r"(?<![\d/.:-])(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)(?!\d)", re.ASCII
 )
 _WEEKDAY = r"(?:\s*[(（][^)）]{1,4}[)）])?"
 _DATES = (
-    re.compile(rf"(?<!\d)(\d{{4}})\s*[-/年]\s*(\d{{1,2}})\s*[-/月]\s*(\d{{1,2}})\s*日?{_WEEKDAY}"),
-    re.compile(rf"(?<![\d/])()(\d{{1,2}})\s*(?:/|月)\s*(\d{{1,2}})\s*日?{_WEEKDAY}(?![\d/])"),
+    re.compile(
+        rf"(?<!\d)(\d{{4}})\s*[-/年]\s*(\d{{1,2}})\s*[-/月]\s*(\d{{1,2}})\s*日?{_WEEKDAY}",
+        re.ASCII,
+    ),
+    re.compile(
+        rf"(?<![\d/])()(\d{{1,2}})\s*(?:/|月)\s*(\d{{1,2}})\s*日?{_WEEKDAY}(?![\d/])", re.ASCII
+    ),
 )
 _RELATIVE = {"今日": 0, "本日": 0, "today": 0, "明日": 1, "tomorrow": 1, "明後日": 2}
 _KINDS = {
@@ -74,8 +80,10 @@ def parse(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
 
 
 def _normalise(text: str) -> str:
-    """NFKC turns full-width digits, letters, colons and ～ into ASCII; 〜 stays as is."""
-    return " ".join(unicodedata.normalize("NFKC", text).split())
+    """NFKC turns full-width digits, letters, colons and ～ into ASCII; 〜 stays as is.
+    Control characters (a pasted NUL) are dropped: nothing could store them."""
+    shown = "".join(c for c in text if unicodedata.category(c) != "Cc" or c.isspace())
+    return " ".join(unicodedata.normalize("NFKC", shown).split())
 
 
 def _minutes(hour: str, minute: str | None, half: str | None, minute_jp: str | None) -> int | None:

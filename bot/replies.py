@@ -7,10 +7,9 @@ back to one that always works (a DM from the app needs only ``chat:write``).
 
 from __future__ import annotations
 
-import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.webhook import WebhookClient
 
+from bot import strict
 from bot.form import ModalMeta
 from bot.texts import text
 from bot.views.dialogs import info_modal
@@ -40,6 +40,7 @@ class Source:
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> Source:
+        """From a block_actions payload (its shape checked by ``bot.payloads``)."""
         container = body.get("container") or {}
         if container.get("type") != "message":
             return cls()
@@ -49,9 +50,7 @@ class Source:
             ts=container.get("message_ts"),
             response_url=body.get("response_url"),
             ephemeral=bool(container.get("is_ephemeral")),
-            hold_ids=tuple(
-                int(m.group(1)) for b in blocks if (m := _ACTIONS_ID.match(b.get("block_id", "")))
-            ),
+            hold_ids=_hold_ids(m.group(1) for b in blocks if (m := _card_actions(b))),
             header=next((b["text"]["text"] for b in blocks if b.get("type") == "header"), None),
         )
 
@@ -71,14 +70,29 @@ class Source:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Source:
+        """From what ``dump`` wrote into a dialog's private_metadata (anything else: nothing)."""
+        ids = data.get("i")
         return cls(
-            channel=data.get("c"),
-            ts=data.get("t"),
-            response_url=data.get("u"),
-            ephemeral=bool(data.get("e")),
-            hold_ids=tuple(int(i) for i in data.get("i") or ()),
-            header=data.get("h"),
+            channel=strict.slack_id(data.get("c")),
+            ts=_text(data.get("t")),
+            response_url=strict.url(data.get("u")),
+            ephemeral=data.get("e") is True,
+            hold_ids=_hold_ids(ids if isinstance(ids, list) else ()),
+            header=_text(data.get("h")),
         )
+
+
+def _card_actions(block: dict[str, Any]) -> re.Match[str] | None:
+    block_id = block.get("block_id")
+    return _ACTIONS_ID.match(block_id) if isinstance(block_id, str) else None
+
+
+def _hold_ids(raw: Iterable[object]) -> tuple[int, ...]:
+    return tuple(i for i in map(strict.hold_id, raw) if i is not None)
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def post_result(client: WebClient, meta: ModalMeta, user: str, message: Message) -> None:
@@ -165,7 +179,3 @@ def _webhook(url: str, **fields: Any) -> bool:
 
 def _err(err: SlackApiError) -> str:
     return str(err.response.get("error") if err.response is not None else err)
-
-
-def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

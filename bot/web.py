@@ -1,5 +1,5 @@
-"""The HTTP face: ``POST /slack/events`` (Bolt, signature checked) and ``GET /healthz``,
-served by waitress (a production WSGI server, pure Python, threaded).
+"""The HTTP face: ``POST /slack/events`` (the trust boundary of ``bot.gate``, then Bolt) and
+``GET /healthz``, served by waitress (a production WSGI server, pure Python, threaded).
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from slack_bolt import App
-from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress.server import create_server
+
+from bot.gate import SlackGate
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+
+    from bot.app import BotApp
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
@@ -24,11 +26,12 @@ Health = Callable[[], tuple[bool, dict[str, Any]]]
 log = logging.getLogger("osae.web")
 
 
-def build_wsgi(app: App, health: Health) -> WSGIApplication:
-    """Slack's requests go to Bolt, which answers 401 to anything not signed by Slack within
-    the last five minutes; ``/healthz`` answers 200 or 503 with ``health()``'s facts as JSON.
+def build_wsgi(app: BotApp, health: Health) -> WSGIApplication:
+    """Slack's requests go through the gate (401 to anything not signed by Slack within the
+    last five minutes, 400 to a malformed body) to Bolt; ``/healthz`` answers 200 or 503 with
+    ``health()``'s facts as JSON.
     """
-    slack = SlackRequestHandler(app, path=EVENTS_PATH)
+    slack = SlackGate(app, app.signing_secret)
 
     def wsgi(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")

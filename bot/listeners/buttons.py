@@ -7,7 +7,6 @@ updated in place to the outcome, and the people concerned get a fresh App Home.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from functools import partial
@@ -16,11 +15,12 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
-from bot import cards, ids
-from bot.blocks import MAX_MESSAGE_BLOCKS, dump, esc, header
+from bot import cards, ids, strict
+from bot.blocks import MAX_MESSAGE_BLOCKS, dump, header
 from bot.deps import Deps
+from bot.form import HoldMeta
 from bot.listeners.home import publish_homes
-from bot.replies import Source, dumps, replace_message, tell
+from bot.replies import Source, replace_message, tell
 from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import confirm_modal, info_modal
@@ -52,7 +52,7 @@ class Click:
     def of(cls, body: dict[str, Any], locale: str) -> Click | None:
         """The click in a block_actions payload; None if the button names no hold."""
         action = body["actions"][0]
-        hold_id = _hold_id(action.get("value"))
+        hold_id = strict.hold_id(action.get("value"))
         if hold_id is None:
             return None
         return cls(
@@ -81,8 +81,8 @@ def register(app: App, deps: Deps) -> None:
     ) -> None:
         confirm_submitted(deps, ack, body, view, client, context)
 
-    app.block_action(ids.DECISION_ACTION)(clicked)
-    app.view_submission(ids.CONFIRM_MODAL)(confirmed)
+    app.block_action(ids.DECISION_ACTION)(deps.listener(clicked))
+    app.view_submission(ids.CONFIRM_MODAL)(deps.listener(confirmed))
 
 
 def on_click(deps: Deps, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
@@ -91,7 +91,7 @@ def on_click(deps: Deps, body: dict[str, Any], client: WebClient, context: BoltC
     locale = deps.locales.get(user)
     click = Click.of(body, locale)
     if click is None:  # a button value that names no hold: someone crafted it
-        refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:20])
+        refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
         message = describe(refused, venue.tz, locale)
         tell(client, user, message, locale, response_url=body.get("response_url"))
         return
@@ -110,7 +110,7 @@ def ask_to_confirm(deps: Deps, client: WebClient, venue: Venue, click: Click) ->
     plan = deps.engine.confirm_plan(venue.id, click.hold_id, actor=click.user, now=deps.now())
     if isinstance(plan, Refused):
         return plan
-    meta = dumps({"h": click.hold_id, "l": click.locale, "s": click.source.dump()})
+    meta = HoldMeta(click.hold_id, click.locale, source=click.source.dump()).dump()
     view = confirm_modal(plan, venue.tz, click.locale, meta)
     client.views_open(trigger_id=click.trigger_id, view=view.to_dict())
     return None
@@ -124,13 +124,18 @@ def confirm_submitted(
     client: WebClient,
     context: BoltContext,
 ) -> None:
-    meta = json.loads(view.get("private_metadata") or "{}")
+    meta = HoldMeta.load(view.get("private_metadata"))
     user = body["user"]["id"]
-    click = Click(user, "confirm", int(meta["h"]), meta.get("l") or "ja", Source.load(meta["s"]))
     venue = deps.venue(context)
+    if meta.hold_id is None:  # not metadata we wrote
+        refused = Refused(Code.HOLD_NOT_FOUND, detail="-")
+        reason = describe(refused, venue.tz, meta.locale)
+        ack(response_action="update", view=info_modal(reason, meta.locale).to_dict())
+        return
+    click = Click(user, "confirm", meta.hold_id, meta.locale, Source.load(meta.source))
     result = deps.engine.confirm(venue.id, click.hold_id, actor=user, now=deps.now())
     if isinstance(result, Refused):  # said in the dialog itself
-        reason = esc(describe(result, venue.tz, click.locale))
+        reason = describe(result, venue.tz, click.locale)
         ack(response_action="update", view=info_modal(reason, click.locale).to_dict())
     else:
         ack()
@@ -145,7 +150,7 @@ def settle(
     if isinstance(result, Refused):
         reason = describe(result, venue.tz, click.locale)
         if result.hold is not None and result.code in _STALE:
-            notes: tuple[str, ...] = (esc(reason),) if result.code is Code.DEADLINE_PASSED else ()
+            notes: tuple[str, ...] = (reason,) if result.code is Code.DEADLINE_PASSED else ()
             _redraw(deps, client, venue, click, result.hold, None, notes)
         if not told:
             tell(
@@ -217,13 +222,6 @@ def _rebuild(
         if not isinstance(other, Refused):
             blocks += dump(cards.card(other, venue.tz, click.locale))
     return blocks[:MAX_MESSAGE_BLOCKS]
-
-
-def _hold_id(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
 
 
 def _log(venue: Venue, click: Click, result: Result) -> None:

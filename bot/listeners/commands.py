@@ -45,7 +45,7 @@ def register(app: App, deps: Deps) -> None:
             ack()
             open_form(deps, body, client, context, text)
 
-    app.command(ids.COMMAND)(hold_command)
+    app.command(ids.COMMAND)(deps.listener(hold_command))
 
 
 def open_form(

@@ -8,7 +8,7 @@ from typing import Any
 
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.deps import Deps
 from bot.views.home import home_view
@@ -19,11 +19,13 @@ log = logging.getLogger("osae.bot")
 
 
 def register(app: App, deps: Deps) -> None:
-    def home_opened(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    def home_opened(
+        body: dict[str, Any], event: dict[str, Any], client: WebClient, context: BoltContext
+    ) -> None:
         if event.get("tab") == "home":  # the Messages tab needs nothing from us
             publish_homes(deps, client, deps.venue(context), {event["user"]})
 
-    app.event("app_home_opened")(home_opened)
+    app.event("app_home_opened")(deps.listener(home_opened))
 
 
 def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[str]) -> None:
@@ -42,4 +44,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             log.warning(
                 "slack.home_publish_failed",
                 extra={"venue": venue.id, "user": user, "error": err.response.get("error")},
+            )
+        except (SlackClientError, OSError) as err:  # Slack unreachable: the action stands
+            log.warning(
+                "slack.home_publish_failed",
+                extra={"venue": venue.id, "user": user, "error": repr(err)},
             )

@@ -1,4 +1,5 @@
-"""The /hold modal: live preview on every slot change, and the submission."""
+"""The /hold modal: live preview on every slot change, rooms found as typed (a venue with
+more rooms than fit in a menu), and the submission."""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
-from bot import ids
-from bot.blocks import esc
+from bot import ids, strict
 from bot.deps import Deps
-from bot.form import Form, ModalMeta, read_form
+from bot.form import INVALID, Form, ModalMeta, read_form
 from bot.listeners.home import publish_homes
 from bot.preview import preview_line
 from bot.replies import post_result
+from bot.rooms import group_rooms
 from bot.texts import text
 from bot.texts.refusals import describe
-from bot.views.hold_modal import hold_modal
+from bot.views.hold_modal import MAX_MENU_ROOMS, hold_modal, room_groups
 from bot.views.messages import posted
 from core.model import Venue
 from core.results import Refused
@@ -41,8 +42,14 @@ def register(app: App, deps: Deps) -> None:
     ) -> None:
         submit(deps, ack, body, view, client, context)
 
-    app.block_action(ids.PREVIEW_ACTION)(preview_changed)
-    app.view_submission(ids.HOLD_MODAL)(submitted)
+    def rooms_typed(
+        ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext
+    ) -> None:
+        room_options(deps, ack, body, context)
+
+    app.block_action(ids.PREVIEW_ACTION)(deps.listener(preview_changed))
+    app.options(ids.ROOM)(deps.listener(rooms_typed))
+    app.view_submission(ids.HOLD_MODAL)(deps.listener(submitted))
 
 
 def current_preview(deps: Deps, venue: Venue, form: Form, user: str, locale: str) -> str:
@@ -51,6 +58,14 @@ def current_preview(deps: Deps, venue: Venue, form: Form, user: str, locale: str
         return preview_line(None, venue.tz, locale)
     result = deps.engine.preview(venue.id, form.preview_request(user), now=deps.now())
     return preview_line(result, venue.tz, locale)
+
+
+def room_options(deps: Deps, ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+    """The rooms whose name or id contains what was typed, grouped as in a full menu."""
+    venue = deps.venue(context)
+    locale = ModalMeta.load((body.get("view") or {}).get("private_metadata")).locale
+    found = group_rooms(venue.rooms.values()).matching(body["value"], MAX_MENU_ROOMS)
+    ack(option_groups=[group.to_dict() for group in room_groups(found, locale)])
 
 
 def refresh_preview(
@@ -63,9 +78,9 @@ def refresh_preview(
     form = read_form(view["state"]["values"])
     line = current_preview(deps, venue, form, user, meta.locale)
     modal = hold_modal(venue, form, meta, preview=line)
-    stamp = float(body["actions"][0].get("action_ts") or 0)
+    stamp = strict.action_ts(body["actions"][0].get("action_ts")) or 0.0
     deps.views.update(
-        client, view_id=view["id"], view=modal.to_dict(), hash=view["hash"], stamp=stamp
+        client, view_id=view["id"], view=modal.to_dict(), hash=view.get("hash"), stamp=stamp
     )
 
 
@@ -81,6 +96,10 @@ def submit(
     user = body["user"]["id"]
     meta = ModalMeta.load(view.get("private_metadata"))
     form = read_form(view["state"]["values"])
+    if form.invalid:
+        errors = {b: text(meta.locale, INVALID[b]) for b in form.invalid}
+        ack(response_action="errors", errors=errors)
+        return
     missing = form.missing()
     if missing:
         ack(
@@ -116,7 +135,7 @@ def _refuse(ack: Ack, venue: Venue, form: Form, meta: ModalMeta, refused: Refuse
         ack(response_action="errors", errors={block: reason})
         return
     line = preview_line(refused, venue.tz, meta.locale)
-    modal = hold_modal(venue, form, meta, preview=line, refusal=esc(reason))
+    modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
     ack(response_action="update", view=modal.to_dict())
 
 

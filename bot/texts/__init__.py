@@ -18,5 +18,13 @@ def lang(locale: str | None) -> str:
     return "ja" if (locale or "").lower().startswith("ja") else "en"
 
 
+def esc(typed: str) -> str:
+    """The one escape for text people typed (customer, note, room names, a word of a command)
+    wherever Slack parses it (mrkdwn in blocks, a message's fallback ``text``, App Home, DMs):
+    ``&``, ``<`` and ``>`` as entities, so ``<!channel>`` shows as written and notifies no one.
+    plain_text (option labels, input values) is not parsed and takes the text as it is."""
+    return typed.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def text(locale: str | None, key: str, **facts: Any) -> str:
     return CATALOGS[lang(locale)][key].format(**facts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from bot.texts import dates, lang, text
+from bot.texts import dates, esc, lang, text
 from core.model import Hold
 from core.results import Code, Refused
 
@@ -12,6 +12,7 @@ _BY_FIELD = {Code.BAD_TIMES}
 
 
 def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+    """The refusal as a sentence, safe as mrkdwn and as fallback text (typed text escaped)."""
     key = f"refusal.{refused.code.value}"
     if refused.code in _BY_FIELD:
         key += ".end" if refused.field == "end" else ".start"
@@ -19,7 +20,7 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         key += ".manager"
     hold = refused.hold
     facts = {
-        "detail": refused.detail,
+        "detail": esc(refused.detail) if refused.detail is not None else None,
         "limit": refused.limit,
         "rank": refused.rank,
         "rank_text": ordinal(refused.rank or 0, locale),
@@ -27,22 +28,25 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "holders": holders(refused.holders, tz, locale),
         "opens": dates.when(refused.opens_at, tz, locale, year=True) if refused.opens_at else "",
         "hold": hold_line(hold, tz, locale) if hold else "",
-        "salesperson": hold.salesperson if hold else "",
+        "salesperson": esc(hold.salesperson) if hold else "",
         "status": text(locale, f"status.{hold.status.value}") if hold else "",
         "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
     }
     return text(locale, key, **facts)
 
 
-def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = False) -> str:
+    """``#12 鳳凰の間 3/10(水) 11:00–15:00 山田様（婚礼）``, escaped for mrkdwn and fallback
+    text; ``plain`` leaves it as typed, for plain_text (which Slack does not parse)."""
+    quote = (lambda typed: typed) if plain else esc
     return text(
         locale,
         "hold.line",
         id=hold.id,
-        room=hold.room_name,
+        room=quote(hold.room_name),
         day=dates.day(hold.local_date, locale),
         times=dates.time_range(hold.start_at, hold.end_at, tz),
-        customer=hold.customer,
+        customer=quote(hold.customer),
         kind=text(locale, f"kind.{hold.kind.value}"),
     )
 
@@ -62,9 +66,9 @@ def ordinal(n: int, locale: str | None) -> str:
 
 
 def _holder(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    line = f"{hold.customer}（{text(locale, f'kind.{hold.kind.value}')}）"
+    line = f"{esc(hold.customer)}（{text(locale, f'kind.{hold.kind.value}')}）"
     if lang(locale) != "ja":
-        line = f"{hold.customer} ({text(locale, f'kind.{hold.kind.value}')})"
+        line = f"{esc(hold.customer)} ({text(locale, f'kind.{hold.kind.value}')})"
     if hold.expires_at:
         line += " " + text(
             locale, "hold.first_until", deadline=dates.when(hold.expires_at, tz, locale)

@@ -10,7 +10,7 @@ from slack_sdk.models.views import View
 
 from bot import cards, ids
 from bot.blocks import context, plain, section
-from bot.texts import text
+from bot.texts import esc, text
 from core.model import Hold
 from core.results import ConfirmPlan
 
@@ -62,7 +62,7 @@ def info_modal(message: str, locale: str) -> View:
 
 
 def _listing(key: str, holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Block:
-    lines = [f"• {cards.line(h, tz, locale)} — <@{h.salesperson}>" for h in holds[:MAX_LISTED]]
+    lines = [f"• {cards.line(h, tz, locale)} — <@{esc(h.salesperson)}>" for h in holds[:MAX_LISTED]]
     if len(holds) > MAX_LISTED:
         lines.append(text(locale, "home.more", count=len(holds) - MAX_LISTED))
     return section("\n".join([text(locale, key), *lines]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from slack_sdk.models.blocks import (
     Block,
     DatePickerElement,
+    ExternalDataSelectElement,
     InputBlock,
     Option,
     OptionGroup,
@@ -17,15 +18,18 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot import ids
-from bot.blocks import context, esc, plain, section
+from bot.blocks import context, plain, section
 from bot.form import Form, ModalMeta
 from bot.quickform import QuickForm
-from bot.rooms import group_rooms
-from bot.texts import lang, text
+from bot.rooms import RoomGroups, group_rooms
+from bot.texts import esc, lang, text
 from core.model import Kind, Room, Venue
 from core.rules.requests import MAX_CUSTOMER, MAX_NOTE
 
 LOADING_TITLE = "仮押さえ / Hold"  # before the user's language is known
+# Slack allows 100 options in a static menu (and 100 in each of up to 100 groups: read either
+# way, a menu of at most 100 rooms is within it). Past that, rooms are found as typed.
+MAX_MENU_ROOMS = 100
 
 
 def loading_modal() -> View:
@@ -73,7 +77,7 @@ def quick_notes(quick: QuickForm, locale: str) -> tuple[str, ...]:
     quote = "「{}」" if lang(locale) == "ja" else "'{}'"
     parts = [esc(quote.format(word)) for word in quick.unparsed]
     parts += [
-        esc(text(locale, "modal.ambiguous", word=word, rooms=", ".join(rooms)))
+        text(locale, "modal.ambiguous", word=esc(word), rooms=", ".join(map(esc, rooms)))
         for word, rooms in quick.ambiguous
     ]
     return (text(locale, "modal.unparsed", parts=" / ".join(parts)),) if parts else ()
@@ -101,24 +105,34 @@ def room_option(room: Room) -> Option:
     return Option(value=room.id, text=plain(room.name))
 
 
-def _room_select(venue: Venue, chosen: str | None, locale: str) -> StaticSelectElement:
+def room_groups(groups: RoomGroups, locale: str) -> list[OptionGroup]:
+    return [
+        OptionGroup(label=plain(text(locale, key)), options=[room_option(r) for r in rooms])
+        for key, rooms in groups.labelled()
+    ]
+
+
+def _room_select(
+    venue: Venue, chosen: str | None, locale: str
+) -> StaticSelectElement | ExternalDataSelectElement:
+    """Every room in one menu while they fit (``MAX_MENU_ROOMS``); a venue with more gets a
+    menu that finds rooms as their name is typed (``block_suggestion``), so every room can
+    be chosen and the room already chosen is always a valid initial option."""
     groups = group_rooms(venue.rooms.values())
-    labelled = [
-        ("rooms.whole", groups.whole),
-        ("rooms.partition", groups.partitions),
-        ("rooms.other", groups.others),
-    ]
-    option_groups = [
-        OptionGroup(label=plain(text(locale, key)), options=[room_option(r) for r in rooms[:100]])
-        for key, rooms in labelled
-        if rooms
-    ]
     room = venue.rooms.get(chosen or "")
     initial = room_option(room) if room and room.active else None
+    placeholder = plain(text(locale, "field.room.placeholder"), 150)
+    if groups.count > MAX_MENU_ROOMS:
+        return ExternalDataSelectElement(
+            action_id=ids.ROOM,
+            placeholder=placeholder,
+            initial_option=initial,
+            min_query_length=0,  # the first rooms show before anything is typed
+        )
     return StaticSelectElement(
         action_id=ids.ROOM,
-        placeholder=plain(text(locale, "field.room.placeholder"), 150),
-        option_groups=option_groups,
+        placeholder=placeholder,
+        option_groups=room_groups(groups, locale),
         initial_option=initial,
     )
 

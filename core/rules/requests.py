@@ -78,6 +78,9 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
         or _check_long(note, Code.BAD_NOTE, "note", MAX_NOTE)
         or _check_text(req.salesperson.strip(), Code.BAD_SALESPERSON, "salesperson", 64)
     )
+    # The date alone first: past or beyond the horizon is refused before any instant is
+    # computed (9999-12-31 plus a night past midnight would overflow ``datetime``).
+    refused = refused or _check_day(req, venue, now)
     if refused:
         return refused
     tz = venue.tz
@@ -85,7 +88,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
     end = local_instant(req.local_date, req.end_min, tz)
     if end <= start or end - start > MAX_EVENT:  # a DST gap can make wall minutes lie
         return Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
-    refused = _check_dates(req, venue, kind, start, now)
+    refused = _check_start(req, venue, kind, start, now)
     if refused:
         return refused
     span = hold_span(room.parts, start, end, room.turnover_min)
@@ -138,11 +141,9 @@ def _check_long(value: str, code: Code, field: str, longest: int) -> Refused | N
     return None
 
 
-def _check_dates(
-    req: HoldRequest, venue: Venue, kind: Kind, start: datetime, now: datetime
-) -> Refused | None:
+def _check_day(req: HoldRequest, venue: Venue, now: datetime) -> Refused | None:
     today = now.astimezone(venue.tz).date()
-    if req.local_date < today or start <= now:
+    if req.local_date < today:
         return Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
     if req.local_date > last_bookable_day(today, venue.policy):
         return Refused(
@@ -151,6 +152,14 @@ def _check_dates(
             limit=venue.policy.horizon_days,
             detail=req.local_date.isoformat(),
         )
+    return None
+
+
+def _check_start(
+    req: HoldRequest, venue: Venue, kind: Kind, start: datetime, now: datetime
+) -> Refused | None:
+    if start <= now:
+        return Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
     if kind is Kind.BANQUET:
         opens = banquet_opens_at(req.local_date, venue.policy, venue.tz)
         if opens is not None and now < opens:

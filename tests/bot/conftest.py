@@ -12,14 +12,16 @@ from datetime import date, datetime
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from slack_sdk import WebClient
 
 from bot import ids
-from bot.app import build_app
+from bot.app import BotApp, build_app
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
 from core.engine import HoldEngine
 from core.model import Venue
+from tests.support import fingerprint
 from tests.support import slack_requests as sr
 from tests.support.factories import DAY, MANAGER, NOW
 from tests.support.slack_standin import Call, SlackStandin
@@ -36,6 +38,8 @@ class Harness:
     slack: SlackStandin
     engine: HoldEngine
     venue: Venue
+    db: sa.Engine
+    app: BotApp | None = None
     enqueued: list[str] = field(default_factory=list)
     clock: list[datetime] = field(default_factory=lambda: [NOW])
     enqueue_error: Exception | None = None  # what on_notices raises (Redis down), if anything
@@ -82,6 +86,14 @@ class Harness:
         status, _, answer = self.post(body)
         return status, json.loads(answer) if answer else {}
 
+    def settle(self) -> None:
+        """Wait until the work the bot does after its acks is done."""
+        assert self.app is not None and self.app.after.drain(), "after-ack work still running"
+
+    def fingerprint(self) -> dict[str, str]:
+        """Every table's contents (this venue's rows), to compare before and after."""
+        return fingerprint.tables(self.db, self.venue.id)
+
     def preview_text(self, view_id: str) -> str:
         blocks = self.slack.view(view_id)["blocks"]
         block = next(b for b in blocks if b.get("block_id") == ids.PREVIEW)
@@ -90,7 +102,7 @@ class Harness:
 
 def values(
     room: str | None = "hoo",
-    day: date | None = DAY,
+    day: date | str | None = DAY,
     start: str | None = "11:00",
     end: str | None = "15:00",
     kind: str | None = "wedding",
@@ -136,11 +148,15 @@ def slack() -> Iterator[SlackStandin]:
 
 @pytest.fixture
 def bot(
-    request: pytest.FixtureRequest, engine: HoldEngine, venue: Venue, slack: SlackStandin
+    request: pytest.FixtureRequest,
+    engine: HoldEngine,
+    venue: Venue,
+    slack: SlackStandin,
+    sa_engine: sa.Engine,
 ) -> Iterator[Harness]:
     """The bot on waitress; ``parametrize("bot", [True], indirect=True)`` runs it with
     ``process_before_response`` (acks after the listener returns, as on FaaS)."""
-    harness = Harness(url="", slack=slack, engine=engine, venue=venue)
+    harness = Harness(url="", slack=slack, engine=engine, venue=venue, db=sa_engine)
     lock = threading.Lock()
 
     def enqueue(venue_id: str) -> None:
@@ -159,10 +175,27 @@ def bot(
         on_notices=enqueue,
         process_before_response=getattr(request, "param", False),
     )
+    harness.app = app
     wsgi = build_wsgi(app, health=lambda: (True, {"db": "ok"}))
     with Server(wsgi, threads=8) as server:
         harness.url = server.url
         yield harness
+        app.after.drain()  # nothing of this test may still be talking to Slack after it
+
+
+def unlinked_app(
+    engine: HoldEngine, slack: SlackStandin, *, process_before_response: bool = False
+) -> BotApp:
+    """The bot as a workspace no venue is linked to sees it (OSAE_VENUES names another)."""
+    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
+    return build_app(
+        engine=engine,
+        signing_secret=SECRET,
+        client=client,
+        venues=VenueResolver(by_team={"T0OTHER": "somewhere"}),
+        now=lambda: NOW,
+        process_before_response=process_before_response,
+    )
 
 
 def click(

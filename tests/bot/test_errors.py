@@ -7,17 +7,13 @@ import re
 from typing import Any
 
 import pytest
-from slack_sdk import WebClient
 
 from bot import ids
-from bot.app import build_app
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
 from core.engine import HoldEngine
 from core.model import Status
-from tests.bot.conftest import SECRET, Harness, click, values
+from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
 from tests.support import slack_requests as sr
-from tests.support.factories import NOW
 from tests.support.slack_standin import SlackStandin
 
 ERROR_ID = re.compile(r"エラーID `([0-9a-f]{8})`")
@@ -83,14 +79,7 @@ def test_holds_still_work_when_the_jobs_queue_is_down(
 
 
 def test_a_workspace_without_a_venue_is_told_so(engine: HoldEngine, slack: SlackStandin) -> None:
-    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
-    app = build_app(
-        engine=engine,
-        signing_secret=SECRET,
-        client=client,
-        venues=VenueResolver(by_team={"T0OTHER": "somewhere"}),
-        now=lambda: NOW,
-    )
+    app = unlinked_app(engine, slack)
     with Server(build_wsgi(app, lambda: (True, {}))) as server:
         body = sr.slash_command(response_url=slack.response_url("cmd"))
         status, _, _ = sr.post(f"{server.url}/slack/events", body, SECRET)

@@ -33,8 +33,9 @@ def test_the_command_events_and_interactivity_match_the_app() -> None:
     text = MANIFEST.read_text()
     assert f"- command: {ids.COMMAND}\n" in text
     assert items_under("bot_events") == ["app_home_opened"]
-    urls = re.findall(r"(?:url|request_url): (\S+)", text)
-    assert len(urls) == 3 and all(u.endswith(EVENTS_PATH) for u in urls)
+    urls = re.findall(r"(?:url|request_url|message_menu_options_url): (\S+)", text)
+    assert len(urls) == 4 and all(u.endswith(EVENTS_PATH) for u in urls)
+    assert "message_menu_options_url: " in text  # the type-ahead room menu of big venues
     assert re.search(r"interactivity:\n\s+is_enabled: true", text)
     assert "home_tab_enabled: true" in text
     assert "socket_mode_enabled: false" in text

@@ -79,3 +79,18 @@ def test_check_request_trims_names_and_refuses_a_retired_room() -> None:
     rooms["hoo"] = replace(rooms["hoo"], active=False)
     retired = check_request(factories.request(), replace(venue, rooms=rooms), NOW)
     assert isinstance(retired, Refused) and retired.code is Code.UNKNOWN_ROOM
+
+
+@pytest.mark.parametrize(
+    ("day", "code"),
+    [
+        (date(9999, 12, 31), Code.BEYOND_HORIZON),  # + a night past midnight: year 10000
+        (date(1, 1, 1), Code.IN_PAST),  # in UTC, before year 1
+    ],
+)
+def test_dates_at_the_ends_of_the_calendar_are_refused_before_any_arithmetic(
+    day: date, code: Code
+) -> None:
+    late = factories.request(day=day, start="22:00", end="02:00")
+    refused = check_request(late, factories.venue(), NOW)
+    assert isinstance(refused, Refused) and refused.code is code and refused.field == "date"

@@ -24,7 +24,7 @@ import urllib.request
 from datetime import date, datetime
 from datetime import time as clock_time
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, parse_qsl, urlencode
 
 from tests.support.slack_standin import (
     APP_ID,
@@ -88,23 +88,29 @@ def post(
     retry_num: int | None = None,
     retry_reason: str = "http_timeout",
     timeout: float = 10.0,
+    headers: dict[str, str | None] | None = None,
 ) -> tuple[int, dict[str, str], str]:
     """POST ``body`` to the app as Slack would; returns (status, headers, body text).
 
     ``signature`` replaces the computed one (e.g. "v0=bad" to test 401s); an old
     ``timestamp`` is signed correctly but stale. ``retry_num`` adds Slack's retry headers.
+    ``headers`` are set last (None removes one), e.g. ``{"X-Slack-Request-Timestamp": "abc"}``.
     HTTP errors are returned, not raised.
     """
     if not url.startswith(("http://", "https://")):
         raise ValueError(f"not an http(s) URL: {url}")
     raw = body.encode() if isinstance(body, str) else body
-    headers = sign(raw, secret, timestamp, content_type=content_type)
+    sent = sign(raw, secret, timestamp, content_type=content_type)
     if signature is not None:
-        headers["X-Slack-Signature"] = signature
+        sent["X-Slack-Signature"] = signature
     if retry_num is not None:
-        headers["X-Slack-Retry-Num"] = str(retry_num)
-        headers["X-Slack-Retry-Reason"] = retry_reason
-    request = urllib.request.Request(url, data=raw, headers=headers, method="POST")  # noqa: S310
+        sent["X-Slack-Retry-Num"] = str(retry_num)
+        sent["X-Slack-Retry-Reason"] = retry_reason
+    for name, value in (headers or {}).items():
+        sent.pop(name, None)
+        if value is not None:
+            sent[name] = value
+    request = urllib.request.Request(url, data=raw, headers=sent, method="POST")  # noqa: S310
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
             return response.status, dict(response.headers.items()), response.read().decode()
@@ -157,12 +163,20 @@ def _response_url(kind: str, team_id: str) -> str:
     return f"https://hooks.slack.com/{kind}/{team_id}/{_digits(13)}/{secrets.token_urlsafe(18)}"
 
 
-def _form(fields: dict[str, str]) -> bytes:
+def form_body(fields: dict[str, str]) -> bytes:
+    """A form body (``a=1&b=2``), as slash commands come."""
     return urlencode(fields).encode()
 
 
-def _payload_body(payload: Json) -> bytes:
-    return _form({"payload": json.dumps(payload, ensure_ascii=False)})
+def form_fields(body: bytes | str) -> dict[str, str]:
+    """The fields of a form body (a slash command's), blank ones kept."""
+    text = body.decode() if isinstance(body, bytes) else body
+    return dict(parse_qsl(text, keep_blank_values=True))
+
+
+def interaction_body(payload: Any) -> bytes:
+    """An interactivity body: ``payload=<urlencoded JSON>`` (any JSON value, for odd ones)."""
+    return form_body({"payload": json.dumps(payload, ensure_ascii=False)})
 
 
 # ------------------------------------------------------------- slash command
@@ -184,7 +198,7 @@ def slash_command(
     token: str = VERIFICATION_TOKEN,
 ) -> bytes:
     """The form body of a slash command, with every field Slack sends, in Slack's order."""
-    return _form(
+    return form_body(
         {
             "token": token,
             "team_id": team_id,
@@ -347,7 +361,7 @@ def view_submission(
         hash=hash,
     )
     payload["response_urls"] = response_urls or []
-    return _payload_body(payload)
+    return interaction_body(payload)
 
 
 def view_closed(
@@ -367,7 +381,7 @@ def view_closed(
         view=view, callback_id=callback_id, private_metadata=private_metadata, view_id=view_id
     )
     payload["is_cleared"] = is_cleared
-    return _payload_body(payload)
+    return interaction_body(payload)
 
 
 # ------------------------------------------------------------------- actions
@@ -446,7 +460,7 @@ def block_actions(
         payload["container"] = {"type": "view", "view_id": view["id"]}
         payload["view"] = view_object(view=view, values=values)
         payload["state"] = {"values": values or {}}
-        return _payload_body(payload)
+        return interaction_body(payload)
     if message is None:
         message = bot_message(message_ts or action_ts())
     payload["container"] = {
@@ -462,7 +476,7 @@ def block_actions(
     payload["message"] = message
     payload["state"] = {"values": values or {}}
     payload["response_url"] = response_url or _response_url("actions", team_id)
-    return _payload_body(payload)
+    return interaction_body(payload)
 
 
 def block_suggestion(
@@ -488,7 +502,7 @@ def block_suggestion(
             "view": shown,
         }
     )
-    return _payload_body(payload)
+    return interaction_body(payload)
 
 
 # --------------------------------------------------------------- Events API

@@ -874,6 +874,82 @@ def _check_block(block: dict[str, Any], here: str, error: str) -> None:
                 raise Refusal(
                     error, f"[ERROR] missing required field: {required} [json-pointer:{here}]"
                 )
+    elements = [
+        (f"{here}/accessory", block.get("accessory")),
+        (f"{here}/element", block.get("element")),
+    ]
+    if kind == "actions" and isinstance(block.get("elements"), list):
+        elements += [(f"{here}/elements/{i}", e) for i, e in enumerate(block["elements"])]
+    for where, element in elements:
+        if isinstance(element, dict):
+            _check_element(element, where, error)
+
+
+def _check_element(element: dict[str, Any], here: str, error: str) -> None:
+    """Menus: at most 100 options (100 groups of at most 100), labels of at most 75
+    characters, values of at most 150, an initial option among the options; a confirmation
+    dialog's text is plain_text."""
+    confirm = element.get("confirm")
+    if isinstance(confirm, dict):
+        kind = (
+            (confirm.get("text") or {}).get("type")
+            if isinstance(confirm.get("text"), dict)
+            else None
+        )
+        if kind != "plain_text":
+            raise Refusal(
+                error,
+                f"[ERROR] must be a plain_text text object [json-pointer:{here}/confirm/text]",
+            )
+    options = element.get("options")
+    groups = element.get("option_groups")
+    found: list[dict[str, Any]] = []
+    if isinstance(options, list):
+        _check_options(options, f"{here}/options", error)
+        found += options
+    if isinstance(groups, list):
+        if len(groups) > 100:
+            raise Refusal(
+                error, f"[ERROR] no more than 100 items allowed [json-pointer:{here}/option_groups]"
+            )
+        for i, group in enumerate(groups):
+            group_options = group.get("options") if isinstance(group, dict) else None
+            if not isinstance(group_options, list):
+                raise Refusal(
+                    error,
+                    f"[ERROR] missing required field: options "
+                    f"[json-pointer:{here}/option_groups/{i}]",
+                )
+            _check_options(group_options, f"{here}/option_groups/{i}/options", error)
+            found += group_options
+    initial = element.get("initial_option")
+    static = element.get("type") in ("static_select", "radio_buttons")
+    if (
+        static
+        and isinstance(initial, dict)
+        and all(o.get("value") != initial.get("value") for o in found if isinstance(o, dict))
+    ):
+        raise Refusal(
+            error,
+            "[ERROR] initial_option must be one of the options "
+            f"[json-pointer:{here}/initial_option]",
+        )
+
+
+def _check_options(options: list[Any], here: str, error: str) -> None:
+    if len(options) > 100:
+        raise Refusal(error, f"[ERROR] no more than 100 items allowed [json-pointer:{here}]")
+    for i, option in enumerate(options):
+        label = (option.get("text") or {}).get("text", "") if isinstance(option, dict) else ""
+        if len(str(label)) > 75:
+            raise Refusal(
+                error,
+                f"[ERROR] must be less than 76 characters [json-pointer:{here}/{i}/text/text]",
+            )
+        if isinstance(option, dict) and len(str(option.get("value", ""))) > 150:
+            raise Refusal(
+                error, f"[ERROR] must be less than 151 characters [json-pointer:{here}/{i}/value]"
+            )
 
 
 def _check_view(view: Any, kind: str) -> dict[str, Any]:

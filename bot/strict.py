@@ -1,0 +1,98 @@
+"""Strict readers for what a payload or a typed command carries: numbers, ids, dates, times.
+
+Only ASCII digits count (``str.isdigit`` and ``int`` also take ``²`` and ``١٢``); the full-width
+digits a Japanese keyboard types are read as the ASCII ones. A hold id is range-checked
+against its column (PostgreSQL ``bigint``) before it goes anywhere near the engine. A date is
+a real calendar date written ``YYYY-MM-DD``; a time is ``HH:MM`` with ``HH < 24`` and
+``MM < 60``. Anything else reads as None, and the caller says why to the person.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+MAX_BIGINT = 2**63 - 1  # holds.id
+MAX_DIGITS = 200  # far longer than any id, and far from int()'s 4300-digit limit
+
+_DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+_USER_ID = re.compile(r"[UW][A-Z0-9]{2,40}")
+_SLACK_ID = re.compile(r"[A-Z0-9]{2,64}")
+_ACTION_TS = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,9})?")
+_URL = re.compile(r"https?://\S{1,2000}")
+_WIDE = str.maketrans("０１２３４５６７８９＃", "0123456789#")
+
+
+def number(raw: object) -> int | None:
+    """A non-negative whole number written in ASCII (or full-width) digits, else None."""
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        return None
+    if isinstance(raw, int):
+        return raw if raw >= 0 else None
+    text = raw.strip().translate(_WIDE)
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def is_hold_id(value: int) -> bool:
+    """Within the ids the holds table can hold (1 … bigint's largest)."""
+    return 1 <= value <= MAX_BIGINT
+
+
+def hold_id(raw: object) -> int | None:
+    """A hold id as a button, a block id or private_metadata carries it (``#`` allowed)."""
+    text = raw.strip().translate(_WIDE).removeprefix("#") if isinstance(raw, str) else raw
+    value = number(text)
+    return value if value is not None and is_hold_id(value) else None
+
+
+def iso_date(raw: object) -> date | None:
+    """``YYYY-MM-DD`` (a datepicker's ``selected_date``), a date that exists, else None."""
+    match = _DATE.fullmatch(raw) if isinstance(raw, str) else None
+    if match is None:
+        return None
+    try:
+        return date(*(int(part) for part in match.groups()))
+    except ValueError:  # 2027-02-30, year 0
+        return None
+
+
+def clock(raw: object) -> int | None:
+    """``HH:MM`` (a timepicker's ``selected_time``) as minutes after midnight, else None."""
+    match = _CLOCK.fullmatch(raw) if isinstance(raw, str) else None
+    if match is None:
+        return None
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def user_id(raw: object) -> str | None:
+    """A Slack user id (``U…`` / ``W…``) as a users_select sends it, else None: it ends up in
+    ``<@…>`` mentions, where anything else could be a ``<!channel>``."""
+    return raw if isinstance(raw, str) and _USER_ID.fullmatch(raw) else None
+
+
+def slack_id(raw: object) -> str | None:
+    """A Slack id of any kind (``C…`` channel, ``D…`` DM, ``T…`` team…), else None."""
+    return raw if isinstance(raw, str) and _SLACK_ID.fullmatch(raw) else None
+
+
+def url(raw: object) -> str | None:
+    """An http(s) URL (a response_url we kept), else None."""
+    return raw if isinstance(raw, str) and _URL.fullmatch(raw) else None
+
+
+def action_ts(raw: object) -> float | None:
+    """An ``action_ts`` (``1712345678.123456``) as seconds, else None."""
+    return float(raw) if isinstance(raw, str) and _ACTION_TS.fullmatch(raw) else None
+
+
+def typed_text(raw: object, *, lines: bool = False) -> str | None:
+    """What a person typed in a text input, if it holds no control characters (a NUL cannot
+    even be stored); line breaks and tabs only where ``lines`` are allowed."""
+    if not isinstance(raw, str):
+        return None
+    allowed = "\n\t\r" if lines else ""
+    clean = all(unicodedata.category(c) != "Cc" or c in allowed for c in raw)
+    return raw if clean else None
