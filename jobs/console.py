@@ -44,7 +44,7 @@ class Console:
     """Prints each message as a block on ``out``; thread-safe (the worker sends from several
     threads). ``language``: what everyone reads (the terminal's); ``languages``: per person."""
 
-    timeout = 5.0  # a terminal that blocks this long (a paused pipe) is retried later
+    timeout = 1.0  # seconds: a write to a terminal is instant; leases are far longer
 
     def __init__(
         self,

@@ -4,6 +4,7 @@ a runtime whose clock starts at the engine tests' NOW and moves with real time."
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import time
 import uuid
@@ -51,6 +52,17 @@ def redis_url() -> Iterator[str]:
     service = localservices.start_redis(Path(tempfile.mkdtemp(prefix="osae-redis-")))
     yield service.url
     service.stop()
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """`osae serve`'s data folder, under /tmp itself: as root, PostgreSQL runs as its own
+    account, which cannot enter pytest's private tmp_path (osae would then place the cluster
+    under /var/lib/osae-local: right, but slower to clean up)."""
+    parent = Path(tempfile.mkdtemp(prefix="osae-serve-"))
+    parent.chmod(0o755)
+    yield parent / "data"
+    shutil.rmtree(parent, ignore_errors=True)
 
 
 @pytest.fixture
