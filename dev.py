@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP_NAME = ".osae-installed"
 INPUTS = ("pyproject.toml", "constraints.txt")
-# PyPI's JSON for pip; its file URLs may be relative (to this address), as some mirrors answer.
-PIP_JSON = "https://pypi.org/pypi/pip/json"
+# PyPI's JSON for pip (OSAE_PIP_JSON: a mirror's); its file URLs may be relative to it.
+PIP_JSON = os.environ.get("OSAE_PIP_JSON") or "https://pypi.org/pypi/pip/json"
 LAUNCHER = "python3 dev.py"  # how osae's messages name their commands when started from here
 
 
@@ -210,12 +210,12 @@ def ensurepip_available() -> bool:
     return True
 
 
-def install_pip(python: Path, index_json: str = PIP_JSON) -> None:
+def install_pip(python: Path) -> None:
     """Download pip's wheel as the index lists it (checking its sha256) and let it install
     itself into ``python``'s environment."""
-    meta = json.loads(fetch(index_json))
+    meta = json.loads(fetch(PIP_JSON))
     wheel = next(f for f in meta["urls"] if f["filename"].endswith(".whl"))
-    data = fetch(wheel_url(index_json, wheel["url"]))
+    data = fetch(wheel_url(PIP_JSON, wheel["url"]))
     expected = wheel.get("digests", {}).get("sha256")
     if expected and hashlib.sha256(data).hexdigest() != expected:
         raise SetupError(

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,7 +30,10 @@ DEV_PY = [sys.executable, str(REPO / "dev.py")]  # as a newcomer runs it: `pytho
 
 
 class Child:
-    """One `osae ...` process (or `dev.py ...`); its output goes to files the test can read."""
+    """One `osae ...` process (or `dev.py ...`); its output goes to files the test can read.
+    Every Child is remembered, so a failing test leaves none running (``stop_leftovers``)."""
+
+    started: ClassVar[list[Child]] = []
 
     def __init__(
         self, args: list[str], env: dict[str, str], logs: Path, program: list[str] = OSAE
@@ -44,6 +48,7 @@ class Child:
             stdout=self.out.open("w"),
             stderr=self.err.open("w"),
         )
+        Child.started.append(self)
 
     def output(self) -> str:
         return self.out.read_text() + self.err.read_text()
@@ -109,3 +114,14 @@ def servers(data: Path, serve: int) -> set[int]:
         if pidfile.exists():
             found.add(int(pidfile.read_text().split()[0]))
     return found
+
+
+def stop_leftovers() -> None:
+    """Ctrl-C to every Child a test left running (it then stops its own servers)."""
+    while Child.started:
+        child = Child.started.pop()
+        if child.proc.poll() is None:
+            try:
+                child.stop(signal.SIGINT, timeout=60)
+            except AssertionError:
+                pass  # killed after the timeout; the test has failed already
