@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -121,7 +122,6 @@ def stop_leftovers() -> None:
     while Child.started:
         child = Child.started.pop()
         if child.proc.poll() is None:
-            try:
+            # Killed after the timeout if need be; the test has failed already then.
+            with contextlib.suppress(AssertionError):
                 child.stop(signal.SIGINT, timeout=60)
-            except AssertionError:
-                pass  # killed after the timeout; the test has failed already
