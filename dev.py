@@ -139,7 +139,8 @@ def ensure_installed(venv: Path) -> None:
     stamp.unlink(missing_ok=True)
     pip = [str(python), "-m", "pip", "--disable-pip-version-check", "-q"]
     install = [*pip, "install", "-c", str(ROOT / "constraints.txt"), "-e", f"{ROOT}[dev,local]"]
-    if subprocess.call(install, cwd=ROOT) != 0:  # noqa: S603 - the venv's own pip
+    quiet = dict(os.environ, PYTHONWARNINGS="ignore")  # setuptools' page about editable installs
+    if subprocess.call(install, cwd=ROOT, env=quiet) != 0:  # noqa: S603 - the venv's own pip
         raise SetupError(
             "installing osae's dependencies failed (pip's messages are above); check that "
             "this machine reaches pypi.org, then run the same command again"
