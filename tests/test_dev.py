@@ -18,7 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 NO_ENSUREPIP = "import sys; sys.modules['ensurepip'] = None\n"
 # And what Debian's venv does when ensurepip is there but cannot run: a page, then exit 1.
 DEBIAN_VENV = """
-import sys, venv
+import sys, types, venv
+sys.modules.setdefault("ensurepip", types.ModuleType("ensurepip"))  # importable, whatever this is
 def _setup_pip(self, context):
     print("The virtual environment was not created successfully because ensurepip is not")
     print("available.  On Debian/Ubuntu systems, you need to install the python3-venv")
