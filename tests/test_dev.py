@@ -8,7 +8,10 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 import dev
 from cli import localservices
@@ -51,13 +54,19 @@ def bootstrap(venv: Path, prelude: str, env: dict[str, str] | None = None) -> st
     return done.stdout
 
 
+@pytest.fixture
+def venv(tmp_path: Path) -> Iterator[Path]:
+    """Where a test makes its venv; removed after (34 MB each: pytest keeps three runs)."""
+    yield tmp_path / ".venv"
+    shutil.rmtree(tmp_path / ".venv", ignore_errors=True)
+
+
 def pip_works(venv: Path) -> bool:
     probe = [str(venv / "bin" / "python"), "-m", "pip", "--version"]
     return subprocess.run(probe, capture_output=True, check=False).returncode == 0
 
 
-def test_without_ensurepip_pip_comes_from_the_index(tmp_path: Path) -> None:
-    venv = tmp_path / ".venv"
+def test_without_ensurepip_pip_comes_from_the_index(venv: Path) -> None:
     said = bootstrap(venv, NO_ENSUREPIP)
     assert pip_works(venv), said
     assert "SetupError" not in said
@@ -73,8 +82,7 @@ def test_relative_file_urls_of_the_index_are_resolved() -> None:
     assert dev.wheel_url(index, absolute) == absolute
 
 
-def test_a_half_made_venv_and_a_debian_venv_that_gives_up(tmp_path: Path) -> None:
-    venv = tmp_path / ".venv"
+def test_a_half_made_venv_and_a_debian_venv_that_gives_up(venv: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     assert not pip_works(venv)  # what a setup stopped half-way leaves
 
@@ -85,8 +93,7 @@ def test_a_half_made_venv_and_a_debian_venv_that_gives_up(tmp_path: Path) -> Non
     assert "python3-venv package" not in said, "Debian's page is not shown"
 
 
-def test_a_venv_whose_python_is_gone_is_made_again(tmp_path: Path) -> None:
-    venv = tmp_path / ".venv"
+def test_a_venv_whose_python_is_gone_is_made_again(venv: Path) -> None:
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").symlink_to("/nonexistent/python3.11")  # Python upgraded away
 
