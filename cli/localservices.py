@@ -96,6 +96,7 @@ def start_postgres(data_dir: Path, port: int | None = None) -> Service:
         account = server_account.server_account()
         bindir = server_account.reachable_install(_postgres_bindir(), account)
         home = server_account.cluster_home(data_dir, account)
+        server_account.adopt(home / "pgdata", account)
     except (AccountError, OSError) as err:
         raise ServiceError(str(err)) from None
     cluster = _Cluster(bindir, home, account)

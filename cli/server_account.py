@@ -112,6 +112,17 @@ def cluster_home(data_dir: Path, account: Account | None) -> Path:
     return home
 
 
+def adopt(pgdata: Path, account: Account | None) -> None:
+    """A cluster made by an earlier osae that ran PostgreSQL as ``nobody``: hand it over,
+    files and all, to the account (PostgreSQL insists on owning its data folder)."""
+    if account is None or not pgdata.exists() or pgdata.stat().st_uid == account.uid:
+        return
+    account.owns(pgdata)
+    for folder, folders, files in os.walk(pgdata):
+        for name in (*folders, *files):
+            os.chown(Path(folder) / name, account.uid, account.gid, follow_symlinks=False)
+
+
 def _create() -> pwd.struct_passwd:
     command = [
         "useradd",
