@@ -11,9 +11,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
+from sqlalchemy.exc import OperationalError
 
 from bot.texts import lang
 from bot.texts.refusals import describe
+from cli import localservices
 from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
@@ -21,6 +23,12 @@ from core.errors import DatabaseUnavailable
 from core.model import Venue
 from core.results import Code, Refused
 from core.serialize import hold_to_json
+from jobs import queues
+from jobs.broker import build_broker
+from jobs.queues import DRAIN
+from jobs.tuning import Tuning
+
+LOCAL_DATABASE = "osae"  # the database `osae serve` makes on its own PostgreSQL
 
 
 class CommandError(Exception):
@@ -61,16 +69,29 @@ def now_of(args: argparse.Namespace, tz: tzinfo) -> datetime:
 
 
 def database_url(settings: Settings) -> str:
+    """DATABASE_URL, else the database of the `osae serve` that keeps its data in
+    OSAE_DATA_DIR (./.data), which it says is running; else a CommandError saying how to
+    start one."""
     if settings.database_url:
         return settings.database_url
-    saved = settings.data_dir / "pgport"
-    if saved.exists():  # `osae serve` keeps its own PostgreSQL here
-        return f"postgresql://postgres@127.0.0.1:{saved.read_text().strip()}/osae"
-    raise CommandError(
-        "no_database",
-        "DATABASE_URL is not set. Set it (postgres://user@host/db), or run `osae serve` "
-        "once to start a local PostgreSQL under ./.data.",
-    )
+    try:  # `osae serve` keeps its own PostgreSQL's port here
+        port = int((settings.data_dir / "pgport").read_text())
+    except (OSError, ValueError):
+        raise CommandError(
+            "no_database",
+            f"DATABASE_URL is not set and no local osae has run in {settings.data_dir}: start "
+            f"`{settings.command('serve')}` in another terminal (it keeps PostgreSQL and Redis "
+            "there), or set DATABASE_URL=postgres://user@host/db",
+        ) from None
+    url = f"postgresql://postgres@127.0.0.1:{port}/{LOCAL_DATABASE}"
+    if not localservices.postgres_answers(url, timeout=2):
+        raise CommandError(
+            "not_running",
+            f"the local osae of {settings.data_dir.resolve()} is not running: start "
+            f"`{settings.command('serve')}` in another terminal and try again (or set "
+            "DATABASE_URL)",
+        )
+    return url
 
 
 def engine_for(settings: Settings) -> HoldEngine:
@@ -81,6 +102,35 @@ def engine_for(settings: Settings) -> HoldEngine:
         message = f"cannot reach the database: {err.reason}"
         raise CommandError("database_unreachable", message) from None
     return engine
+
+
+def unreachable(err: OperationalError) -> CommandError:
+    reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+    return CommandError("database_unreachable", f"cannot reach the database: {reason}")
+
+
+def redis_url(settings: Settings) -> str | None:
+    """REDIS_URL, else the Redis of the local `osae serve` when it answers."""
+    if settings.redis_url:
+        return settings.redis_url
+    try:
+        port = int((settings.data_dir / "redis" / localservices.REDIS_PORT_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    return f"redis://127.0.0.1:{port}/0" if localservices.redis_answers("127.0.0.1", port) else None
+
+
+def wake_drain(settings: Settings, chosen: str) -> bool:
+    """Ask the worker to send ``chosen``'s notices now; False if no Redis is reachable (the
+    clock's safety-net drain sends them within seconds anyway)."""
+    url = redis_url(settings)
+    if url is None:
+        return False
+    broker = build_broker(url, namespace=Tuning.from_env().namespace)
+    try:
+        return queues.try_enqueue(broker, DRAIN, chosen)
+    finally:
+        broker.client.close()
 
 
 def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -> str:

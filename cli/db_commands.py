@@ -9,7 +9,7 @@ from typing import TypeVar
 from sqlalchemy.exc import OperationalError
 
 from cli import migrate
-from cli.context import CommandError, database_url, emit
+from cli.context import database_url, emit, unreachable
 from cli.settings import Settings
 
 T = TypeVar("T")
@@ -51,5 +51,4 @@ def _guarded(action: Callable[[], T]) -> T:
     try:
         return action()
     except OperationalError as err:
-        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
-        raise CommandError("database_unreachable", f"cannot reach the database: {reason}") from None
+        raise unreachable(err) from None

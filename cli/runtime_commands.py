@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import logging
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
 from datetime import UTC
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
-from cli import localservices, logs, migrate
-from cli.context import CommandError, database_url, emit, engine_for, now_of, venue_id
+from cli import localservices, logs, migrate, tour
+from cli.context import CommandError, database_url, emit, engine_for, now_of, venue_id, wake_drain
 from cli.settings import Settings
 from core.notices import Notice
-from jobs import local_stack, processes, queues
-from jobs.broker import build_broker
+from jobs import local_stack, processes
 from jobs.local_stack import Stack
-from jobs.processes import Parts
-from jobs.queues import DRAIN
+from jobs.processes import Parts, Stopping
 from jobs.runtime import Runtime
 from jobs.tuning import Tuning, TuningError
 
@@ -53,9 +55,9 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 # -- processes -----------------------------------------------------------------------------
 def run_web(args: argparse.Namespace) -> int:
-    settings, tuning = _configured()
+    settings, tuning, _ = _configured()
     if missing := missing_slack(settings, sending_only=False):
-        return _explain_slack(missing, "osae web")
+        return _explain_slack(settings, missing, "osae web")
     runtime = _runtime(settings, tuning, pool_size=args.threads + 2)
     try:
         processes.serve_web(
@@ -71,29 +73,31 @@ def run_web(args: argparse.Namespace) -> int:
 
 
 def run_worker(args: argparse.Namespace) -> int:
-    settings, tuning = _configured()
+    settings, tuning, _ = _configured()
     if missing := missing_slack(settings, sending_only=True):
-        return _explain_slack(missing, "osae worker")
+        return _explain_slack(settings, missing, "osae worker")
     return _run_parts(_runtime(settings, tuning), [processes.start_worker])
 
 
 def run_clock(args: argparse.Namespace) -> int:
-    settings, tuning = _configured()
+    settings, tuning, _ = _configured()
     return _run_parts(_runtime(settings, tuning, pool_size=2), [processes.start_clock])
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    settings, tuning = _configured()
-    if missing := missing_slack(settings, sending_only=False):
-        return _explain_slack(missing, "osae serve")
-    try:
-        stack = local_stack.start(settings)
-    except localservices.ServiceError as err:
-        raise CommandError("local_services", str(err), exit_code=3) from None
-    except KeyboardInterrupt:
-        return 130
+    """Everything on one machine until Ctrl-C; without any Slack variable, notices go to the
+    terminal (console mode). Every server it started is stopped before it returns."""
+    settings, tuning, stopping = _configured(console_quiet=True)
+    console = not settings.slack_configured
+    if not console and (missing := missing_slack(settings, sending_only=False)):
+        return _explain_slack(settings, missing, settings.command("serve"))
+    if not localservices.port_free(settings.port, args.host):
+        raise _port_taken(settings)
+    stack = Stack.for_settings(settings)
+    stopping.on_force(stack.kill)
     parts = Parts()
     try:
+        stack.start(settings)
         runtime = _prepare(stack, settings, tuning, args.threads)
         parts.add("runtime", runtime.close)
         processes.start_worker(runtime, parts)
@@ -103,10 +107,16 @@ def run_serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=settings.port,
             threads=args.threads,
-            ready=lambda: _say(_listening(settings, args.host) + " · Ctrl-C stops everything"),
+            ready=lambda: _ready(runtime, args.host, console),
         )
     except KeyboardInterrupt:
         pass  # Ctrl-C while starting: stop what was started
+    except localservices.ServiceError as err:
+        raise CommandError("local_services", str(err), exit_code=3) from None
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            raise _port_taken(settings) from None
+        raise
     finally:
         parts.stop()
         stack.stop()
@@ -114,11 +124,30 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ready(runtime: Runtime, host: str, console: bool) -> None:
+    settings = runtime.settings
+    _say(_listening(settings, host) + " · Ctrl-C stops everything")
+    if console:
+        venues = runtime.engine.venue_ids()
+        print(tour.without_slack(settings, venues, _manifest_path()), flush=True)
+
+
+def _port_taken(settings: Settings) -> CommandError:
+    again = f"PORT={settings.port + 1} {settings.command('serve')}"
+    return CommandError(
+        "port_in_use",
+        f"port {settings.port} is in use by another program (another osae serve?): stop it, "
+        f"or use another port: {again}",
+    )
+
+
 def _prepare(stack: Stack, settings: Settings, tuning: Tuning, threads: int) -> Runtime:
     """Database, schema and demo venue ready; say where everything is."""
+    for note in stack.notes:
+        _say(note)
     if stack.server_url is not None:
         ensure_database(stack.server_url, local_stack.DATABASE)
-        _say(f"PostgreSQL {stack.database_url} (data in {settings.data_dir.resolve()})")
+        _say(f"PostgreSQL {stack.database_url} (data in {_data_place(settings.data_dir)})")
     migrate.upgrade(stack.database_url)
     _say(f"Redis {stack.redis_url}")
     runtime = Runtime.open(
@@ -133,8 +162,17 @@ def _prepare(stack: Stack, settings: Settings, tuning: Tuning, threads: int) -> 
         if loaded:
             _say(f"demo venue loaded from {loaded}")
     if not runtime.engine.venue_ids():
-        _say("no venue is loaded yet: run `osae venue load FILE`")
+        _say(f"no venue is loaded yet: run `{settings.command('venue', 'load', 'FILE')}`")
     return runtime
+
+
+def _data_place(data_dir: Path) -> str:
+    """The data folder, and where PostgreSQL's files really are when root placed them apart."""
+    pgdata = data_dir / "pgdata"
+    where = str(data_dir.resolve())
+    if pgdata.is_symlink():
+        where += f"; PostgreSQL's files in {pgdata.readlink().parent}"
+    return where
 
 
 def ensure_database(server_url: str, name: str) -> None:
@@ -159,15 +197,19 @@ def _run_parts(runtime: Runtime, starters: list[Callable[[Runtime, Parts], None]
     return 0
 
 
-def _configured() -> tuple[Settings, Tuning]:
+def _configured(*, console_quiet: bool = False) -> tuple[Settings, Tuning, Stopping]:
+    """Settings, tuning, logs and signals. ``console_quiet``: without Slack (and without
+    OSAE_LOG_FORMAT), text logs of warnings and errors only: the terminal is for notices."""
     settings = Settings.from_env()
     try:
         tuning = Tuning.from_env()
     except TuningError as err:
         raise CommandError("bad_setting", str(err), exit_code=2) from None
-    logs.configure(settings.log_format)
-    processes.interrupt_on_signals()
-    return settings, tuning
+    if console_quiet and not settings.slack_configured and "OSAE_LOG_FORMAT" not in os.environ:
+        logs.configure("text", logging.WARNING)
+    else:
+        logs.configure(settings.log_format)
+    return settings, tuning, processes.interrupt_on_signals()
 
 
 def _runtime(settings: Settings, tuning: Tuning, pool_size: int = 10) -> Runtime:
@@ -202,30 +244,18 @@ def missing_slack(settings: Settings, *, sending_only: bool) -> list[str]:
     return missing
 
 
-def _explain_slack(missing: list[str], command: str) -> int:
-    manifest = _manifest_path()
+def _explain_slack(settings: Settings, missing: list[str], command: str) -> int:
+    state = "only partly configured" if settings.slack_configured else "not configured"
+    without = ""
+    if command.endswith(("serve", "run")):
+        without = (
+            f"Or unset every SLACK_ variable: `{command}` then runs without Slack and prints "
+            "each notice in the terminal.\n\n"
+        )
     print(
-        f"""{command}: Slack is not configured yet; nothing was started.
-
-Missing: {", ".join(missing)}
-
-1. Create the Slack app from the manifest: open https://api.slack.com/apps, choose
-   "Create New App" > "From an app manifest", pick your workspace and paste
-   {manifest}
-   - Socket Mode (no public URL needed, e.g. one machine behind a firewall): change
-     socket_mode_enabled to true before pasting;
-   - HTTP mode: replace https://osae.example.com with this machine's public https URL.
-   Then "Install to Workspace".
-2. Set, then run `{command}` again:
-   SLACK_BOT_TOKEN=xoxb-...     OAuth & Permissions > Bot User OAuth Token
-   and one of
-   SLACK_APP_TOKEN=xapp-...     Socket Mode: Basic Information > App-Level Tokens,
-                                a token with the connections:write scope
-   SLACK_SIGNING_SECRET=...     HTTP mode: Basic Information > Signing Secret; Slack then
-                                posts to <your URL>/slack/events (this machine's $PORT)
-   Optional: OSAE_SALES_CHANNEL=C... (where undeliverable notices are reported; invite the
-   bot there), OSAE_VENUE (the venue id, if several are loaded), PORT (default 3000).
-""",
+        f"{command}: Slack is {state}; nothing was started.\n\n"
+        f"Missing: {', '.join(missing)}\n\n{without}"
+        + tour.connect_slack(command, _manifest_path()),
         file=sys.stderr,
     )
     return NO_SLACK
@@ -240,6 +270,8 @@ def _manifest_path() -> str:
 
 def _listening(settings: Settings, host: str) -> str:
     base = f"http://{'127.0.0.1' if host == ALL_INTERFACES else host}:{settings.port}"
+    if not settings.slack_configured:
+        return f"web on {base} (GET /healthz; no Slack endpoint without Slack)"
     if settings.slack_app_token:
         return f"Slack over Socket Mode (no public URL needed); GET {base}/healthz"
     return f"listening on {base} (POST /slack/events from Slack, GET /healthz)"
@@ -268,7 +300,7 @@ def retry_outbox(args: argparse.Namespace) -> int:
         chosen, now=now_of(args, venue.tz if venue else UTC), ids=args.ids or None
     )
     not_failed = sorted(set(args.ids) - set(requeued))
-    woken = bool(requeued) and _wake_drain(settings, chosen)
+    woken = bool(requeued) and wake_drain(settings, chosen)
     lines = [f"requeued {requeued or 'nothing'}"]
     if not_failed:
         lines.append(f"not failed (left as they are): {not_failed}")
@@ -276,16 +308,6 @@ def retry_outbox(args: argparse.Namespace) -> int:
         lines.append("the next safety-net drain will send them (Redis not reachable from here)")
     payload = {"venue": chosen, "requeued": requeued, "not_failed": not_failed, "woken": woken}
     return emit(args.json, payload, lines)
-
-
-def _wake_drain(settings: Settings, chosen: str) -> bool:
-    if not settings.redis_url:
-        return False
-    broker = build_broker(settings.redis_url, namespace=Tuning.from_env().namespace)
-    try:
-        return queues.try_enqueue(broker, DRAIN, chosen)
-    finally:
-        broker.client.close()
 
 
 def _notice_json(notice: Notice) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -22,6 +22,23 @@ class Settings:
     port: int  # PORT, default 3000
     data_dir: Path  # OSAE_DATA_DIR: `osae serve`'s own databases, default ./.data
     log_format: str  # OSAE_LOG_FORMAT: "json" (default) or "text"
+    language: str | None = None  # OSAE_LANG, else LANG: the terminal's language
+    # OSAE_CONSOLE_LANGS="U0SALES002=en,...": without Slack, a person's language for notices
+    console_languages: dict[str, str] = field(default_factory=dict)
+    launcher: str | None = None  # OSAE_LAUNCHER: "python3 dev.py" when started by dev.py
+
+    @property
+    def slack_configured(self) -> bool:
+        """Any Slack variable set: then Slack is meant, and a missing one is explained."""
+        return bool(self.slack_bot_token or self.slack_app_token or self.slack_signing_secret)
+
+    def command(self, *words: str) -> str:
+        """How the user runs `osae WORDS` here: through dev.py when that started us."""
+        if self.launcher is None:
+            return " ".join(["osae", *words])
+        if words[:1] == ("serve",):
+            return " ".join([self.launcher, "run", *words[1:]])
+        return " ".join([self.launcher, "osae", *words])
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -34,14 +51,18 @@ class Settings:
             slack_app_token=env.get("SLACK_APP_TOKEN") or None,
             slack_api_url=env.get("SLACK_API_URL") or None,
             venue_id=env.get("OSAE_VENUE") or None,
-            venues_by_team=_team_map(env.get("OSAE_VENUES", "")),
+            venues_by_team=_pairs(env.get("OSAE_VENUES", "")),
             sales_channel=env.get("OSAE_SALES_CHANNEL") or None,
             port=int(env.get("PORT") or 3000),
             data_dir=Path(env.get("OSAE_DATA_DIR") or ".data"),
             log_format=env.get("OSAE_LOG_FORMAT") or "json",
+            language=env.get("OSAE_LANG") or env.get("LANG") or None,
+            console_languages=_pairs(env.get("OSAE_CONSOLE_LANGS", "")),
+            launcher=env.get("OSAE_LAUNCHER") or None,
         )
 
 
-def _team_map(raw: str) -> dict[str, str]:
+def _pairs(raw: str) -> dict[str, str]:
+    """``"a=b,c=d"`` as ``{"a": "b", "c": "d"}``; items without ``=`` are ignored."""
     pairs = (item.split("=", 1) for item in raw.split(",") if "=" in item)
-    return {team.strip(): venue.strip() for team, venue in pairs if team.strip() and venue.strip()}
+    return {key.strip(): value.strip() for key, value in pairs if key.strip() and value.strip()}

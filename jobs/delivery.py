@@ -1,9 +1,10 @@
-"""Outbox delivery: claim due notices with a lease, post each as a Slack DM, record the answer.
+"""Outbox delivery: claim due notices with a lease, send each through the transport (a Slack
+DM, or the terminal without Slack), record the answer.
 
-At least once: a row is marked sent only after Slack has answered with its ts, so a worker
-that dies mid-send leaves the row leased, and another worker sends it once the lease runs
-out. A row is never dropped: it is sent, waits for a retry, or is marked failed with its
-error (and the sales channel is told once).
+At least once: a row is marked sent only after the transport has answered with its
+reference, so a worker that dies mid-send leaves the row leased, and another worker sends it
+once the lease runs out. A row is never dropped: it is sent, waits for a retry, or is marked
+failed with its error (and the sales channel is told once).
 """
 
 from __future__ import annotations
@@ -13,18 +14,24 @@ import os
 import random
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from slack_sdk import WebClient
-
 from core.engine import HoldEngine
 from core.model import Venue
 from core.notices import Notice
-from jobs.slack_post import Permanent, Posted, RateLimited, Transient, post_message
+from jobs.transport import (
+    Delivered,
+    Outcome,
+    Permanent,
+    RateLimited,
+    Rendered,
+    Transient,
+    Transport,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,14 +39,6 @@ MAX_ATTEMPTS = 20  # with the backoff below: about 3 h of Slack trouble before a
 BACKOFF_BASE = 5.0  # seconds
 BACKOFF_CAP = 15 * 60.0
 TOKEN_PAUSE = timedelta(minutes=1)  # rows put back after the token was refused
-METADATA_TYPE = "osae_notice"  # on every DM, so a duplicate can be told apart in Slack
-
-
-class Rendered(Protocol):
-    @property
-    def text(self) -> str: ...
-    @property
-    def blocks(self) -> Sequence[dict[str, Any]]: ...
 
 
 class RenderNotice(Protocol):
@@ -50,10 +49,6 @@ class RenderNotice(Protocol):
 
 class RenderReport(Protocol):
     def __call__(self, notices: list[Notice], *, tz: ZoneInfo, locale: str) -> Rendered: ...
-
-
-class Locales(Protocol):
-    def get(self, user_id: str) -> str: ...
 
 
 Now = Callable[[], datetime]
@@ -91,13 +86,11 @@ class _Run:
 @dataclass(frozen=True)
 class Courier:
     engine: HoldEngine
-    client: WebClient  # with retry_handlers=[]: no second post behind our back
+    transport: Transport  # Slack DMs, or the terminal: the rules below are the same
     render: RenderNotice
     render_report: RenderReport
-    locales: Locales
     now: Now
     lease: timedelta
-    slack_timeout: float  # seconds: a post is started only if it can end inside the lease
     sales_channel: str | None = None
     report_locale: str = "ja"
     batch: int = 20
@@ -177,26 +170,18 @@ class Courier:
             return True
         if not self._lease_allows_post(claimed_at):
             return False
-        outcome = post_message(
-            self.client,
-            channel=notice.recipient,
-            text=message.text,
-            blocks=list(message.blocks),
-            metadata=_metadata(notice),
-        )
+        outcome = self.transport.send(notice.recipient, message, notice=notice)
         self._record(run, notice, outcome)
         return True
 
-    def _record(
-        self, run: _Run, notice: Notice, outcome: Posted | RateLimited | Transient | Permanent
-    ) -> None:
+    def _record(self, run: _Run, notice: Notice, outcome: Outcome) -> None:
         venue_id, now = run.venue.id, self.now()
-        if isinstance(outcome, Posted):
+        if isinstance(outcome, Delivered):
             self.engine.notice_sent(
-                venue_id, notice.id, channel=outcome.channel, ref=outcome.ts, now=now
+                venue_id, notice.id, channel=outcome.channel, ref=outcome.ref, now=now
             )
             run.tally.sent += 1
-            _log_notice(notice, "sent", ts=outcome.ts, attempts=notice.attempts)
+            _log_notice(notice, "sent", ref=outcome.ref, attempts=notice.attempts)
         elif isinstance(outcome, RateLimited):
             pace = timedelta(seconds=outcome.retry_after)
             at = now + pace
@@ -224,7 +209,7 @@ class Courier:
 
     def _render(self, venue: Venue, notice: Notice) -> Rendered | None:
         """The DM in the recipient's language, or None after marking the row failed."""
-        locale = self.locales.get(notice.recipient)
+        locale = self.transport.locale(notice.recipient)
         try:
             return self.render(notice, tz=venue.tz, locale=locale)
         except ValueError as err:
@@ -237,15 +222,15 @@ class Courier:
     def _post_report(self, venue: Venue, failed: list[Notice]) -> None:
         assert self.sales_channel is not None  # noqa: S101 - checked by report_failures
         message = self.render_report(failed, tz=venue.tz, locale=self.report_locale)
-        outcome = post_message(
-            self.client, channel=self.sales_channel, text=message.text, blocks=list(message.blocks)
-        )
-        if not isinstance(outcome, Posted):
+        outcome = self.transport.send(self.sales_channel, message)
+        if not isinstance(outcome, Delivered):
             raise ReportNotPosted(outcome.error)
 
     def _lease_allows_post(self, claimed_at: float) -> bool:
-        """A post may take ``slack_timeout``; it must end before another worker may claim."""
-        return time.monotonic() - claimed_at + self.slack_timeout < self.lease.total_seconds()
+        """A send may take the transport's timeout; it must end before another worker may
+        claim the row."""
+        elapsed = time.monotonic() - claimed_at
+        return elapsed + self.transport.timeout < self.lease.total_seconds()
 
     def _put_back(self, notices: list[Notice], run: _Run, at: datetime) -> None:
         for notice in notices:
@@ -263,11 +248,6 @@ def backoff(attempts: int, base: float = BACKOFF_BASE) -> float:
     """Seconds before the next try after ``attempts`` tries: doubling, capped, jittered."""
     plain = min(BACKOFF_CAP, base * 2.0 ** max(0, attempts - 1))
     return plain * random.uniform(0.8, 1.2)
-
-
-def _metadata(notice: Notice) -> dict[str, Any]:
-    payload = {"venue": notice.venue_id, "notice_id": notice.id, "kind": notice.kind}
-    return {"event_type": METADATA_TYPE, "event_payload": payload}
 
 
 def _log_notice(notice: Notice, outcome: str, *, level: int = logging.INFO, **more: Any) -> None:

@@ -3,11 +3,14 @@
 PostgreSQL keeps its data and its port (``<data_dir>/pgport``, which ``cli.context`` reads)
 between runs, so a restart finds every hold and every unsent notice again. Redis keeps
 nothing: queued messages are only wake-ups, and the outbox in PostgreSQL is the record.
+``<data_dir>/serve.pid`` says which `osae serve` uses the folder, so a second one is refused
+and the leftovers of one that was killed are recognised.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,6 +27,7 @@ log = logging.getLogger(__name__)
 
 DATABASE = "osae"
 DEMO_VENUE = Path("examples") / "venue.toml"
+PID_FILE = "serve.pid"
 
 
 @dataclass
@@ -34,41 +38,81 @@ class Stack:
     redis_url: str
     own_database: bool  # started here, so the demo venue may be loaded into it
     server_url: str | None = None  # our PostgreSQL's maintenance database, to create ours
-    _stops: list[Callable[[], None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was found from an earlier run
+    _services: list[localservices.Service] = field(default_factory=list)
+    _release: Callable[[], None] = lambda: None
 
     def stop(self) -> None:
-        while self._stops:
-            stop = self._stops.pop()
+        while self._services:
+            service = self._services.pop()
             try:
-                stop()
+                service.stop()
             except localservices.ServiceError as err:
                 log.error(  # noqa: TRY400 - the message says what failed; no traceback needed
                     "local service did not stop",
                     extra={"action": "serve.stop", "outcome": "error", "error": str(err)},
                 )
+        self._release()
+
+    def kill(self) -> None:
+        """At once, for a second Ctrl-C: nothing waits; PostgreSQL recovers at its next start."""
+        for service in reversed(self._services):
+            service.kill()
+        self._release()
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> Stack:
+        """Nothing started yet: DATABASE_URL / REDIS_URL, or our own to come."""
+        return cls(
+            database_url=settings.database_url or "",
+            redis_url=settings.redis_url or "",
+            own_database=settings.database_url is None,
+        )
+
+    def start(self, settings: Settings) -> None:
+        """Start our own PostgreSQL and Redis under OSAE_DATA_DIR where no URL is set. Each
+        is added as soon as it runs, so ``stop`` and ``kill`` reach it whenever they come."""
+        if self.own_database or not self.redis_url:
+            self._release = claim(settings.data_dir, self.notes)
+        try:
+            if self.own_database:
+                postgres = localservices.start_postgres(settings.data_dir)
+                self._add(postgres)
+                self.server_url = postgres.url
+                self.database_url = _with_database(postgres.url, DATABASE)
+            if not self.redis_url:
+                redis = localservices.start_redis(settings.data_dir / "redis")
+                self._add(redis)
+                self.redis_url = redis.url
+        except BaseException:
+            self.stop()  # nothing half-started is left behind
+            raise
+
+    def _add(self, service: localservices.Service) -> None:
+        self._services.append(service)
+        self.notes += service.notes
 
 
-def start(settings: Settings) -> Stack:
-    """Use DATABASE_URL / REDIS_URL when set; otherwise start our own under OSAE_DATA_DIR."""
-    stack = Stack(
-        database_url=settings.database_url or "",
-        redis_url=settings.redis_url or "",
-        own_database=settings.database_url is None,
-    )
-    try:
-        if stack.own_database:
-            postgres = localservices.start_postgres(settings.data_dir)
-            stack._stops.append(postgres.stop)
-            stack.server_url = postgres.url
-            stack.database_url = _with_database(postgres.url, DATABASE)
-        if not stack.redis_url:
-            redis = localservices.start_redis(settings.data_dir / "redis")
-            stack._stops.append(redis.stop)
-            stack.redis_url = redis.url
-    except BaseException:
-        stack.stop()  # nothing half-started is left behind
-        raise
-    return stack
+def claim(data_dir: Path, notes: list[str]) -> Callable[[], None]:
+    """Mark ``data_dir`` as this process's; returns the release. Refuses a folder another
+    running `osae serve` uses; a pid file whose process is gone is an earlier crash."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    pidfile = data_dir / PID_FILE
+    pid = _pid_in(pidfile)
+    if pid is not None and pid != os.getpid():
+        if _is_osae(pid):
+            raise localservices.ServiceError(
+                f"osae serve is already running with {data_dir.resolve()} (pid {pid}); stop it "
+                f"first (Ctrl-C in its terminal, or kill {pid}), or set OSAE_DATA_DIR elsewhere"
+            )
+        notes.append(f"an earlier osae serve (pid {pid}) did not stop cleanly; starting anew")
+    pidfile.write_text(str(os.getpid()))
+
+    def release() -> None:
+        if _pid_in(pidfile) == os.getpid():
+            pidfile.unlink(missing_ok=True)
+
+    return release
 
 
 def load_demo_venue(engine: HoldEngine, search: list[Path]) -> str | None:
@@ -86,6 +130,21 @@ def load_demo_venue(engine: HoldEngine, search: list[Path]) -> str | None:
 def demo_search_path() -> list[Path]:
     """The working directory, then the source tree this package was installed from."""
     return [Path.cwd(), Path(__file__).resolve().parent.parent]
+
+
+def _pid_in(pidfile: Path) -> int | None:
+    try:
+        return int(pidfile.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _is_osae(pid: int) -> bool:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"osae" in command or b"cli.main" in command
 
 
 def _with_database(url: str, name: str) -> str:

@@ -2,19 +2,26 @@
 foreground, all stopped in reverse order on Ctrl-C (SIGINT) or SIGTERM.
 
 SIGTERM (what Heroku and systemd send) is turned into the same KeyboardInterrupt as Ctrl-C,
-so one path stops everything.
+so one path stops everything. A second signal forces: what was registered to be killed is
+killed at once and the process exits 130.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
+import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobs.runtime import Runtime
+
+if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -39,21 +46,35 @@ class Parts:
             log.info(f"{name} stopped", extra={"action": f"{name}.stop", "outcome": "ok"})
 
 
-def interrupt_on_signals() -> None:
+class Stopping:
+    """The first SIGINT or SIGTERM raises KeyboardInterrupt in the main thread (the clean
+    stop); the second runs the registered kills (servers we started) and exits 130."""
+
+    def __init__(self) -> None:
+        self.signalled = False
+        self._kills: list[Callable[[], None]] = []
+
+    def on_force(self, kill: Callable[[], None]) -> None:
+        self._kills.append(kill)
+
+    def handler(self, signum: int, frame: FrameType | None) -> None:
+        if not self.signalled:
+            self.signalled = True
+            raise KeyboardInterrupt
+        print("osae: forced stop", flush=True)
+        for kill in reversed(self._kills):
+            with contextlib.suppress(OSError):
+                kill()
+        os._exit(130)
+
+
+def interrupt_on_signals() -> Stopping:
     """SIGTERM and SIGINT both raise KeyboardInterrupt in the main thread (SIGINT too: a
     process started in the background by a shell inherits SIGINT ignored)."""
-
-    stopping = False
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        nonlocal stopping
-        if stopping:  # a second Ctrl-C must not cut the clean stop short (PostgreSQL, Redis)
-            return
-        stopping = True
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, handler)
-    signal.signal(signal.SIGINT, handler)
+    stopping = Stopping()
+    signal.signal(signal.SIGTERM, stopping.handler)
+    signal.signal(signal.SIGINT, stopping.handler)
+    return stopping
 
 
 def wait_until_interrupted() -> None:
@@ -113,17 +134,19 @@ def serve_web(
     runtime: Runtime, *, host: str, port: int, threads: int, ready: Callable[[], None]
 ) -> None:
     """HTTP (POST /slack/events, GET /healthz) on ``port``; with SLACK_APP_TOKEN, Socket Mode
-    too (the port then still answers /healthz, as a web dyno must). ``ready`` is called once
-    the port is bound. Returns on Ctrl-C or SIGTERM."""
+    too (the port then still answers /healthz, as a web dyno must); without Slack, /healthz
+    only. ``ready`` is called once the port is bound. Returns on Ctrl-C or SIGTERM; raises
+    OSError if the port cannot be bound."""
     from bot.web import Server, build_wsgi  # noqa: PLC0415
 
-    app = build_bot(runtime)
-    server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
+    app = build_bot(runtime) if runtime.settings.slack_configured else None
+    wsgi = build_wsgi(app, runtime.health) if app is not None else health_only(runtime.health)
+    server = Server(wsgi, host=host, port=port, threads=threads)
     server.start()
     ready()
     try:
         token = runtime.settings.slack_app_token
-        if token:
+        if app is not None and token:
             from bot.socket_mode import run_socket_mode  # noqa: PLC0415
 
             run_socket_mode(app, token)
@@ -133,3 +156,20 @@ def serve_web(
         return
     finally:
         server.stop()
+
+
+def health_only(health: Callable[[], tuple[bool, dict[str, Any]]]) -> WSGIApplication:
+    """The web part without Slack: ``GET /healthz`` as ``bot.web`` answers it; nothing else."""
+
+    def wsgi(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == "/healthz":
+            ok, facts = health()
+            status, body = ("200 OK" if ok else "503 Service Unavailable"), {"ok": ok, **facts}
+        else:
+            status, body = "404 Not Found", {"error": "not_found", "slack": "not configured"}
+        data = json.dumps(body, default=str).encode()
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
+        start_response(status, headers)
+        return [data]
+
+    return wsgi

@@ -1,4 +1,5 @@
-"""The pieces every process is built from: engine, broker, Slack client, worker, clock, health.
+"""The pieces every process is built from: engine, broker, Slack client, notice transport,
+worker, clock, health.
 
 Entry points (``osae web|worker|clock|serve``) open one :class:`Runtime` from settings and take
 the parts they run; nothing here connects to anything at import.
@@ -7,6 +8,7 @@ the parts they run; nothing here connects to anything at import.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,8 +27,11 @@ from jobs import queues
 from jobs.actors import Actors, Deps, register
 from jobs.broker import build_broker
 from jobs.clock import Clock, engine_zones
+from jobs.console import Console
 from jobs.delivery import Courier
 from jobs.queues import DRAIN
+from jobs.slack_post import SlackDM
+from jobs.transport import Transport
 from jobs.tuning import Tuning
 
 log = logging.getLogger(__name__)
@@ -80,20 +85,26 @@ class Runtime:
     def slack(self) -> WebClient:
         return slack_client(self.settings, self.tuning)
 
-    def courier(self, client: WebClient | None = None) -> Courier:
-        from bot.locales import UserLocales  # noqa: PLC0415 - the bot is needed only to send
+    def transport(self) -> Transport:
+        """Slack DMs when a bot token is set; otherwise the terminal (running without Slack)."""
+        if self.settings.slack_bot_token:
+            from bot.locales import UserLocales  # noqa: PLC0415 - the bot is needed only to send
+
+            client = self.slack()
+            locales = UserLocales(client, ttl_seconds=3600)
+            return SlackDM(client, locales, timeout=self.tuning.slack_timeout)
+        return console(self.settings)
+
+    def courier(self, transport: Transport | None = None) -> Courier:
         from bot.notices import render_failure_report, render_notice  # noqa: PLC0415
 
-        client = client or self.slack()
         return Courier(
             engine=self.engine,
-            client=client,
+            transport=transport or self.transport(),
             render=render_notice,
             render_report=render_failure_report,
-            locales=UserLocales(client, ttl_seconds=3600),
             now=self.now,
             lease=self.tuning.lease,
-            slack_timeout=self.tuning.slack_timeout,
             sales_channel=self.settings.sales_channel,
             report_locale=self.tuning.report_locale,
         )
@@ -135,6 +146,25 @@ class Runtime:
         self.broker.close()
         self.broker.client.close()
         self.engine.close()
+
+
+def console(settings: Settings) -> Console:
+    """Notices on stdout, in the terminal's language (or a person's, OSAE_CONSOLE_LANGS), each
+    button with the command that does the same."""
+    from bot.ids import DECISION_ACTION  # noqa: PLC0415 - the buttons' ids are the bot's
+
+    def command_for(action_id: str, value: str, recipient: str) -> str | None:
+        found = DECISION_ACTION.match(action_id)
+        if found is None or not value.isdigit():
+            return None
+        return settings.command("hold", found.group(1), value, "--actor", recipient)
+
+    return Console(
+        sys.stdout,
+        language=settings.language or "ja",
+        languages=settings.console_languages,
+        command_for=command_for,
+    )
 
 
 def _check(probe: Callable[[], object], errors: type[Exception]) -> str:

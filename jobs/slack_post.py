@@ -1,4 +1,5 @@
-"""One chat.postMessage, its answer sorted into what the outbox should do next.
+"""Slack DMs as the outbox's transport: one chat.postMessage, its answer sorted into what
+the outbox should do next.
 
 The client must have no retry handlers: a retry is the outbox's decision, taken with the
 row's lease held, never a silent second post inside the SDK.
@@ -8,10 +9,13 @@ from __future__ import annotations
 
 import http.client
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+
+from core.notices import Notice
+from jobs.transport import Delivered, Outcome, Permanent, RateLimited, Rendered, Transient
 
 DEFAULT_RETRY_AFTER = 30.0  # seconds, when a 429 comes without Retry-After (Slack sends it)
 
@@ -36,30 +40,32 @@ TRANSIENT_ERRORS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Posted:
-    channel: str
-    ts: str
+METADATA_TYPE = "osae_notice"  # on every DM, so a duplicate can be told apart in Slack
+
+
+class Locales(Protocol):
+    def get(self, user_id: str) -> str: ...
 
 
 @dataclass(frozen=True)
-class RateLimited:
-    retry_after: float  # seconds
-    error: str = "ratelimited"
+class SlackDM:
+    """The transport with Slack: a DM to the user id (chat.postMessage opens the IM)."""
 
+    client: WebClient  # with retry_handlers=[]: no second post behind our back
+    locales: Locales  # each recipient's Slack language (users.info), cached
+    timeout: float  # the client's own timeout for one Web API call
 
-@dataclass(frozen=True)
-class Transient:
-    error: str
+    def locale(self, recipient: str) -> str:
+        return self.locales.get(recipient)
 
-
-@dataclass(frozen=True)
-class Permanent:
-    error: str
-    token_refused: bool = False  # every other post would be refused too
-
-
-Outcome = Posted | RateLimited | Transient | Permanent
+    def send(self, to: str, message: Rendered, *, notice: Notice | None = None) -> Outcome:
+        return post_message(
+            self.client,
+            channel=to,
+            text=message.text,
+            blocks=list(message.blocks),
+            metadata=_metadata(notice) if notice is not None else None,
+        )
 
 
 def post_message(
@@ -79,7 +85,7 @@ def post_message(
     except (OSError, http.client.HTTPException) as err:
         # Timeouts, refused or reset connections: Slack may or may not have the message.
         return Transient(f"{type(err).__name__}: {err}")
-    return Posted(channel=str(response["channel"]), ts=str(response["ts"]))
+    return Delivered(channel=str(response["channel"]), ref=str(response["ts"]))
 
 
 def classify(err: SlackApiError) -> RateLimited | Transient | Permanent:
@@ -92,6 +98,11 @@ def classify(err: SlackApiError) -> RateLimited | Transient | Permanent:
     # Anything else (recipient gone, token refused, a payload Slack rejects) answers the same
     # way next time: the row is marked failed, visible, and can be retried by an operator.
     return Permanent(error, token_refused=error in TOKEN_ERRORS)
+
+
+def _metadata(notice: Notice) -> dict[str, Any]:
+    payload = {"venue": notice.venue_id, "notice_id": notice.id, "kind": notice.kind}
+    return {"event_type": METADATA_TYPE, "event_payload": payload}
 
 
 def _retry_after(headers: Any) -> float:

@@ -15,10 +15,9 @@ from tests.support import databases, factories
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
-    url, service = databases.server_url()
+    url, discard = databases.server_url()
     yield url
-    if service is not None:
-        service.stop()
+    discard()
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from urllib.parse import quote
 import pytest
 import sqlalchemy as sa
 
+from cli.localservices import free_port
 from core.db import database_url
 
 ROOT = Path(__file__).parents[2]
@@ -130,3 +131,24 @@ def test_no_database_says_what_to_set(tmp_path: Path) -> None:
     assert "DATABASE_URL" in answer["message"]
     code, unreachable = run("postgresql://postgres@127.0.0.1:1/none", "hold", "list")
     assert (code, unreachable["code"]) == (3, "database_unreachable")
+
+
+def test_without_database_url_the_local_stack_is_used_or_said_to_be_stopped(
+    tmp_path: Path,
+) -> None:
+    """What a newcomer meets before and after `python3 dev.py run`: how to start it."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    environ.update(OSAE_DATA_DIR=str(tmp_path), OSAE_LAUNCHER="python3 dev.py")
+
+    def hold_list() -> tuple[int, dict[str, Any], str]:
+        command = [OSAE, "hold", "list", "--json"]
+        done = subprocess.run(command, capture_output=True, text=True, env=environ, check=False)
+        return done.returncode, json.loads(done.stdout), done.stderr
+
+    code, never, said = hold_list()
+    assert (code, never["code"]) == (3, "no_database") and "Traceback" not in said
+    assert "`python3 dev.py run`" in never["message"]
+    (tmp_path / "pgport").write_text(str(free_port()))  # a run that has stopped since
+    code, stopped, said = hold_list()
+    assert (code, stopped["code"]) == (3, "not_running") and "Traceback" not in said
+    assert "is not running" in stopped["message"] and "`python3 dev.py run`" in stopped["message"]

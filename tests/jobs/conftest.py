@@ -4,6 +4,7 @@ a runtime whose clock starts at the engine tests' NOW and moves with real time."
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import time
 import uuid
@@ -21,7 +22,8 @@ from core.engine import HoldEngine
 from jobs.broker import build_broker
 from jobs.runtime import Runtime
 from jobs.tuning import Tuning
-from tests.support import factories
+from tests.jobs import processes
+from tests.support import databases, factories
 from tests.support.slack_standin import SlackStandin
 
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
@@ -41,16 +43,35 @@ class MovingClock:
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """REDIS_URL, else the machine's Redis, else a throwaway one for this run."""
-    if os.environ.get("REDIS_URL"):
+    """REDIS_URL, else the machine's Redis, else a throwaway one for this run (always with
+    ``OSAE_TEST_REDIS=throwaway``: the fresh-machine path), removed when the run ends."""
+    throwaway = os.environ.get("OSAE_TEST_REDIS") == "throwaway"
+    if os.environ.get("REDIS_URL") and not throwaway:
         yield os.environ["REDIS_URL"]
         return
-    if localservices.redis_answers("127.0.0.1", 6379):
+    if not throwaway and localservices.redis_answers("127.0.0.1", 6379):
         yield LOCAL_REDIS
         return
-    service = localservices.start_redis(Path(tempfile.mkdtemp(prefix="osae-redis-")))
-    yield service.url
-    service.stop()
+    url, discard = databases.throwaway_service(localservices.start_redis, "osae-redis-")
+    yield url
+    discard()
+
+
+@pytest.fixture(autouse=True)
+def _no_child_left_running() -> Iterator[None]:
+    yield
+    processes.stop_leftovers()
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """`osae serve`'s data folder, under /tmp itself: as root, PostgreSQL runs as its own
+    account, which cannot enter pytest's private tmp_path (osae would then place the cluster
+    under /var/lib/osae-local: right, but slower to clean up)."""
+    parent = Path(tempfile.mkdtemp(prefix="osae-serve-"))
+    parent.chmod(0o755)
+    yield parent / "data"
+    shutil.rmtree(parent, ignore_errors=True)
 
 
 @pytest.fixture

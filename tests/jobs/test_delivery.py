@@ -127,7 +127,7 @@ def test_a_slow_slack_never_lets_a_row_outlive_its_lease(
     promote(runtime.engine, venue, clock(), room="hoo-a")
     promote(runtime.engine, venue, clock(), room="hoo-b")
     slack.delay_next("chat.postMessage", 1.5)
-    courier = replace(runtime.courier(), lease=timedelta(seconds=3), slack_timeout=2)
+    courier = replace(runtime.courier(), lease=timedelta(seconds=3))  # Slack's timeout: 2 s
 
     drained = courier.drain(venue.id)
 

@@ -10,7 +10,8 @@ from slack_sdk import WebClient
 from cli import localservices
 from jobs.actors import MAX_FOLLOW_UPS, follow_ups
 from jobs.delivery import BACKOFF_CAP, backoff
-from jobs.slack_post import Permanent, Posted, RateLimited, Transient, post_message
+from jobs.slack_post import post_message
+from jobs.transport import Delivered, Permanent, RateLimited, Transient
 from jobs.tuning import Tuning, TuningError
 from tests.support.slack_standin import DEFAULT_TOKEN, SlackStandin
 
@@ -27,7 +28,7 @@ def test_slack_answers_sorted(slack: SlackStandin) -> None:
     def post() -> object:
         return post_message(web, channel="U0SOMEONE", text="hi")
 
-    assert isinstance(post(), Posted)
+    assert isinstance(post(), Delivered)
     slack.rate_limit_next("chat.postMessage", retry_after=7)
     assert post() == RateLimited(7.0)
     slack.fail_with_status("chat.postMessage", 502)

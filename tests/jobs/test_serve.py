@@ -1,19 +1,17 @@
-"""`osae serve` from nothing: its own PostgreSQL and Redis, the demo venue, a signed /hold."""
+"""`osae serve` from nothing: its own PostgreSQL and Redis, the demo venue, a signed /hold;
+and a second Ctrl-C that forces."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import signal
-import tempfile
+import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from cli import localservices
-from tests.jobs.processes import Child, osae_env
+from tests.jobs.conftest import eventually
+from tests.jobs.processes import Child, alive, osae_env, servers
 from tests.support.slack_requests import post, slash_command
 from tests.support.slack_standin import SlackStandin
 
@@ -24,16 +22,6 @@ def healthz(port: int) -> dict[str, object]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
         assert answer.status == 200
         return json.loads(answer.read())
-
-
-@pytest.fixture
-def data_dir() -> Iterator[Path]:
-    """Under /tmp itself: as root, PostgreSQL runs as nobody, who cannot enter pytest's
-    private tmp_path."""
-    parent = Path(tempfile.mkdtemp(prefix="osae-serve-"))
-    parent.chmod(0o755)
-    yield parent / "data"
-    shutil.rmtree(parent, ignore_errors=True)
 
 
 def test_serve_starts_from_nothing_and_answers_a_signed_hold(
@@ -79,12 +67,35 @@ def test_serve_starts_from_nothing_and_answers_a_signed_hold(
                 child.stop(signal.SIGINT)
 
 
-def test_serve_without_slack_credentials_explains_and_starts_nothing(tmp_path: Path) -> None:
+def test_serve_with_slack_half_configured_explains_and_starts_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    serve = Child(["serve"], osae_env(OSAE_DATA_DIR=str(data)), tmp_path / "logs")
+    env = osae_env(OSAE_DATA_DIR=str(data), SLACK_BOT_TOKEN="xoxb-test")
+    serve = Child(["serve"], env, tmp_path / "logs")
     assert serve.proc.wait(30) == 2
     said = serve.output()
-    for needed in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "manifest.yml"):
+    for needed in ("SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "manifest.yml", "Socket Mode"):
         assert needed in said
-    assert "Socket Mode" in said
+    assert "unset every SLACK_ variable" in said, "says how to run without Slack instead"
     assert not data.exists(), "nothing is started half-way"
+
+
+def test_ctrl_c_while_starting_stops_cleanly_and_a_second_one_forces(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    env = osae_env(OSAE_DATA_DIR=str(data_dir), PORT=str(localservices.free_port()))
+    starting = Child(["serve"], env, tmp_path / "logs")
+    starting.wait_for_output("osae: PostgreSQL", timeout=120)  # migrations come next
+    started = servers(data_dir, starting.proc.pid)
+    assert starting.stop(signal.SIGINT) == 0, starting.output()[-2000:]
+    assert starting.output().rstrip().endswith("osae: stopped")
+    assert [pid for pid in started if alive(pid)] == []
+
+    forced = Child(["serve"], env, tmp_path / "logs")
+    forced.wait_for_output("Ctrl-C stops everything", timeout=60)
+    started = servers(data_dir, forced.proc.pid)
+    forced.proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)  # the clean stop has begun: the worker waits for its jobs
+    assert forced.stop(signal.SIGINT) == 130, forced.output()[-2000:]
+    said = forced.output()
+    assert "osae: forced stop" in said and "Traceback" not in said
+    eventually(lambda: not any(alive(pid) for pid in started), what="servers gone")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -16,18 +19,44 @@ from core.db import database_url
 LOCAL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
-def server_url() -> tuple[str, localservices.Service | None]:
-    """DATABASE_URL, else the machine's own server, else one started just for this run.
+def server_url() -> tuple[str, Callable[[], None]]:
+    """DATABASE_URL, else the machine's own server, else one started just for this run and
+    removed, data and all, when the run ends (also after Ctrl-C: atexit).
 
     ``OSAE_TEST_PG=throwaway`` always starts one (to try the fresh-machine path).
     """
     throwaway = os.environ.get("OSAE_TEST_PG") == "throwaway"
     if os.environ.get("DATABASE_URL") and not throwaway:
-        return os.environ["DATABASE_URL"], None
+        return os.environ["DATABASE_URL"], _nothing
     if not throwaway and localservices.postgres_answers(LOCAL):
-        return LOCAL, None
-    service = localservices.start_postgres(Path(tempfile.mkdtemp(prefix="osae-pg-")))
-    return service.url, service
+        return LOCAL, _nothing
+    return throwaway_service(localservices.start_postgres, "osae-pg-")
+
+
+def throwaway_service(
+    start: Callable[[Path], localservices.Service], prefix: str
+) -> tuple[str, Callable[[], None]]:
+    """A server in a new temporary folder; the callable stops it and removes the folder
+    (called by the fixture, else at exit)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        service = start(folder)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    done: list[bool] = []
+
+    def discard() -> None:
+        if not done:
+            done.append(True)
+            service.discard()
+
+    atexit.register(discard)
+    return service.url, discard
+
+
+def _nothing() -> None:
+    """The machine's own server, or DATABASE_URL's: not ours to stop."""
 
 
 def with_database(url: str, name: str) -> str:

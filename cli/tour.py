@@ -1,0 +1,77 @@
+"""What `osae serve` tells a newcomer: how to try it without Slack, and how to connect Slack.
+
+The try-it commands are the README's ("The engine from the terminal"), with dates taken
+relative to today by `date`, so they work whenever they are pasted.
+"""
+
+from __future__ import annotations
+
+from cli.settings import Settings
+
+DEMO_VENUE = "grand-tokyo"  # examples/venue.toml, which `osae serve` loads into a new database
+
+
+def without_slack(settings: Settings, venue_ids: list[str], manifest: str) -> str:
+    """Printed once when `osae serve` runs in console mode."""
+    lines = [
+        "",
+        "osae: running without Slack: each notice is printed here as the Slack DM it would be.",
+    ]
+    if DEMO_VENUE in venue_ids:
+        venue = ["--venue", DEMO_VENUE] if len(venue_ids) > 1 else []
+        lines += [
+            "",
+            "Try it from a second terminal: a 1st hold whose reply deadline lapses in a minute",
+            '(it was asked for "7 days ago", --now), a 2nd behind it, then the sweep that',
+            "promotes the 2nd: its notice appears here.",
+            "",
+            *(f"  {line}" for line in try_it(settings, venue)),
+        ]
+    lines += ["", *connect_slack_briefly(settings, manifest), ""]
+    return "\n".join(lines)
+
+
+def try_it(settings: Settings, venue: list[str]) -> list[str]:
+    """Shell lines: two holds on one slot 60 days ahead, the 1st's deadline a minute away."""
+    hold = [*venue, "hold", "request", "--room", "hoo", "--date", "$day"]
+    hold += ["--start", "11:00", "--end", "15:00", "--kind", "wedding"]
+    return [
+        "day=$(date -d '+60 days' +%F)",
+        settings.command(*hold, "--customer", "山田様", "--salesperson", "U0SALES001") + " \\",
+        "    --now \"$(date -d '-7 days +1 minute' -Iseconds)\"",
+        settings.command(*hold, "--customer", "佐藤様", "--salesperson", "U0SALES002"),
+        settings.command(*venue, "hold", "list", "--date", "$day"),
+        f"sleep 65; {settings.command(*venue, 'sweep')}"
+        "   # the clock sweeps every minute too: it may be first",
+    ]
+
+
+def connect_slack_briefly(settings: Settings, manifest: str) -> list[str]:
+    serve = settings.command("serve")
+    return [
+        f"To connect a Slack app instead: create it from {manifest}, then",
+        f"  Socket Mode: SLACK_BOT_TOKEN=xoxb-... SLACK_APP_TOKEN=xapp-... {serve}",
+        f"  HTTP:        SLACK_BOT_TOKEN=xoxb-... SLACK_SIGNING_SECRET=... {serve}",
+        '(README.md, "Connecting Slack", says where each value is found).',
+    ]
+
+
+def connect_slack(command: str, manifest: str) -> str:
+    """The steps from nothing to a connected Slack app."""
+    return f"""1. Create the Slack app from the manifest: open https://api.slack.com/apps, choose
+   "Create New App" > "From an app manifest", pick your workspace and paste
+   {manifest}
+   - Socket Mode (no public URL needed, e.g. one machine behind a firewall): change
+     socket_mode_enabled to true before pasting;
+   - HTTP mode: replace https://osae.example.com with this machine's public https URL.
+   Then "Install to Workspace".
+2. Set, then run `{command}` again:
+   SLACK_BOT_TOKEN=xoxb-...     OAuth & Permissions > Bot User OAuth Token
+   and one of
+   SLACK_APP_TOKEN=xapp-...     Socket Mode: Basic Information > App-Level Tokens,
+                                a token with the connections:write scope
+   SLACK_SIGNING_SECRET=...     HTTP mode: Basic Information > Signing Secret; Slack then
+                                posts to <your URL>/slack/events (this machine's $PORT)
+   Optional: OSAE_SALES_CHANNEL=C... (where undeliverable notices are reported; invite the
+   bot there), OSAE_VENUE (the venue id, if several are loaded), PORT (default 3000).
+"""

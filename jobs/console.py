@@ -1,0 +1,134 @@
+"""The terminal as the outbox's transport, for running osae without Slack.
+
+Each notice becomes a block of plain text: who would get it, its title and body in their
+language, and the buttons a Slack user would see, each with the command that does the same
+from a second terminal. The Courier sends through it exactly as through Slack (same claims,
+leases, retries), so what works here works with Slack.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
+
+from core.notices import Notice
+from jobs.transport import Delivered, Outcome, Rendered, Transient
+
+CHANNEL = "console"  # the outbox's sent_channel for what was printed
+# The Slack emoji the notices use, as the characters a terminal shows.
+EMOJI = {
+    ":tada:": "🎉",
+    ":wave:": "👋",
+    ":hourglass:": "⌛",
+    ":hourglass_flowing_sand:": "⏳",
+    ":alarm_clock:": "⏰",
+    ":warning:": "⚠️",
+    ":no_entry:": "⛔",
+    ":white_check_mark:": "✅",
+    ":large_yellow_circle:": "🟡",
+}
+_BOLD = re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])")
+_LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>")
+_MENTION = re.compile(r"<[@#!]([^<>|]+)>")
+_EMOJI = re.compile(r":[a-z0-9_+-]+:")
+
+# (action_id, value, recipient) -> the command that does what the button does, or None
+CommandFor = Callable[[str, str, str], str | None]
+
+
+class Console:
+    """Prints each message as a block on ``out``; thread-safe (the worker sends from several
+    threads). ``language``: what everyone reads (the terminal's); ``languages``: per person."""
+
+    timeout = 1.0  # seconds: a write to a terminal is instant; leases are far longer
+
+    def __init__(
+        self,
+        out: TextIO,
+        *,
+        language: str,
+        languages: Mapping[str, str] | None = None,
+        command_for: CommandFor | None = None,
+    ) -> None:
+        self.out = out
+        self.language = language
+        self.languages = dict(languages or {})
+        self.command_for = command_for
+        self._lock = threading.Lock()
+
+    def locale(self, recipient: str) -> str:
+        return self.languages.get(recipient, self.language)
+
+    def send(self, to: str, message: Rendered, *, notice: Notice | None = None) -> Outcome:
+        block = self.block(to, message, notice)
+        with self._lock:
+            try:
+                self.out.write(block)
+                self.out.flush()
+            except (OSError, ValueError) as err:  # a closed or broken terminal: try again later
+                return Transient(f"{type(err).__name__}: {err}")
+        return Delivered(CHANNEL, f"{time.time():.6f}")
+
+    def block(self, to: str, message: Rendered, notice: Notice | None) -> str:
+        if notice is None:
+            head = f"Slack message → {to}"
+        else:
+            about = f", hold #{notice.hold_id}" if notice.hold_id else ""
+            head = f"Slack DM → {to} ({notice.kind}{about}, notice #{notice.id})"
+        body = lines_of(message.blocks, to, self.command_for) or [plain(message.text)]
+        rule = "─" * max(12, 60 - len(head))
+        return "\n".join([f"╭─ {head} {rule}", *(f"│ {line}" for line in body), "╰─", ""])
+
+
+def lines_of(
+    blocks: Sequence[dict[str, Any]], to: str, command_for: CommandFor | None
+) -> list[str]:
+    """What a Slack user would see of ``blocks``, as lines of text."""
+    lines: list[str] = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind in ("section", "header"):
+            lines += _text_lines(block.get("text"))
+            for item in block.get("fields") or []:
+                lines += _text_lines(item)
+        elif kind == "context":
+            for element in block.get("elements") or []:
+                lines += _text_lines(element)
+        elif kind == "divider":
+            lines.append("─" * 20)
+        elif kind == "actions":
+            lines += _buttons(block.get("elements") or [], to, command_for)
+    return lines
+
+
+def plain(text: str) -> str:
+    """Slack mrkdwn as a terminal shows it: no markup, links and mentions as words."""
+    text = _LINK.sub(lambda m: f"{m.group(2)} ({m.group(1)})", text)
+    text = _MENTION.sub(lambda m: f"@{m.group(1)}", text)
+    text = _BOLD.sub(r"\1", text)
+    text = _EMOJI.sub(lambda m: EMOJI.get(m.group(0), m.group(0)), text)
+    return html.unescape(text)
+
+
+def _text_lines(item: Any) -> list[str]:
+    if not isinstance(item, dict) or not item.get("text"):
+        return []
+    return plain(str(item["text"])).splitlines()
+
+
+def _buttons(elements: list[dict[str, Any]], to: str, command_for: CommandFor | None) -> list[str]:
+    buttons = [e for e in elements if e.get("type") == "button"]
+    if not buttons:
+        return []
+    lines = ["  ".join(f"[ {plain(b['text']['text'])} ]" for b in buttons)]
+    for button in buttons:
+        command = command_for and command_for(
+            str(button.get("action_id", "")), str(button.get("value", "")), to
+        )
+        if command:
+            lines.append(f"  {plain(button['text']['text'])}: {command}")
+    return lines
