@@ -32,14 +32,13 @@ from slack_sdk import WebClient
 
 from bench.common import bench_database, percentile
 from cli import localservices
+from cli.bootstrap import Runtime
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Venue
 from core.results import Requested
 from jobs import queues
 from jobs.queues import DRAIN, SWEEP
-from jobs.runtime import Runtime
-from jobs.tuning import Tuning
 from tests.support import factories
 from tests.support.slack_standin import DEFAULT_TOKEN, SlackStandin
 
@@ -225,9 +224,8 @@ def running(
     }
     logs = Path(tempfile.mkdtemp(prefix="osae-bench-logs-"))
     children = [_worker(env, logs / f"worker-{n}.log") for n in range(workers)]
-    settings = Settings.from_env({"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack.base_url})
     runtime = Runtime.open(
-        settings, Tuning(namespace=namespace), database_url=url, redis_url=redis_url, pool_size=4
+        Settings.from_env(env), database_url=url, redis_url=redis_url, pool_size=4
     )
     try:
         for child, log in children:

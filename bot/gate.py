@@ -33,8 +33,9 @@ from slack_bolt.adapter.wsgi.http_response import WsgiHttpResponse
 from bot.payloads import Malformed, read_body
 
 if TYPE_CHECKING:
-    from wsgiref.types import StartResponse, WSGIEnvironment
+    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
+EVENTS_PATH = "/slack/events"  # where Slack posts (manifest.yml's request URLs)
 MAX_BODY = 4 * 1024 * 1024  # a view_submission carries its whole view; 100 blocks of Japanese
 MAX_AGE = 5 * 60  # seconds, either way: Slack's rule against replays
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
@@ -45,22 +46,27 @@ log = logging.getLogger("osae.web")
 
 
 class SlackGate:
-    """WSGI app for ``POST /slack/events``: verify, parse, then hand to Bolt."""
+    """The WSGI app: ``POST /slack/events`` is verified, parsed, then handed to Bolt; any other
+    request goes to ``others`` (``/healthz``), never near Bolt."""
 
     def __init__(
         self,
         app: App,
         signing_secret: str,
+        others: WSGIApplication,
         *,
         clock: Callable[[], float] = time.time,
         max_body: int = MAX_BODY,
     ) -> None:
         self.app = app
+        self.others = others
         self._secret = signing_secret.encode()
         self._clock = clock
         self._max_body = max_body
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") != EVENTS_PATH or environ.get("REQUEST_METHOD") != "POST":
+            return self.others(environ, start_response)
         length = _content_length(environ)
         if length is None or length > self._max_body:
             log.warning("web.refused", extra={"reason": "body_size", "status": 413})

@@ -19,42 +19,30 @@ if TYPE_CHECKING:
 
     from bot.app import BotApp
 
-EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 Health = Callable[[], tuple[bool, dict[str, Any]]]
 
 log = logging.getLogger("osae.web")
 
 
-def build_wsgi(app: BotApp, health: Health) -> WSGIApplication:
+def build_wsgi(app: BotApp | None, health: Health) -> WSGIApplication:
     """Slack's requests go through the gate (401 to anything not signed by Slack within the
     last five minutes, 400 to a malformed body) to Bolt; ``/healthz`` answers 200 or 503 with
-    ``health()``'s facts as JSON.
+    ``health()``'s facts as JSON. Without an app (running without Slack), only ``/healthz``.
     """
-    slack = SlackGate(app, app.signing_secret)
+    missing = (
+        {"error": "not_found"}
+        if app is not None
+        else {"error": "not_found", "slack": "not configured"}
+    )
 
-    def wsgi(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO", "")
-        if path == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+    def others(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
+        if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return _health(health, start_response)
-        if path == EVENTS_PATH and environ.get("REQUEST_METHOD") == "POST":
-            return slack(environ, start_response)
-        return _send(start_response, "404 Not Found", {"error": "not_found"})
+        return _send(start_response, "404 Not Found", missing)
 
-    return wsgi
-
-
-def serve(
-    wsgi: WSGIApplication,
-    *,
-    host: str = "0.0.0.0",  # noqa: S104 - a web dyno listens on every interface
-    port: int = 3000,
-    threads: int = 8,
-) -> None:
-    """Serve until interrupted (``osae web``)."""
-    server = create_server(wsgi, host=host, port=port, threads=threads, ident="osae")
-    log.info("web.listening", extra={"host": host, "port": port, "threads": threads})
-    server.run()
+    return SlackGate(app, app.signing_secret, others) if app is not None else others
 
 
 class Server:

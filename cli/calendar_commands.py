@@ -8,7 +8,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from bot.texts import dates
-from cli.context import CommandError, emit, locale, open_venue
+from cli.context import emit, locale, open_venue
+from cli.errors import CommandError
 from core.model import Venue
 from core.rules.calendar import holiday_name, is_priority_day
 from core.rules.deadlines import banquet_opens_at

@@ -1,10 +1,9 @@
-"""What every command shares: options, the engine from settings, the venue, output."""
+"""What every command shares: options, the settings and engine it runs on, the venue, output."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from datetime import UTC, datetime, tzinfo
 from typing import Any
@@ -15,29 +14,13 @@ from sqlalchemy.exc import OperationalError
 
 from bot.texts import lang
 from bot.texts.refusals import describe
-from cli import localservices
+from cli import bootstrap
+from cli.errors import CommandError
 from cli.settings import Settings
-from core.db import create_engine
 from core.engine import HoldEngine
-from core.errors import DatabaseUnavailable
 from core.model import Venue
 from core.results import Code, Refused
 from core.serialize import hold_to_json
-from jobs import queues
-from jobs.broker import build_broker
-from jobs.queues import DRAIN
-from jobs.tuning import Tuning
-
-LOCAL_DATABASE = "osae"  # the database `osae serve` makes on its own PostgreSQL
-
-
-class CommandError(Exception):
-    """A command that cannot run; said as one line (or one JSON object), never a traceback."""
-
-    def __init__(self, code: str, message: str, exit_code: int = 3) -> None:
-        super().__init__(message)
-        self.code = code
-        self.exit_code = exit_code
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -68,69 +51,15 @@ def now_of(args: argparse.Namespace, tz: tzinfo) -> datetime:
     return given if given.tzinfo else given.replace(tzinfo=tz)
 
 
-def database_url(settings: Settings) -> str:
-    """DATABASE_URL, else the database of the `osae serve` that keeps its data in
-    OSAE_DATA_DIR (./.data), which it says is running; else a CommandError saying how to
-    start one."""
-    if settings.database_url:
-        return settings.database_url
-    try:  # `osae serve` keeps its own PostgreSQL's port here
-        port = int((settings.data_dir / "pgport").read_text())
-    except (OSError, ValueError):
-        raise CommandError(
-            "no_database",
-            f"DATABASE_URL is not set and no local osae has run in {settings.data_dir}: start "
-            f"`{settings.command('serve')}` in another terminal (it keeps PostgreSQL and Redis "
-            "there), or set DATABASE_URL=postgres://user@host/db",
-        ) from None
-    url = f"postgresql://postgres@127.0.0.1:{port}/{LOCAL_DATABASE}"
-    if not localservices.postgres_answers(url, timeout=2):
-        raise CommandError(
-            "not_running",
-            f"the local osae of {settings.data_dir.resolve()} is not running: start "
-            f"`{settings.command('serve')}` in another terminal and try again (or set "
-            "DATABASE_URL)",
-        )
-    return url
-
-
-def engine_for(settings: Settings) -> HoldEngine:
-    engine = HoldEngine(create_engine(database_url(settings), pool_size=2))
-    try:
-        engine.ping()
-    except DatabaseUnavailable as err:
-        message = f"cannot reach the database: {err.reason}"
-        raise CommandError("database_unreachable", message) from None
-    return engine
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings ``cli.main`` read for this command."""
+    settings: Settings = args.settings
+    return settings
 
 
 def unreachable(err: OperationalError) -> CommandError:
     reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
     return CommandError("database_unreachable", f"cannot reach the database: {reason}")
-
-
-def redis_url(settings: Settings) -> str | None:
-    """REDIS_URL, else the Redis of the local `osae serve` when it answers."""
-    if settings.redis_url:
-        return settings.redis_url
-    try:
-        port = int((settings.data_dir / "redis" / localservices.REDIS_PORT_FILE).read_text())
-    except (OSError, ValueError):
-        return None
-    return f"redis://127.0.0.1:{port}/0" if localservices.redis_answers("127.0.0.1", port) else None
-
-
-def wake_drain(settings: Settings, chosen: str) -> bool:
-    """Ask the worker to send ``chosen``'s notices now; False if no Redis is reachable (the
-    clock's safety-net drain sends them within seconds anyway)."""
-    url = redis_url(settings)
-    if url is None:
-        return False
-    broker = build_broker(url, namespace=Tuning.from_env().namespace)
-    try:
-        return queues.try_enqueue(broker, DRAIN, chosen)
-    finally:
-        broker.client.close()
 
 
 def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -> str:
@@ -154,8 +83,8 @@ def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -
 
 def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
     """The engine and the venue a command acts on (``--venue``, OSAE_VENUE or the only one)."""
-    settings = Settings.from_env()
-    engine = engine_for(settings)
+    settings = settings_of(args)
+    engine = bootstrap.engine_for(settings)
     chosen = venue_id(args, engine, settings)
     found = engine.venue(chosen)
     if found is None:
@@ -165,8 +94,18 @@ def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
     return engine, found
 
 
+# The terminal's language (OSAE_LANG, else LANG), from the settings ``cli.main`` read: set
+# before the arguments are parsed, as argparse's messages are worded while it parses.
+_language: list[str | None] = [None]
+
+
+def use_language(language: str | None) -> None:
+    _language[0] = language
+
+
 def locale() -> str:
-    return lang(os.environ.get("OSAE_LANG") or os.environ.get("LANG"))
+    """The terminal's language: ``ja`` or ``en``."""
+    return lang(_language[0])
 
 
 def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:

@@ -9,8 +9,8 @@ from typing import TypeVar
 from sqlalchemy.exc import OperationalError
 
 from cli import migrate
-from cli.context import database_url, emit, unreachable
-from cli.settings import Settings
+from cli.bootstrap import database_url
+from cli.context import emit, settings_of, unreachable
 
 T = TypeVar("T")
 
@@ -30,19 +30,19 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 
 def upgrade(args: argparse.Namespace) -> int:
-    url = database_url(Settings.from_env())
+    url = database_url(settings_of(args))
     _guarded(lambda: migrate.upgrade(url, args.revision))
     return current(args)
 
 
 def downgrade(args: argparse.Namespace) -> int:
-    url = database_url(Settings.from_env())
+    url = database_url(settings_of(args))
     _guarded(lambda: migrate.downgrade(url, args.revision))
     return current(args)
 
 
 def current(args: argparse.Namespace) -> int:
-    url = database_url(Settings.from_env())
+    url = database_url(settings_of(args))
     revision = _guarded(lambda: migrate.current(url))
     return emit(args.json, {"revision": revision}, [f"schema revision: {revision or 'none'}"])
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from bot.texts import dates, text
 from bot.texts.refusals import hold_line, ordinal
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, wake_drain
-from cli.settings import Settings
+from cli.bootstrap import wake_drain
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, Venue
 from core.results import Refused
@@ -103,7 +103,7 @@ def decide(args: argparse.Namespace) -> int:
             lines += [f"  {name}: {hold_line(h, venue.tz, locale())}" for h in moved]
     if args.action == "extend":
         payload["expires_at"] = result.hold.expires_at.isoformat()
-    wake_drain(Settings.from_env(), venue.id)  # its notices go out now, not at the next tick
+    wake_drain(settings_of(args), venue.id)  # its notices go out now, not at the next tick
     return emit(args.json, payload, lines)
 
 
@@ -136,7 +136,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     if result.expired or result.promoted:
-        wake_drain(Settings.from_env(), venue.id)
+        wake_drain(settings_of(args), venue.id)
     return emit(
         args.json,
         {"expired": list(result.expired), "promoted": list(result.promoted)},

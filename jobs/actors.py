@@ -19,6 +19,7 @@ from core.engine import HoldEngine
 from core.results import Refused
 from jobs import queues
 from jobs.delivery import Courier, Drained
+from jobs.logs import fields
 from jobs.queues import DIGESTS, DRAIN, LEDGER, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
@@ -81,16 +82,16 @@ class _Jobs:
             _log_refused(venue_id, "sweep", result)
             return
         for hold_id in result.expired:
-            log.info("hold expired", extra=_fields(venue_id, "sweep", "expired", hold_id=hold_id))
+            log.info("hold expired", extra=fields(venue_id, "sweep", "expired", hold_id=hold_id))
         for hold_id in result.promoted:
-            log.info("hold promoted", extra=_fields(venue_id, "sweep", "promoted", hold_id=hold_id))
+            log.info("hold promoted", extra=fields(venue_id, "sweep", "promoted", hold_id=hold_id))
         if result.expired or result.promoted:
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
     def drain_outbox(self, venue_id: str) -> None:
         drained = self.courier.drain(venue_id)
         if drained.sent or drained.deferred or drained.failed:
-            log.info("outbox drained", extra=_fields(venue_id, "drain", "done", **_tally(drained)))
+            log.info("outbox drained", extra=fields(venue_id, "drain", "done", **_tally(drained)))
         if drained.more:
             queues.try_enqueue(self.broker, DRAIN, venue_id)
         for delay in follow_ups(drained.due, self.now()):
@@ -105,14 +106,14 @@ class _Jobs:
     def prepare_ledger(self, venue_id: str) -> None:
         """Ledger rows ahead of bookings keep bumps in place (fewer serialization failures)."""
         self.engine.prepare_ledger(venue_id, now=self.now())
-        log.info("ledger prepared", extra=_fields(venue_id, "ledger", "done"))
+        log.info("ledger prepared", extra=fields(venue_id, "ledger", "done"))
 
     def _queue(self, venue_id: str, action: str, written: int | Refused) -> None:
         if isinstance(written, Refused):
             _log_refused(venue_id, action, written)
             return
         if written:
-            log.info("notices queued", extra=_fields(venue_id, action, "queued", notices=written))
+            log.info("notices queued", extra=fields(venue_id, action, "queued", notices=written))
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
 
@@ -134,12 +135,8 @@ def _ceil_to_step(wait: timedelta) -> int:
 
 def _log_refused(venue_id: str, action: str, refused: Refused) -> None:
     # BUSY after every retry is logged and left to the next tick; unknown venue: removed.
-    log.warning(f"{action} refused", extra=_fields(venue_id, action, refused.code.value))
+    log.warning(f"{action} refused", extra=fields(venue_id, action, refused.code.value))
 
 
 def _tally(drained: Drained) -> dict[str, Any]:
     return {"sent": drained.sent, "deferred": drained.deferred, "failed": drained.failed}
-
-
-def _fields(venue_id: str, action: str, outcome: str, **more: Any) -> dict[str, Any]:
-    return {"venue": venue_id, "action": action, "outcome": outcome, **more}

@@ -24,14 +24,24 @@ from apscheduler.triggers.interval import IntervalTrigger
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
 from jobs import queues
+from jobs.logs import fields
 from jobs.queues import DIGESTS, DRAIN, LEDGER, REMINDERS, SWEEP, Job
-from jobs.tuning import Tuning
 
 log = logging.getLogger(__name__)
 
 VenueZones = Callable[[], dict[str, str]]  # venue id -> IANA time zone
 DIGEST_DAY, DIGEST_HOUR = "mon", 9
 DIGEST_CATCH_UP = timedelta(hours=3)  # a clock started Monday before 12:00 still sends it
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How often the periodic jobs run (the operator's knobs; see ``cli.settings``)."""
+
+    drain_every: float = 15.0  # seconds between safety-net drains
+    sweep_every_minutes: int = 1
+    reminders_every_minutes: int = 5
+    venues_every_minutes: int = 5  # the clock re-reads the venue list
 
 
 @dataclass(frozen=True)
@@ -42,13 +52,13 @@ class Tick:
     grace: int  # seconds a late tick may still fire (the machine slept, the pool was busy)
 
 
-def schedule_for(timezone: str, tuning: Tuning) -> list[Tick]:
+def schedule_for(timezone: str, schedule: Schedule) -> list[Tick]:
     """The ticks of one venue, in its time zone."""
     tz = ZoneInfo(timezone)
     return [
-        Tick("sweep", SWEEP, _every_minutes(tuning.sweep_every_minutes, 0, tz), 30),
-        Tick("drain", DRAIN, IntervalTrigger(seconds=tuning.drain_every, timezone=tz), 5),
-        Tick("reminders", REMINDERS, _every_minutes(tuning.reminders_every_minutes, 30, tz), 60),
+        Tick("sweep", SWEEP, _every_minutes(schedule.sweep_every_minutes, 0, tz), 30),
+        Tick("drain", DRAIN, IntervalTrigger(seconds=schedule.drain_every, timezone=tz), 5),
+        Tick("reminders", REMINDERS, _every_minutes(schedule.reminders_every_minutes, 30, tz), 60),
         Tick(
             "digests",
             DIGESTS,
@@ -76,13 +86,13 @@ class Clock:
         self,
         broker: dramatiq.Broker,
         zones: VenueZones,
-        tuning: Tuning,
+        schedule: Schedule,
         *,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.broker = broker
         self.zones = zones
-        self.tuning = tuning
+        self.schedule = schedule
         self.now = now
         self.scheduler = BackgroundScheduler(timezone=UTC)
         self._scheduled: dict[str, str] = {}  # venue id -> the time zone its ticks use
@@ -94,7 +104,7 @@ class Clock:
             self._on_start(venue_id, timezone)
         self.scheduler.add_job(
             self._refresh_logged,
-            IntervalTrigger(minutes=self.tuning.venues_every_minutes),
+            IntervalTrigger(minutes=self.schedule.venues_every_minutes),
             id="venues",
             coalesce=True,
             max_instances=1,
@@ -132,7 +142,7 @@ class Clock:
             )
 
     def _schedule(self, venue_id: str, timezone: str) -> None:
-        for tick in schedule_for(timezone, self.tuning):
+        for tick in schedule_for(timezone, self.schedule):
             self.scheduler.add_job(
                 self.tick,
                 tick.trigger,
@@ -146,7 +156,7 @@ class Clock:
         self._scheduled[venue_id] = timezone
         log.info(
             "venue scheduled",
-            extra={"venue": venue_id, "action": "clock.schedule", "outcome": timezone},
+            extra=fields(venue_id, "clock.schedule", timezone),
         )
 
     def _unschedule(self, venue_id: str) -> None:
@@ -156,7 +166,7 @@ class Clock:
         del self._scheduled[venue_id]
         log.info(
             "venue unscheduled",
-            extra={"venue": venue_id, "action": "clock.schedule", "outcome": "removed"},
+            extra=fields(venue_id, "clock.schedule", "removed"),
         )
 
     def _on_start(self, venue_id: str, timezone: str) -> None:

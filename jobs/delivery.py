@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from core.engine import HoldEngine
 from core.model import Venue
 from core.notices import Notice
+from jobs.logs import fields
 from jobs.transport import (
     Delivered,
     Outcome,
@@ -91,8 +92,8 @@ class Courier:
     render_report: RenderReport
     now: Now
     lease: timedelta
+    report_locale: str  # the sales channel's reports are in this language
     sales_channel: str | None = None
-    report_locale: str = "ja"
     batch: int = 20
     budget: float = 30.0  # seconds of claiming per drain; then the actor enqueues another
     backoff_base: float = BACKOFF_BASE  # seconds before the first retry after a transient error
@@ -101,7 +102,7 @@ class Courier:
     def drain(self, venue_id: str) -> Drained:
         venue = self.engine.venue(venue_id)
         if venue is None:
-            log.warning("drain: unknown venue", extra=_fields(venue_id, "drain", "unknown_venue"))
+            log.warning("drain: unknown venue", extra=fields(venue_id, "drain", "unknown_venue"))
             return Drained()
         run = _Run(venue)
         started = time.monotonic()
@@ -131,13 +132,13 @@ class Courier:
             # The rows stay unreported, so the next drain tries again.
             log.error(  # noqa: TRY400 - the reason is the Slack answer, not a traceback
                 "failure report not posted",
-                extra=_fields(venue.id, "notice.report", "not_posted", error=str(err)),
+                extra=fields(venue.id, "notice.report", "not_posted", error=str(err)),
             )
             return
         if told:
             log.info(
                 "failure report posted",
-                extra=_fields(venue.id, "notice.report", "posted", notices=[n.id for n in told]),
+                extra=fields(venue.id, "notice.report", "posted", notices=[n.id for n in told]),
             )
 
     # -- one batch ---------------------------------------------------------------------------
@@ -215,7 +216,7 @@ class Courier:
         except ValueError as err:
             # A payload this version cannot read: marked failed, visible and retryable,
             # instead of failing the whole drain again and again.
-            log.exception("notice not rendered", extra=_notice_fields(notice, "render_failed"))
+            log.exception("notice not rendered", extra=_noticefields(notice, "render_failed"))
             self.engine.notice_failed(venue.id, notice.id, error=f"render failed: {err}")
             return None
 
@@ -251,11 +252,11 @@ def backoff(attempts: int, base: float = BACKOFF_BASE) -> float:
 
 
 def _log_notice(notice: Notice, outcome: str, *, level: int = logging.INFO, **more: Any) -> None:
-    log.log(level, f"notice {outcome}", extra=_notice_fields(notice, outcome, **more))
+    log.log(level, f"notice {outcome}", extra=_noticefields(notice, outcome, **more))
 
 
-def _notice_fields(notice: Notice, outcome: str, **more: Any) -> dict[str, Any]:
-    return _fields(
+def _noticefields(notice: Notice, outcome: str, **more: Any) -> dict[str, Any]:
+    return fields(
         notice.venue_id,
         "notice.send",
         outcome,
@@ -265,7 +266,3 @@ def _notice_fields(notice: Notice, outcome: str, **more: Any) -> dict[str, Any]:
         recipient=notice.recipient,
         **more,
     )
-
-
-def _fields(venue_id: str, action: str, outcome: str, **more: Any) -> dict[str, Any]:
-    return {"venue": venue_id, "action": action, "outcome": outcome, **more}

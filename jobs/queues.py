@@ -14,6 +14,8 @@ from typing import Any
 import dramatiq
 import redis
 
+from jobs.logs import fields
+
 log = logging.getLogger(__name__)
 
 MINUTE_MS = 60_000
@@ -63,11 +65,7 @@ def try_enqueue(
         log.warning(
             "enqueue failed",
             exc_info=err,
-            extra={
-                "venue": venue_id,
-                "action": f"enqueue.{job.actor_name}",
-                "outcome": "broker_unreachable",
-            },
+            extra=fields(venue_id, f"enqueue.{job.actor_name}", "broker_unreachable"),
         )
         return False
     return True

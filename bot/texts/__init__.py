@@ -11,6 +11,9 @@ from typing import Any
 from bot.texts import en, ja
 
 CATALOGS: dict[str, dict[str, str]] = {"ja": ja.TEXTS, "en": en.TEXTS}
+# Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
+# be asked, a modal whose metadata is not ours, the sales channel's reports by default.
+DEFAULT_LOCALE = "ja"
 
 
 def lang(locale: str | None) -> str:

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from slack_sdk import WebClient
 
 from bot import ids
-from bot.app import BotApp, build_app
+from bot.app import BotApp
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from cli import bootstrap
+from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Venue
 from tests.support import fingerprint
@@ -136,6 +137,12 @@ class PatientStandin(SlackStandin):
         return super().wait_for(method, count, timeout, predicate)
 
 
+def slack_settings(slack: SlackStandin) -> Settings:
+    """What the bot is configured with: the stand-in's URL, a token, the signing secret."""
+    env = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack.base_url}
+    return Settings.from_env({**env, "SLACK_SIGNING_SECRET": SECRET})
+
+
 @pytest.fixture
 def slack() -> Iterator[SlackStandin]:
     with PatientStandin() as standin:
@@ -165,11 +172,11 @@ def bot(
         if harness.enqueue_error is not None:
             raise harness.enqueue_error
 
-    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
-    app = build_app(
-        engine=engine,
-        signing_secret=SECRET,
-        client=client,
+    settings = slack_settings(slack)
+    app = bootstrap.bot_app(
+        engine,
+        settings,
+        client=bootstrap.slack_client(settings),
         venues=VenueResolver(default=venue.id),
         now=lambda: harness.clock[0],
         on_notices=enqueue,
@@ -187,11 +194,11 @@ def unlinked_app(
     engine: HoldEngine, slack: SlackStandin, *, process_before_response: bool = False
 ) -> BotApp:
     """The bot as a workspace no venue is linked to sees it (OSAE_VENUES names another)."""
-    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
-    return build_app(
-        engine=engine,
-        signing_secret=SECRET,
-        client=client,
+    settings = slack_settings(slack)
+    return bootstrap.bot_app(
+        engine,
+        settings,
+        client=bootstrap.slack_client(settings),
         venues=VenueResolver(by_team={"T0OTHER": "somewhere"}),
         now=lambda: NOW,
         process_before_response=process_before_response,

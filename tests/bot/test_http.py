@@ -8,13 +8,12 @@ import urllib.error
 import urllib.request
 
 import pytest
-from slack_sdk import WebClient
 
-from bot.app import build_app
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from cli import bootstrap
 from core.engine import HoldEngine
-from tests.bot.conftest import SECRET, Harness, values
+from tests.bot.conftest import Harness, slack_settings, values
 from tests.support import slack_requests as sr
 from tests.support.slack_standin import SlackStandin
 
@@ -58,11 +57,11 @@ def test_health_is_200_when_healthy_and_503_when_not(
     engine: HoldEngine, slack: SlackStandin
 ) -> None:
     state = {"ok": True}
-    client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
-    app = build_app(
-        engine=engine,
-        signing_secret=SECRET,
-        client=client,
+    settings = slack_settings(slack)
+    app = bootstrap.bot_app(
+        engine,
+        settings,
+        client=bootstrap.slack_client(settings),
         venues=VenueResolver(default="none"),
         now=time.time,  # type: ignore[arg-type]
     )

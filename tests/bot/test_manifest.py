@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from bot import ids
-from bot.web import EVENTS_PATH
+from bot.gate import EVENTS_PATH
 
 MANIFEST = Path(__file__).resolve().parents[2] / "manifest.yml"
 

@@ -16,12 +16,10 @@ from pathlib import Path
 import pytest
 import redis
 
-from cli import localservices
-from cli.settings import Settings
+from cli import bootstrap, localservices
+from cli.bootstrap import Runtime
+from cli.settings import Settings, Tuning
 from core.engine import HoldEngine
-from jobs.broker import build_broker
-from jobs.runtime import Runtime
-from jobs.tuning import Tuning
 from tests.jobs import processes
 from tests.support import databases, factories
 from tests.support.slack_standin import SlackStandin
@@ -117,20 +115,16 @@ def slack_env(slack: SlackStandin) -> dict[str, str]:
 
 
 @pytest.fixture
-def settings(slack: SlackStandin) -> Settings:
-    return Settings.from_env(slack_env(slack))
+def settings(slack: SlackStandin, tuning: Tuning) -> Settings:
+    return replace(Settings.from_env(slack_env(slack)), tuning=tuning)
 
 
 @pytest.fixture
 def runtime(
-    engine: HoldEngine,
-    settings: Settings,
-    tuning: Tuning,
-    redis_url: str,
-    clock: MovingClock,
+    engine: HoldEngine, settings: Settings, redis_url: str, clock: MovingClock
 ) -> Iterator[Runtime]:
-    broker = build_broker(redis_url, namespace=tuning.namespace)
-    yield Runtime(settings, tuning, engine, broker, now=clock)
+    broker = bootstrap.broker(settings, redis_url)
+    yield Runtime(settings, engine, broker, now=clock)
     broker.close()
     broker.client.close()
 

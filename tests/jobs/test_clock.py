@@ -8,12 +8,11 @@ from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
+from cli.bootstrap import Runtime
 from core.model import Venue
 from core.results import Requested
-from jobs.clock import Clock, in_digest_window, schedule_for
+from jobs.clock import Clock, Schedule, in_digest_window, schedule_for
 from jobs.queues import DIGESTS, DRAIN, LEDGER, SWEEP
-from jobs.runtime import Runtime
-from jobs.tuning import Tuning
 from tests.jobs.conftest import MovingClock, eventually, settle
 from tests.support import factories
 from tests.support.slack_standin import SlackStandin
@@ -34,7 +33,7 @@ class RecordingBroker:
 
 
 def fires(timezone: str, name: str, after: datetime) -> datetime:
-    tick = next(t for t in schedule_for(timezone, Tuning()) if t.name == name)
+    tick = next(t for t in schedule_for(timezone, Schedule()) if t.name == name)
     fire = tick.trigger.get_next_fire_time(None, after)
     assert fire is not None
     return fire
@@ -55,7 +54,7 @@ def test_the_digest_fires_monday_0900_in_each_venues_time_zone() -> None:
 def test_sweep_every_minute_drain_every_15_seconds() -> None:
     at = datetime(2027, 3, 1, 0, 0, 10, tzinfo=UTC)
     assert fires("Asia/Tokyo", "sweep", at) == datetime(2027, 3, 1, 0, 1, 0, tzinfo=UTC)
-    drain = next(t for t in schedule_for("Asia/Tokyo", Tuning()) if t.name == "drain")
+    drain = next(t for t in schedule_for("Asia/Tokyo", Schedule()) if t.name == "drain")
     first = drain.trigger.get_next_fire_time(None, at)
     assert first is not None
     assert drain.trigger.get_next_fire_time(first, first) == first + timedelta(seconds=15)
@@ -63,7 +62,7 @@ def test_sweep_every_minute_drain_every_15_seconds() -> None:
 
 def test_the_clock_follows_the_venue_list() -> None:
     zones = {"tokyo": "Asia/Tokyo"}
-    clock = Clock(RecordingBroker(), lambda: dict(zones), Tuning())  # type: ignore[arg-type]
+    clock = Clock(RecordingBroker(), lambda: dict(zones), Schedule())  # type: ignore[arg-type]
     clock.refresh()
     assert {j.id for j in clock.scheduler.get_jobs()} == {
         f"tokyo:{n}" for n in ("sweep", "drain", "reminders", "digests", "ledger")
@@ -82,7 +81,7 @@ def test_a_clock_started_on_monday_morning_catches_up_on_the_digest() -> None:
     assert not in_digest_window(monday_ten.replace(hour=8), TOKYO)
     assert not in_digest_window(monday_ten + timedelta(days=1), TOKYO)
     broker = RecordingBroker()
-    clock = Clock(broker, lambda: {"v": "Asia/Tokyo"}, Tuning(), now=lambda: monday_ten)  # type: ignore[arg-type]
+    clock = Clock(broker, lambda: {"v": "Asia/Tokyo"}, Schedule(), now=lambda: monday_ten)  # type: ignore[arg-type]
     clock.start()
     clock.stop()
     assert [name for name, _ in broker.sent] == [
@@ -102,7 +101,9 @@ def test_two_clock_ticks_send_one_digest_per_person(
             venue.id, factories.request(room=room, kind="banquet", salesperson=person), now=clock()
         )
         assert isinstance(held, Requested) and held.rank == 1
-    ticking = Clock(worker.broker, lambda: {venue.id: venue.timezone}, worker.tuning)
+    ticking = Clock(
+        worker.broker, lambda: {venue.id: venue.timezone}, worker.settings.tuning.schedule
+    )
     ticking.refresh()
     job = ticking.scheduler.get_job(f"{venue.id}:digests")
 
@@ -129,7 +130,9 @@ def test_a_deadline_within_24_hours_gets_one_reminder_however_often_the_clock_ti
     )
     assert isinstance(held, Requested) and held.expires_at is not None
     assert held.expires_at - clock() < timedelta(hours=24)
-    ticking = Clock(worker.broker, lambda: {venue.id: venue.timezone}, worker.tuning)
+    ticking = Clock(
+        worker.broker, lambda: {venue.id: venue.timezone}, worker.settings.tuning.schedule
+    )
     ticking.refresh()
     job = ticking.scheduler.get_job(f"{venue.id}:reminders")
 

@@ -8,11 +8,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.texts import text
+from cli.bootstrap import Runtime, console
 from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.results import Requested, Swept
 from jobs.console import CHANNEL, Console, plain
-from jobs.runtime import Runtime, console
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import FIRST, SECOND, rows
 from tests.support import factories

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from bot import ids
 from bot.notices import render_notice
+from cli.bootstrap import Runtime
 from core.model import Venue
-from jobs.runtime import Runtime
 from tests.jobs.conftest import SALES_CHANNEL, MovingClock, eventually
 from tests.jobs.scenarios import SECOND, buttons, dms_to, promote, rows
 from tests.support.slack_standin import SlackStandin

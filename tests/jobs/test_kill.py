@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from core.db import create_engine
+from cli import bootstrap
+from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Venue
-from jobs.broker import build_broker
-from jobs.clock import Clock
-from jobs.tuning import Tuning
+from jobs.clock import Clock, Schedule
 from tests.jobs.conftest import eventually
 from tests.jobs.processes import Child, osae_env
 from tests.jobs.scenarios import SECOND, a_month_after, promote, rows
@@ -28,9 +27,9 @@ CLAIM_TO_POST = 1.0  # at most this long from claiming a row to its post reachin
 
 @pytest.fixture
 def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
-    db = create_engine(fresh_db, pool_size=2)
-    yield HoldEngine(db)
-    db.dispose()
+    engine = bootstrap.hold_engine(fresh_db, pool_size=2)
+    yield engine
+    engine.close()
 
 
 def test_a_worker_killed_mid_send_loses_nothing(
@@ -53,9 +52,9 @@ def test_a_worker_killed_mid_send_loses_nothing(
         OSAE_SLACK_TIMEOUT_SECONDS="2",
         OSAE_WORKER_THREADS="2",
     )
-    broker = build_broker(redis_url, namespace=namespace)
+    broker = bootstrap.broker(Settings.from_env(env), redis_url)  # the workers' namespace
     # The test plays the clock: a safety-net drain every half second.
-    ticking = Clock(broker, lambda: {venue.id: venue.timezone}, Tuning(drain_every=0.5))
+    ticking = Clock(broker, lambda: {venue.id: venue.timezone}, Schedule(drain_every=0.5))
     children: list[Child] = []
     try:
         first = Child(["worker"], env, tmp_path)

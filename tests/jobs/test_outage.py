@@ -14,16 +14,13 @@ import pytest
 
 from bot import ids
 from bot.web import Server, build_wsgi
-from cli import localservices
+from cli import bootstrap, localservices
+from cli.bootstrap import Runtime
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Hold, Status, Venue
 from core.results import Requested
-from jobs.broker import build_broker
 from jobs.clock import Clock
-from jobs.processes import build_bot
-from jobs.runtime import Runtime
-from jobs.tuning import Tuning
 from tests.jobs.conftest import MovingClock, eventually
 from tests.jobs.scenarios import FIRST, SECOND, rows
 from tests.support import factories
@@ -62,19 +59,19 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
     slack: SlackStandin,
     clock: MovingClock,
     settings: Settings,
-    tuning: Tuning,
     own_redis: tuple[int, list[localservices.Service]],
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.WARNING)
     port, running = own_redis
-    broker = build_broker(f"redis://127.0.0.1:{port}/0", namespace=tuning.namespace)
-    settings = replace(settings, slack_signing_secret=SECRET, venue_id=venue.id)
-    runtime = Runtime(settings, replace(tuning, drain_every=0.5), engine, broker, now=clock)
+    tuning = replace(settings.tuning, drain_every=0.5)
+    settings = replace(settings, slack_signing_secret=SECRET, venue_id=venue.id, tuning=tuning)
+    broker = bootstrap.broker(settings, f"redis://127.0.0.1:{port}/0")
+    runtime = Runtime(settings, engine, broker, now=clock)
     worker = runtime.worker()
     worker.start()
-    ticking = Clock(broker, lambda: {venue.id: venue.timezone}, runtime.tuning, now=clock)
+    ticking = Clock(broker, lambda: {venue.id: venue.timezone}, tuning.schedule, now=clock)
     ticking.start()
     try:
         running.pop().stop()  # Redis goes away
@@ -86,7 +83,7 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
         assert isinstance(first, Requested) and isinstance(second, Requested)
         assert (first.rank, second.rank) == (1, 2)
         runtime.on_notices()(venue.id)  # the hook itself never raises for a missing Redis
-        with Server(build_wsgi(build_bot(runtime), runtime.health)) as web:
+        with Server(build_wsgi(runtime.bot(), runtime.health)) as web:
             click = block_actions(ids.RELEASE, str(first.hold.id), user_id=FIRST)
             status, _, _ = post(f"{web.url}/slack/events", click, SECRET)
             assert status == 200

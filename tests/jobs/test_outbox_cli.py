@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from cli.bootstrap import Runtime
 from cli.main import main
 from core.model import Venue
-from jobs.runtime import Runtime
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import SECOND, dms_to, promote, rows
 from tests.support.slack_standin import SlackStandin

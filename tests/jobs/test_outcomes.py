@@ -8,11 +8,11 @@ import pytest
 from slack_sdk import WebClient
 
 from cli import localservices
+from cli.settings import SettingError, Tuning
 from jobs.actors import MAX_FOLLOW_UPS, follow_ups
 from jobs.delivery import BACKOFF_CAP, backoff
 from jobs.slack_post import post_message
 from jobs.transport import Delivered, Permanent, RateLimited, Transient
-from jobs.tuning import Tuning, TuningError
 from tests.support.slack_standin import DEFAULT_TOKEN, SlackStandin
 
 NOW = datetime(2027, 3, 1, tzinfo=UTC)
@@ -74,5 +74,5 @@ def test_tuning_from_the_environment() -> None:
     assert tuned.lease == timedelta(seconds=90) and tuned.worker_threads == 8
     assert Tuning.from_env({}) == Tuning()
     for bad in ({"OSAE_WORKER_THREADS": "0"}, {"OSAE_DRAIN_EVERY_SECONDS": "soon"}):
-        with pytest.raises(TuningError):
+        with pytest.raises(SettingError):
             Tuning.from_env(bad)

@@ -16,8 +16,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bot import ids
-from cli import localservices
-from core.db import create_engine
+from cli import bootstrap, localservices
 from core.engine import HoldEngine
 from core.model import Hold, Status, Venue
 from tests.bot.conftest import values
@@ -34,9 +33,9 @@ SLACK_LIMIT = 3.0  # seconds Slack waits for an ack before it tells the user it 
 
 @pytest.fixture
 def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
-    db = create_engine(fresh_db, pool_size=2)
-    yield HoldEngine(db)
-    db.dispose()
+    engine = bootstrap.hold_engine(fresh_db, pool_size=2)
+    yield engine
+    engine.close()
 
 
 @pytest.fixture

@@ -8,12 +8,14 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import psycopg
 from psycopg import sql
 
 from cli import localservices, migrate
+from cli.settings import Settings
 from core.db import database_url
 
 LOCAL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -30,7 +32,8 @@ def server_url() -> tuple[str, Callable[[], None]]:
         return os.environ["DATABASE_URL"], _nothing
     if not throwaway and localservices.postgres_answers(LOCAL):
         return LOCAL, _nothing
-    return throwaway_service(localservices.start_postgres, "osae-pg-")
+    system = Settings.from_env().system_postgres  # OSAE_PG_BINARIES=wheel: the wheel's
+    return throwaway_service(partial(localservices.start_postgres, system=system), "osae-pg-")
 
 
 def throwaway_service(

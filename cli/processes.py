@@ -9,19 +9,16 @@ killed at once and the process exits 130.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from types import FrameType
-from typing import TYPE_CHECKING, Any
 
-from jobs.runtime import Runtime
-
-if TYPE_CHECKING:
-    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+from bot.socket_mode import run_socket_mode
+from bot.web import Server, build_wsgi
+from cli.bootstrap import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +89,11 @@ def start_worker(runtime: Runtime, parts: Parts) -> None:
     runtime.drain_all()  # what a previous run left pending goes out now
     log.info(
         "worker started",
-        extra={"action": "worker.start", "outcome": "ok", "threads": runtime.tuning.worker_threads},
+        extra={
+            "action": "worker.start",
+            "outcome": "ok",
+            "threads": runtime.settings.tuning.worker_threads,
+        },
     )
 
 
@@ -105,31 +106,6 @@ def start_clock(runtime: Runtime, parts: Parts) -> None:
     log.info("clock started", extra={"action": "clock.start", "outcome": "ok"})
 
 
-def build_bot(runtime: Runtime) -> Any:
-    """The slack_bolt App of ``bot.app``, its notices hook enqueuing drains."""
-    from bot.app import build_app  # noqa: PLC0415 - only processes that serve Slack need it
-    from bot.venues import VenueResolver  # noqa: PLC0415
-
-    settings = runtime.settings
-    venues = VenueResolver(default=default_venue(runtime), by_team=settings.venues_by_team)
-    return build_app(
-        engine=runtime.engine,
-        signing_secret=settings.slack_signing_secret or "",
-        client=runtime.slack(),
-        venues=venues,
-        now=runtime.now,
-        on_notices=runtime.on_notices(),
-    )
-
-
-def default_venue(runtime: Runtime) -> str | None:
-    """OSAE_VENUE, else the only venue loaded (a single hotel needs no setting)."""
-    if runtime.settings.venue_id:
-        return runtime.settings.venue_id
-    known = runtime.engine.venue_ids()
-    return known[0] if len(known) == 1 else None
-
-
 def serve_web(
     runtime: Runtime, *, host: str, port: int, threads: int, ready: Callable[[], None]
 ) -> None:
@@ -137,18 +113,13 @@ def serve_web(
     too (the port then still answers /healthz, as a web dyno must); without Slack, /healthz
     only. ``ready`` is called once the port is bound. Returns on Ctrl-C or SIGTERM; raises
     OSError if the port cannot be bound."""
-    from bot.web import Server, build_wsgi  # noqa: PLC0415
-
-    app = build_bot(runtime) if runtime.settings.slack_configured else None
-    wsgi = build_wsgi(app, runtime.health) if app is not None else health_only(runtime.health)
-    server = Server(wsgi, host=host, port=port, threads=threads)
+    app = runtime.bot() if runtime.settings.slack_configured else None
+    server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
     server.start()
     ready()
     try:
         token = runtime.settings.slack_app_token
         if app is not None and token:
-            from bot.socket_mode import run_socket_mode  # noqa: PLC0415
-
             run_socket_mode(app, token)
         else:
             wait_until_interrupted()
@@ -156,20 +127,3 @@ def serve_web(
         return
     finally:
         server.stop()
-
-
-def health_only(health: Callable[[], tuple[bool, dict[str, Any]]]) -> WSGIApplication:
-    """The web part without Slack: ``GET /healthz`` as ``bot.web`` answers it; nothing else."""
-
-    def wsgi(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") == "/healthz":
-            ok, facts = health()
-            status, body = ("200 OK" if ok else "503 Service Unavailable"), {"ok": ok, **facts}
-        else:
-            status, body = "404 Not Found", {"error": "not_found", "slack": "not configured"}
-        data = json.dumps(body, default=str).encode()
-        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
-        start_response(status, headers)
-        return [data]
-
-    return wsgi

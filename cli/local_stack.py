@@ -1,6 +1,6 @@
 """`osae serve`'s own PostgreSQL and Redis under the data folder, and the demo venue.
 
-PostgreSQL keeps its data and its port (``<data_dir>/pgport``, which ``cli.context`` reads)
+PostgreSQL keeps its data and its port (``<data_dir>/pgport``, which ``cli.bootstrap`` reads)
 between runs, so a restart finds every hold and every unsent notice again. Redis keeps
 nothing: queued messages are only wake-ups, and the outbox in PostgreSQL is the record.
 ``<data_dir>/serve.pid`` says which `osae serve` uses the folder, so a second one is refused
@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
+from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from cli import localservices
@@ -76,7 +78,9 @@ class Stack:
             self._release = claim(settings.data_dir, self.notes)
         try:
             if self.own_database:
-                postgres = localservices.start_postgres(settings.data_dir)
+                postgres = localservices.start_postgres(
+                    settings.data_dir, system=settings.system_postgres
+                )
                 self._add(postgres)
                 self.server_url = postgres.url
                 self.database_url = _with_database(postgres.url, DATABASE)
@@ -125,6 +129,23 @@ def load_demo_venue(engine: HoldEngine, search: list[Path]) -> str | None:
             engine.save_venue(read_venue_file(candidate), now=datetime.now(UTC))
             return str(candidate)
     return None
+
+
+def data_place(data_dir: Path) -> str:
+    """The data folder, and where PostgreSQL's files really are when root placed them apart."""
+    pgdata = data_dir / "pgdata"
+    where = str(data_dir.resolve())
+    if pgdata.is_symlink():
+        where += f"; PostgreSQL's files in {pgdata.readlink().parent}"
+    return where
+
+
+def ensure_database(server_url: str, name: str) -> None:
+    """Create database ``name`` on our own PostgreSQL if it is not there yet."""
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if found is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def demo_search_path() -> list[Path]:

@@ -1,34 +1,23 @@
-"""`osae web|worker|clock|serve` (the processes) and `osae outbox list|retry`."""
+"""`osae web|worker|clock|serve`: the processes, each built by ``cli.bootstrap``."""
 
 from __future__ import annotations
 
 import argparse
 import errno
 import logging
-import os
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
-from datetime import UTC
-from pathlib import Path
-from typing import Any
 
-import psycopg
-from psycopg import sql
-
-from cli import localservices, logs, migrate, tour
-from cli.context import CommandError, database_url, emit, engine_for, now_of, venue_id, wake_drain
+from cli import local_stack, localservices, logs, migrate, processes, tour
+from cli.bootstrap import Runtime, database_url
+from cli.context import settings_of
+from cli.errors import CommandError
+from cli.local_stack import Stack
+from cli.processes import Parts, Stopping
 from cli.settings import Settings
-from core.notices import Notice
-from jobs import local_stack, processes
-from jobs.local_stack import Stack
-from jobs.processes import Parts, Stopping
-from jobs.runtime import Runtime
-from jobs.tuning import Tuning, TuningError
 
 NO_SLACK = 2  # exit status when Slack credentials are missing: nothing was started
 ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - a web dyno must listen on every interface
-STATUSES = ("pending", "sent", "failed")
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -43,22 +32,13 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
             part.add_argument("--host", default=ALL_INTERFACES)
             part.add_argument("--threads", type=int, default=8, help="web server threads")
         part.set_defaults(handler=handler)
-    outbox = commands.add_parser("outbox", help="notices waiting, sent or failed")
-    actions = outbox.add_subparsers(dest="outbox_command", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", parents=[common], help="the latest notices")
-    listing.add_argument("--status", choices=STATUSES)
-    listing.set_defaults(handler=list_outbox)
-    retry = actions.add_parser("retry", parents=[common], help="send failed notices again")
-    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help="default: every failed one")
-    retry.set_defaults(handler=retry_outbox)
 
 
-# -- processes -----------------------------------------------------------------------------
 def run_web(args: argparse.Namespace) -> int:
-    settings, tuning, _ = _configured()
+    settings, _ = _configured(args)
     if missing := missing_slack(settings, sending_only=False):
         return _explain_slack(settings, missing, "osae web")
-    runtime = _runtime(settings, tuning, pool_size=args.threads + 2)
+    runtime = _runtime(settings, pool_size=args.threads + 2)
     try:
         processes.serve_web(
             runtime,
@@ -73,21 +53,21 @@ def run_web(args: argparse.Namespace) -> int:
 
 
 def run_worker(args: argparse.Namespace) -> int:
-    settings, tuning, _ = _configured()
+    settings, _ = _configured(args)
     if missing := missing_slack(settings, sending_only=True):
         return _explain_slack(settings, missing, "osae worker")
-    return _run_parts(_runtime(settings, tuning), [processes.start_worker])
+    return _run_parts(_runtime(settings), [processes.start_worker])
 
 
 def run_clock(args: argparse.Namespace) -> int:
-    settings, tuning, _ = _configured()
-    return _run_parts(_runtime(settings, tuning, pool_size=2), [processes.start_clock])
+    settings, _ = _configured(args)
+    return _run_parts(_runtime(settings, pool_size=2), [processes.start_clock])
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Everything on one machine until Ctrl-C; without any Slack variable, notices go to the
     terminal (console mode). Every server it started is stopped before it returns."""
-    settings, tuning, stopping = _configured(console_quiet=True)
+    settings, stopping = _configured(args, console_quiet=True)
     console = not settings.slack_configured
     if not console and (missing := missing_slack(settings, sending_only=False)):
         return _explain_slack(settings, missing, settings.command("serve"))
@@ -98,7 +78,7 @@ def run_serve(args: argparse.Namespace) -> int:
     parts = Parts()
     try:
         stack.start(settings)
-        runtime = _prepare(stack, settings, tuning, args.threads)
+        runtime = _prepare(stack, settings, args.threads)
         parts.add("runtime", runtime.close)
         processes.start_worker(runtime, parts)
         processes.start_clock(runtime, parts)
@@ -141,21 +121,21 @@ def _port_taken(settings: Settings) -> CommandError:
     )
 
 
-def _prepare(stack: Stack, settings: Settings, tuning: Tuning, threads: int) -> Runtime:
+def _prepare(stack: Stack, settings: Settings, threads: int) -> Runtime:
     """Database, schema and demo venue ready; say where everything is."""
     for note in stack.notes:
         _say(note)
     if stack.server_url is not None:
-        ensure_database(stack.server_url, local_stack.DATABASE)
-        _say(f"PostgreSQL {stack.database_url} (data in {_data_place(settings.data_dir)})")
+        local_stack.ensure_database(stack.server_url, local_stack.DATABASE)
+        where = local_stack.data_place(settings.data_dir)
+        _say(f"PostgreSQL {stack.database_url} (data in {where})")
     migrate.upgrade(stack.database_url)
     _say(f"Redis {stack.redis_url}")
     runtime = Runtime.open(
         settings,
-        tuning,
         database_url=stack.database_url,
         redis_url=stack.redis_url,
-        pool_size=threads + tuning.worker_threads + 2,
+        pool_size=threads + settings.tuning.worker_threads + 2,
     )
     if stack.own_database:
         loaded = local_stack.load_demo_venue(runtime.engine, local_stack.demo_search_path())
@@ -164,23 +144,6 @@ def _prepare(stack: Stack, settings: Settings, tuning: Tuning, threads: int) -> 
     if not runtime.engine.venue_ids():
         _say(f"no venue is loaded yet: run `{settings.command('venue', 'load', 'FILE')}`")
     return runtime
-
-
-def _data_place(data_dir: Path) -> str:
-    """The data folder, and where PostgreSQL's files really are when root placed them apart."""
-    pgdata = data_dir / "pgdata"
-    where = str(data_dir.resolve())
-    if pgdata.is_symlink():
-        where += f"; PostgreSQL's files in {pgdata.readlink().parent}"
-    return where
-
-
-def ensure_database(server_url: str, name: str) -> None:
-    """Create database ``name`` on our own PostgreSQL if it is not there yet."""
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-        if found is None:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
 def _run_parts(runtime: Runtime, starters: list[Callable[[Runtime, Parts], None]]) -> int:
@@ -197,22 +160,20 @@ def _run_parts(runtime: Runtime, starters: list[Callable[[Runtime, Parts], None]
     return 0
 
 
-def _configured(*, console_quiet: bool = False) -> tuple[Settings, Tuning, Stopping]:
-    """Settings, tuning, logs and signals. ``console_quiet``: without Slack (and without
+def _configured(
+    args: argparse.Namespace, *, console_quiet: bool = False
+) -> tuple[Settings, Stopping]:
+    """Settings, logs and signals. ``console_quiet``: without Slack (and without
     OSAE_LOG_FORMAT), text logs of warnings and errors only: the terminal is for notices."""
-    settings = Settings.from_env()
-    try:
-        tuning = Tuning.from_env()
-    except TuningError as err:
-        raise CommandError("bad_setting", str(err), exit_code=2) from None
-    if console_quiet and not settings.slack_configured and "OSAE_LOG_FORMAT" not in os.environ:
+    settings = settings_of(args)
+    if console_quiet and not settings.slack_configured and settings.log_format is None:
         logs.configure("text", logging.WARNING)
     else:
-        logs.configure(settings.log_format)
-    return settings, tuning, processes.interrupt_on_signals()
+        logs.configure(settings.log_format or "json")
+    return settings, processes.interrupt_on_signals()
 
 
-def _runtime(settings: Settings, tuning: Tuning, pool_size: int = 10) -> Runtime:
+def _runtime(settings: Settings, pool_size: int = 10) -> Runtime:
     if not settings.redis_url:
         raise CommandError(
             "no_redis",
@@ -222,7 +183,6 @@ def _runtime(settings: Settings, tuning: Tuning, pool_size: int = 10) -> Runtime
         )
     runtime = Runtime.open(
         settings,
-        tuning,
         database_url=database_url(settings),
         redis_url=settings.redis_url,
         pool_size=pool_size,
@@ -279,45 +239,3 @@ def _listening(settings: Settings, host: str) -> str:
 
 def _say(line: str) -> None:
     print(f"osae: {line}", flush=True)
-
-
-# -- outbox ---------------------------------------------------------------------------------
-def list_outbox(args: argparse.Namespace) -> int:
-    settings = Settings.from_env()
-    engine = engine_for(settings)
-    chosen = venue_id(args, engine, settings)
-    found = engine.notices(chosen, status=args.status)
-    lines = [_notice_line(n) for n in found] or ["no notices"]
-    return emit(args.json, {"venue": chosen, "notices": [_notice_json(n) for n in found]}, lines)
-
-
-def retry_outbox(args: argparse.Namespace) -> int:
-    settings = Settings.from_env()
-    engine = engine_for(settings)
-    chosen = venue_id(args, engine, settings)
-    venue = engine.venue(chosen)
-    requeued = engine.requeue_failed(
-        chosen, now=now_of(args, venue.tz if venue else UTC), ids=args.ids or None
-    )
-    not_failed = sorted(set(args.ids) - set(requeued))
-    woken = bool(requeued) and wake_drain(settings, chosen)
-    lines = [f"requeued {requeued or 'nothing'}"]
-    if not_failed:
-        lines.append(f"not failed (left as they are): {not_failed}")
-    if requeued and not woken:
-        lines.append("the next safety-net drain will send them (Redis not reachable from here)")
-    payload = {"venue": chosen, "requeued": requeued, "not_failed": not_failed, "woken": woken}
-    return emit(args.json, payload, lines)
-
-
-def _notice_json(notice: Notice) -> dict[str, Any]:
-    data = asdict(notice)
-    for key in ("available_at", "sent_at", "created_at"):
-        data[key] = data[key].isoformat() if data[key] else None
-    return data
-
-
-def _notice_line(n: Notice) -> str:
-    where = f"hold {n.hold_id}" if n.hold_id else "-"
-    state = n.status if n.status != "failed" else f"failed: {n.last_error}"
-    return f"#{n.id:<6} {n.kind:<9} to {n.recipient:<12} {where:<10} tries {n.attempts}  {state}"

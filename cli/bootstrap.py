@@ -1,0 +1,307 @@
+"""The composition root: the one place that turns settings into the parts osae runs on.
+
+It builds the database engine and the ``HoldEngine``, the Dramatiq broker, the Slack client,
+the notice transport (Slack DMs, or the terminal without Slack), the courier with the bot's
+renderer, the actors, the worker, the clock and the Bolt app, and hands them to the entry
+points: ``osae web|worker|clock|serve`` (``cli.processes``), the other commands, the tests
+and the benches. ``core`` knows none of the others; ``bot`` and ``jobs`` know only ``core``
+and receive what they need from here (docs/architecture.md, "Layers").
+
+Nothing here connects to anything at import.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+import dramatiq
+import redis
+from dramatiq.brokers.redis import RedisBroker
+from slack_sdk import WebClient
+
+from bot.app import BotApp, build_app
+from bot.ids import DECISION_ACTION
+from bot.locales import UserLocales
+from bot.notices import render_failure_report, render_notice
+from bot.texts import DEFAULT_LOCALE
+from bot.venues import VenueResolver
+from cli import local_stack, localservices
+from cli.errors import CommandError
+from cli.settings import SettingError, Settings
+from core.db import create_engine
+from core.engine import HoldEngine
+from core.errors import DatabaseUnavailable
+from jobs import queues
+from jobs.actors import Actors, Deps, register
+from jobs.broker import build_broker
+from jobs.clock import Clock, engine_zones
+from jobs.console import Console
+from jobs.delivery import Courier
+from jobs.queues import DRAIN
+from jobs.slack_post import SlackDM
+from jobs.transport import Transport
+
+SLACK_API = "https://slack.com/api/"
+# An idle worker asks Redis for work at most this often (Dramatiq's default is 1 s): a DM a
+# few hundred ms sooner, for a handful of cheap Redis calls a second per worker.
+POLL_MS = 200
+LOCALE_TTL = 3600  # seconds a user's Slack language is trusted before it is asked again
+Now = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def load_settings() -> Settings:
+    """The environment, read once by the entry point; a knob set wrongly stops it cleanly."""
+    try:
+        return Settings.from_env()
+    except SettingError as err:
+        raise CommandError("bad_setting", str(err), exit_code=2) from None
+
+
+# -- the database ----------------------------------------------------------------------------
+def hold_engine(url: str, *, pool_size: int = 10, writers: int | None = 2) -> HoldEngine:
+    """The engine on its own connection pool (``writers``: see ``HoldEngine``)."""
+    return HoldEngine(create_engine(url, pool_size=pool_size), writers=writers)
+
+
+def database_url(settings: Settings) -> str:
+    """DATABASE_URL, else the database of the `osae serve` that keeps its data in
+    OSAE_DATA_DIR (./.data), which it says is running; else a CommandError saying how to
+    start one."""
+    if settings.database_url:
+        return settings.database_url
+    try:  # `osae serve` keeps its own PostgreSQL's port here
+        port = int((settings.data_dir / "pgport").read_text())
+    except (OSError, ValueError):
+        raise CommandError(
+            "no_database",
+            f"DATABASE_URL is not set and no local osae has run in {settings.data_dir}: start "
+            f"`{settings.command('serve')}` in another terminal (it keeps PostgreSQL and Redis "
+            "there), or set DATABASE_URL=postgres://user@host/db",
+        ) from None
+    url = f"postgresql://postgres@127.0.0.1:{port}/{local_stack.DATABASE}"
+    if not localservices.postgres_answers(url, timeout=2):
+        raise CommandError(
+            "not_running",
+            f"the local osae of {settings.data_dir.resolve()} is not running: start "
+            f"`{settings.command('serve')}` in another terminal and try again (or set "
+            "DATABASE_URL)",
+        )
+    return url
+
+
+def engine_for(settings: Settings) -> HoldEngine:
+    """A command's engine, on a small pool; a CommandError if the database does not answer."""
+    engine = hold_engine(database_url(settings), pool_size=2)
+    try:
+        engine.ping()
+    except DatabaseUnavailable as err:
+        message = f"cannot reach the database: {err.reason}"
+        raise CommandError("database_unreachable", message) from None
+    return engine
+
+
+# -- Redis -----------------------------------------------------------------------------------
+def redis_url(settings: Settings) -> str | None:
+    """REDIS_URL, else the Redis of the local `osae serve` when it answers."""
+    if settings.redis_url:
+        return settings.redis_url
+    try:
+        port = int((settings.data_dir / "redis" / localservices.REDIS_PORT_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    return f"redis://127.0.0.1:{port}/0" if localservices.redis_answers("127.0.0.1", port) else None
+
+
+def broker(settings: Settings, url: str) -> RedisBroker:
+    return build_broker(url, namespace=settings.tuning.namespace)
+
+
+def wake_drain(settings: Settings, venue_id: str) -> bool:
+    """Ask the worker to send ``venue_id``'s notices now; False if no Redis is reachable (the
+    clock's safety-net drain sends them within seconds anyway)."""
+    url = redis_url(settings)
+    if url is None:
+        return False
+    woken = broker(settings, url)
+    try:
+        return queues.try_enqueue(woken, DRAIN, venue_id)
+    finally:
+        woken.client.close()
+
+
+# -- Slack -----------------------------------------------------------------------------------
+def slack_client(settings: Settings) -> WebClient:
+    """No retry handlers: a post is retried only by the outbox, never twice by the SDK."""
+    base = settings.slack_api_url or SLACK_API
+    return WebClient(
+        token=settings.slack_bot_token,
+        base_url=base if base.endswith("/") else f"{base}/",
+        timeout=settings.tuning.slack_timeout,
+        retry_handlers=[],
+    )
+
+
+def console(settings: Settings, out: TextIO = sys.stdout) -> Console:
+    """Notices on the terminal, in its language (or a person's, OSAE_CONSOLE_LANGS), each
+    button with the command that does the same."""
+
+    def command_for(action_id: str, value: str, recipient: str) -> str | None:
+        found = DECISION_ACTION.match(action_id)
+        if found is None or not value.isdigit():
+            return None
+        return settings.command("hold", found.group(1), value, "--actor", recipient)
+
+    return Console(
+        out,
+        language=settings.language or DEFAULT_LOCALE,
+        languages=settings.console_languages,
+        command_for=command_for,
+    )
+
+
+def transport(settings: Settings) -> Transport:
+    """Slack DMs when a bot token is set; otherwise the terminal (running without Slack)."""
+    if not settings.slack_bot_token:
+        return console(settings)
+    client = slack_client(settings)
+    locales = UserLocales(client, ttl_seconds=LOCALE_TTL)
+    return SlackDM(client, locales, timeout=settings.tuning.slack_timeout)
+
+
+def bot_app(
+    engine: HoldEngine,
+    settings: Settings,
+    *,
+    client: WebClient,
+    venues: VenueResolver,
+    now: Now = utc_now,
+    on_notices: Callable[[str], None] = lambda venue_id: None,
+    process_before_response: bool = False,
+) -> BotApp:
+    """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET."""
+    return build_app(
+        engine=engine,
+        signing_secret=settings.slack_signing_secret or "",
+        client=client,
+        venues=venues,
+        now=now,
+        on_notices=on_notices,
+        process_before_response=process_before_response,
+    )
+
+
+# -- a running process -----------------------------------------------------------------------
+@dataclass
+class Runtime:
+    """What one process runs on (engine, broker, clock source) and the parts built on them."""
+
+    settings: Settings
+    engine: HoldEngine
+    broker: RedisBroker
+    now: Now = utc_now
+    _actors: Actors | None = field(default=None, init=False)
+
+    @classmethod
+    def open(
+        cls,
+        settings: Settings,
+        *,
+        database_url: str,
+        redis_url: str,
+        now: Now = utc_now,
+        pool_size: int = 10,
+    ) -> Runtime:
+        return cls(
+            settings,
+            hold_engine(database_url, pool_size=pool_size),
+            broker(settings, redis_url),
+            now,
+        )
+
+    def courier(self, via: Transport | None = None) -> Courier:
+        """Outbox delivery through ``via`` (default: Slack DMs, or the terminal)."""
+        return Courier(
+            engine=self.engine,
+            transport=via or transport(self.settings),
+            render=render_notice,
+            render_report=render_failure_report,
+            now=self.now,
+            lease=self.settings.tuning.lease,
+            report_locale=self.settings.report_locale,
+            sales_channel=self.settings.sales_channel,
+        )
+
+    def actors(self, courier: Courier | None = None) -> Actors:
+        """Declare the actors on this runtime's broker (once)."""
+        if self._actors is None:
+            deps = Deps(engine=self.engine, courier=courier or self.courier(), now=self.now)
+            self._actors = register(self.broker, deps)
+        return self._actors
+
+    def worker(self, courier: Courier | None = None) -> dramatiq.Worker:
+        """A worker (not started) consuming every queue of the actors."""
+        self.actors(courier)
+        return dramatiq.Worker(
+            self.broker, worker_threads=self.settings.tuning.worker_threads, worker_timeout=POLL_MS
+        )
+
+    def clock(self) -> Clock:
+        schedule = self.settings.tuning.schedule
+        return Clock(self.broker, engine_zones(self.engine), schedule, now=self.now)
+
+    def bot(self) -> BotApp:
+        """The Bolt app, its notices hook enqueuing drains."""
+        settings = self.settings
+        return bot_app(
+            self.engine,
+            settings,
+            client=slack_client(settings),
+            venues=VenueResolver(default=self.default_venue(), by_team=settings.venues_by_team),
+            now=self.now,
+            on_notices=self.on_notices(),
+        )
+
+    def default_venue(self) -> str | None:
+        """OSAE_VENUE, else the only venue loaded (a single hotel needs no setting)."""
+        if self.settings.venue_id:
+            return self.settings.venue_id
+        known = self.engine.venue_ids()
+        return known[0] if len(known) == 1 else None
+
+    def on_notices(self) -> Callable[[str], None]:
+        return queues.drain_hook(self.broker)
+
+    def drain_all(self) -> None:
+        """A drain per venue: what a restarted worker left leased or pending goes out."""
+        for venue_id in self.engine.venue_ids():
+            queues.try_enqueue(self.broker, DRAIN, venue_id)
+
+    def health(self) -> tuple[bool, dict[str, Any]]:
+        """For /healthz: can we reach the database and Redis?"""
+        checks = {
+            "database": _check(self.engine.ping, DatabaseUnavailable),
+            "redis": _check(self.broker.client.ping, redis.RedisError),
+        }
+        return all(v == "ok" for v in checks.values()), checks
+
+    def close(self) -> None:
+        self.broker.close()
+        self.broker.client.close()
+        self.engine.close()
+
+
+def _check(probe: Callable[[], object], errors: type[Exception]) -> str:
+    try:
+        probe()
+    except errors as err:
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        return f"unreachable: {reason}"
+    return "ok"
