@@ -34,10 +34,11 @@ from slack_sdk import WebClient
 
 from bench.common import bench_database, latency_line, percentile
 from bot import ids
-from bot.app import build_app
-from bot.form import ModalMeta
+from bot.metadata import Meta
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from cli import bootstrap
+from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
 from tests.support import factories
@@ -151,7 +152,7 @@ def slot(round_no: int, i: int) -> tuple[str, date, tuple[str, str]]:
 
 
 def submissions(round_no: int, n: int, *, one_slot: bool) -> list[bytes]:
-    meta = ModalMeta(channel=sr.CHANNEL_ID, locale="ja-JP").dump()
+    meta = Meta(channel=sr.CHANNEL_ID, locale="ja-JP").dump()
     bodies = []
     for i in range(n):
         room, day, times = slot(round_no, i)
@@ -171,7 +172,7 @@ def submissions(round_no: int, n: int, *, one_slot: bool) -> list[bytes]:
 
 
 def previews(slack: SlackStandin, client: WebClient, round_no: int, n: int) -> list[bytes]:
-    meta = ModalMeta(channel=sr.CHANNEL_ID, locale="ja-JP").dump()
+    meta = Meta(channel=sr.CHANNEL_ID, locale="ja-JP").dump()
     bodies = []
     for i in range(n):
         modal = {
@@ -229,11 +230,12 @@ def serve_bot(
     timed = Timings()
     engine = TimedEngine(sa_engine, timings=timed, writers=writers)
     venue = engine.save_venue(factories.venue(), now=factories.NOW)
-    client = WebClient(token="xoxb-test", base_url=slack_url, retry_handlers=[])  # noqa: S106
-    app = build_app(
-        engine=engine,
-        signing_secret=SECRET,
-        client=client,
+    env = {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_API_URL": slack_url}
+    settings = Settings.from_env({**env, "SLACK_SIGNING_SECRET": SECRET})
+    app = bootstrap.bot_app(
+        engine,
+        settings,
+        client=bootstrap.slack_client(settings),
         venues=VenueResolver(default=venue.id),
         now=lambda: factories.NOW,
     )

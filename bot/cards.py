@@ -31,6 +31,11 @@ def state(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
     return text(locale, f"card.{hold.status.value}")
 
 
+def deadline(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    """The hold's reply deadline (``3/8(月) 9:00``), or ``—`` without one."""
+    return dates.when(hold.expires_at, tz, locale) if hold.expires_at else "—"
+
+
 def brief(hold: Hold, locale: str | None) -> str:
     """``#13 佐藤様（婚礼）``: another hold, named shortly."""
     kind = text(locale, f"kind.{hold.kind.value}")

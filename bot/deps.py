@@ -1,14 +1,19 @@
-"""What every listener needs, built once by ``build_app``."""
+"""What every listener needs, built once by ``build_app``, and how it reaches them.
+
+A listener is ``handler(deps, args)``: Bolt's ``Args`` (ack, body, view, client, context,
+respond...) and these dependencies. ``deps.listener(handler)`` is what each surface registers
+with Bolt, so dependencies reach every listener the same one way.
+"""
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
+
+from slack_bolt import Args
 
 from bot.after_ack import AfterAck
 from bot.errors import NoVenue, UserError
@@ -19,7 +24,6 @@ from core.engine import HoldEngine
 from core.model import Venue
 
 log = logging.getLogger("osae.bot")
-Listener = TypeVar("Listener", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -47,28 +51,24 @@ class Deps:
             raise UserError("refusal.unknown_venue", detail=venue_id)
         return venue
 
-    def listener(self, func: Listener) -> Listener:
-        """``func`` as a Bolt listener whose trouble after its ack is told on the side (a
+    def listener(self, handler: Callable[[Deps, Args], None]) -> Callable[[Args], None]:
+        """``handler`` as a Bolt listener whose trouble after its ack is told on the side (a
         refusal like "workspace not linked" included) and never raised: raising past the ack
         makes Bolt drop it, and Slack then gets a 404 after 3 s (or a 500 when Bolt processes
         before responding). Before the ack, trouble still goes to Bolt's error handler, which
-        answers in the response. ``func`` must take ``body`` and ``client``.
+        answers in the response. Events are acknowledged by Bolt itself: always on the side.
         """
-        names = inspect.getfullargspec(func).args
-        assert {"body", "client"} <= set(names), func  # noqa: S101 - a wiring mistake
 
-        @functools.wraps(func)
-        def run(**kwargs: Any) -> Any:
-            ack = kwargs.get("ack")
+        def run(args: Args) -> None:
             try:
-                return func(**kwargs)
+                handler(self, args)
             except Exception as err:
-                if ack is not None and ack.response is None:
+                if args.ack.response is None and args.event is None:
                     raise
-                self.after.on_error(err, kwargs["body"], None, kwargs["client"])
-                return None
+                self.after.on_error(err, args.body, None, args.client)
 
-        return run  # type: ignore[return-value]
+        run.__name__ = run.__qualname__ = handler.__name__  # Bolt's logs name the listener
+        return run
 
     def notices_written(self, venue_id: str) -> None:
         """Ask the jobs to drain the outbox now; holds must work even when that fails."""

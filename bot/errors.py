@@ -19,7 +19,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 from slack_sdk.webhook import WebhookClient
 
-from bot.texts import esc, text
+from bot.texts import DEFAULT_LOCALE, esc, text
 from bot.views.dialogs import info_modal
 
 log = logging.getLogger("osae.bot")
@@ -117,6 +117,6 @@ def _kind(body: dict[str, Any]) -> str:
 
 def _safe_locale(locale_of: Callable[[str], str], user: str) -> str:
     try:
-        return locale_of(user) if user else "ja"
+        return locale_of(user) if user else DEFAULT_LOCALE
     except Exception:  # noqa: BLE001 - telling the user must not fail on the language
-        return "ja"
+        return DEFAULT_LOCALE

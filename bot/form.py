@@ -1,10 +1,9 @@
-"""The /hold modal's contents: what its inputs hold, and what it carries in private_metadata."""
+"""The /hold modal's contents: what its inputs hold (its private_metadata is ``bot.metadata``)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, TypeVar
 
@@ -134,69 +133,3 @@ def read_form(values: Mapping[str, Any]) -> Form:
         note=strictly(ids.NOTE, "value", lambda raw: strict.typed_text(raw, lines=True)) or "",
         invalid=tuple(invalid),
     )
-
-
-@dataclass(frozen=True)
-class ModalMeta:
-    """What the modal remembers between requests (Slack's private_metadata, ≤ 3000 chars)."""
-
-    channel: str | None  # where /hold was typed: the result is posted there
-    locale: str
-    notes: tuple[str, ...] = ()  # what the quick form did not understand, already worded
-    response_url: str | None = None  # the command's, to post if the bot is not in the channel
-
-    def dump(self) -> str:
-        data = {"c": self.channel, "l": self.locale, "n": list(self.notes), "r": self.response_url}
-        raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        if len(raw) > 3000:  # notes are the only open-ended part
-            return replace(self, notes=tuple(n[:200] for n in self.notes[:3])).dump()
-        return raw
-
-    @classmethod
-    def load(cls, raw: object) -> ModalMeta:
-        data = _metadata(raw)
-        notes = data.get("n")
-        return cls(
-            channel=strict.slack_id(data.get("c")),
-            locale=_text(data.get("l")) or "ja",
-            notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
-            response_url=strict.url(data.get("r")),
-        )
-
-
-@dataclass(frozen=True)
-class HoldMeta:
-    """What a dialog about one hold (confirm, cancel) remembers in its private_metadata."""
-
-    hold_id: int | None  # None: the metadata names no hold (it is not ours)
-    locale: str
-    response_url: str | None = None  # where to answer (the command's)
-    source: dict[str, Any] = field(default_factory=dict)  # the clicked button's place
-
-    def dump(self) -> str:
-        data = {"h": self.hold_id, "l": self.locale, "u": self.response_url, "s": self.source}
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-    @classmethod
-    def load(cls, raw: object) -> HoldMeta:
-        data = _metadata(raw)
-        source = data.get("s")
-        return cls(
-            hold_id=strict.hold_id(data.get("h")),
-            locale=_text(data.get("l")) or "ja",
-            response_url=strict.url(data.get("u")),
-            source=source if isinstance(source, dict) else {},
-        )
-
-
-def _metadata(raw: object) -> dict[str, Any]:
-    """private_metadata as the dict we wrote; {} for anything else."""
-    try:
-        data = json.loads(raw) if isinstance(raw, str) and raw else {}
-    except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None

@@ -50,6 +50,15 @@ def card_actions(hold_id: int) -> str:
     return f"hold_actions_{hold_id}"
 
 
+CARD_ACTIONS = re.compile(r"hold_actions_([0-9]+)")  # what card_actions makes (fullmatch)
+
+
+def decision(action_id: str) -> str | None:
+    """The verb of a decision button's action id (``confirm``, ``release``, ``extend``)."""
+    found = DECISION_ACTION.match(action_id)
+    return found.group(1) if found else None
+
+
 # -- the confirmation dialog Confirm opens ---------------------------------------------------
 CONFIRM_MODAL = "confirm_modal"
 CANCEL_MODAL = "cancel_modal"  # a manager's /hold cancel N asks first

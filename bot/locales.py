@@ -1,7 +1,7 @@
 """Each Slack user's language (``users.info`` with ``include_locale``), cached.
 
 Used for the bot's replies and by the jobs for DMs. Slack being slow or down must never stop
-a message, so any failure answers the default (Japanese) and is retried after a short while.
+a message, so any failure answers ``DEFAULT_LOCALE`` (Japanese) and is retried after a short while.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ from collections.abc import Callable
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
-DEFAULT = "ja"
+from bot.texts import DEFAULT_LOCALE
+
 FAILURE_TTL = 60.0  # seconds before a failed lookup is tried again
 
 log = logging.getLogger(__name__)
 
 
 class UserLocales:
-    """``get(user_id) -> "ja-JP" | "en-US" | ...``; thread-safe; ``DEFAULT`` on any error."""
+    """``get(user_id) -> "ja-JP" | "en-US" | ...``; thread-safe; ``DEFAULT_LOCALE`` on any error."""
 
     def __init__(
         self,
@@ -47,17 +48,12 @@ class UserLocales:
             self._cache[user_id] = (locale, now + ttl)
         return locale
 
-    def remember(self, user_id: str, locale: str) -> None:
-        """A locale learnt elsewhere (e.g. a payload that carried it)."""
-        with self._lock:
-            self._cache[user_id] = (locale, self._clock() + self.ttl)
-
     def _lookup(self, user_id: str) -> tuple[str, float]:
         try:
             answer = self.client.users_info(user=user_id, include_locale=True)
         except (SlackClientError, OSError) as err:  # API errors, 429s, timeouts, refused
             log.warning("slack.locale_lookup_failed", extra={"user": user_id, "error": str(err)})
-            return DEFAULT, FAILURE_TTL
+            return DEFAULT_LOCALE, FAILURE_TTL
         user = answer.get("user") or {}
         locale = user.get("locale") if isinstance(user, dict) else None
-        return (str(locale), self.ttl) if locale else (DEFAULT, self.ttl)
+        return (str(locale), self.ttl) if locale else (DEFAULT_LOCALE, self.ttl)

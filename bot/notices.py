@@ -67,7 +67,7 @@ Renderer = Callable[[Payload, ZoneInfo, str | None], Rendered]
 
 def _promoted(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
     hold = _hold(payload)
-    facts = {"hold": cards.line(hold, tz, locale), "deadline": _deadline(hold, tz, locale)}
+    facts = {"hold": cards.line(hold, tz, locale), "deadline": cards.deadline(hold, tz, locale)}
     return _single("promoted", hold, facts, tz, locale, buttons=True, extend=False)
 
 
@@ -88,14 +88,14 @@ def _extended(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
         "hold": cards.line(hold, tz, locale),
         "rank_text": ordinal(hold.rank or 0, locale),
         "ahead": cards.brief(ahead, locale),
-        "deadline": _deadline(ahead, tz, locale),
+        "deadline": cards.deadline(ahead, tz, locale),
     }
     return _single("extended", hold, facts, tz, locale)
 
 
 def _reminder(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
     hold = _hold(payload)
-    facts = {"hold": cards.line(hold, tz, locale), "deadline": _deadline(hold, tz, locale)}
+    facts = {"hold": cards.line(hold, tz, locale), "deadline": cards.deadline(hold, tz, locale)}
     return _single("reminder", hold, facts, tz, locale, buttons=True)
 
 
@@ -125,7 +125,7 @@ def _digest(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
             locale,
             "notice.digest.item",
             hold=cards.line(hold, tz, locale),
-            deadline=_deadline(hold, tz, locale),
+            deadline=cards.deadline(hold, tz, locale),
         )
         blocks.append(section(item))
         buttons = cards.decision_buttons(hold, tz, locale)
@@ -170,10 +170,6 @@ def _single(
 
 def _hold(payload: Payload) -> Hold:
     return hold_from_json(payload["hold"])
-
-
-def _deadline(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    return dates.when(hold.expires_at, tz, locale) if hold.expires_at else "—"
 
 
 def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None) -> str:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from bot.form import Form
 from bot.texts import dates, esc, text
 from bot.texts.refusals import describe, ordinal
-from core.model import Hold
+from core.engine import HoldEngine
+from core.model import Hold, Venue
 from core.results import Code, Preview, Refused
 
 
@@ -40,3 +43,13 @@ def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
     deadline = dates.day(hold.expires_at.astimezone(tz).date(), locale) if hold.expires_at else "—"
     kind = text(locale, f"kind.{hold.kind.value}")
     return text(locale, "preview.ahead", customer=esc(hold.customer), kind=kind, deadline=deadline)
+
+
+def current_preview(
+    engine: HoldEngine, venue: Venue, form: Form, user: str, locale: str, now: datetime
+) -> str:
+    """The engine's read-only answer for the slot chosen so far, as one line."""
+    if not form.slot_chosen():
+        return preview_line(None, venue.tz, locale)
+    result = engine.preview(venue.id, form.preview_request(user), now=now)
+    return preview_line(result, venue.tz, locale)

@@ -8,94 +8,22 @@ back to one that always works (a DM from the app needs only ``chat:write``).
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.webhook import WebhookClient
 
-from bot import strict
-from bot.form import ModalMeta
+from bot.metadata import Meta, Source
 from bot.texts import text
 from bot.views.dialogs import info_modal
 from bot.views.messages import Message
 
 log = logging.getLogger("osae.bot")
-_ACTIONS_ID = re.compile(r"^hold_actions_(\d+)$")
 
 
-@dataclass(frozen=True)
-class Source:
-    """Where a clicked button sits: a message (channel, ts), or a view (App Home, a modal)."""
-
-    channel: str | None = None
-    ts: str | None = None
-    response_url: str | None = None
-    ephemeral: bool = False
-    hold_ids: tuple[int, ...] = ()  # the holds with buttons in that message, in order
-    header: str | None = None  # the message's header text, if it has one (a digest)
-
-    @classmethod
-    def of(cls, body: dict[str, Any]) -> Source:
-        """From a block_actions payload (its shape checked by ``bot.payloads``)."""
-        container = body.get("container") or {}
-        if container.get("type") != "message":
-            return cls()
-        blocks = (body.get("message") or {}).get("blocks") or []
-        return cls(
-            channel=container.get("channel_id") or (body.get("channel") or {}).get("id"),
-            ts=container.get("message_ts"),
-            response_url=body.get("response_url"),
-            ephemeral=bool(container.get("is_ephemeral")),
-            hold_ids=_hold_ids(m.group(1) for b in blocks if (m := _card_actions(b))),
-            header=next((b["text"]["text"] for b in blocks if b.get("type") == "header"), None),
-        )
-
-    @property
-    def is_message(self) -> bool:
-        return bool(self.channel and self.ts) or bool(self.ephemeral and self.response_url)
-
-    def dump(self) -> dict[str, Any]:
-        return {
-            "c": self.channel,
-            "t": self.ts,
-            "u": self.response_url,
-            "e": self.ephemeral,
-            "i": list(self.hold_ids),
-            "h": self.header,
-        }
-
-    @classmethod
-    def load(cls, data: dict[str, Any]) -> Source:
-        """From what ``dump`` wrote into a dialog's private_metadata (anything else: nothing)."""
-        ids = data.get("i")
-        return cls(
-            channel=strict.slack_id(data.get("c")),
-            ts=_text(data.get("t")),
-            response_url=strict.url(data.get("u")),
-            ephemeral=data.get("e") is True,
-            hold_ids=_hold_ids(ids if isinstance(ids, list) else ()),
-            header=_text(data.get("h")),
-        )
-
-
-def _card_actions(block: dict[str, Any]) -> re.Match[str] | None:
-    block_id = block.get("block_id")
-    return _ACTIONS_ID.match(block_id) if isinstance(block_id, str) else None
-
-
-def _hold_ids(raw: Iterable[object]) -> tuple[int, ...]:
-    return tuple(i for i in map(strict.hold_id, raw) if i is not None)
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def post_result(client: WebClient, meta: ModalMeta, user: str, message: Message) -> None:
+def post_result(client: WebClient, meta: Meta, user: str, message: Message) -> None:
     """Post where /hold was typed; not a member there: the command's response_url; else a DM."""
     channel = meta.channel
     if channel and _attempt(

@@ -70,10 +70,6 @@ class ViewUpdates:
             self._put(view_id, _Landed(stamp, str(answer["view"]["hash"])))
             return True
 
-    def landed(self, view_id: str, stamp: float, hash: str) -> None:
-        """Record a view this process opened or updated elsewhere (views.open's answer)."""
-        self._put(view_id, _Landed(stamp, hash))
-
     def _get(self, view_id: str) -> _Landed | None:
         with self._lock:
             return self._landed.get(view_id)

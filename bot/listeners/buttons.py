@@ -7,32 +7,29 @@ updated in place to the outcome, and the people concerned get a fresh App Home.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import App, Args
 from slack_sdk import WebClient
 
 from bot import cards, ids, strict
 from bot.blocks import MAX_MESSAGE_BLOCKS, dump, header
 from bot.deps import Deps
-from bot.form import HoldMeta
-from bot.listeners.home import publish_homes
-from bot.replies import Source, replace_message, tell
-from bot.texts import dates, text
+from bot.homes import publish_homes
+from bot.logs import log_action
+from bot.metadata import Meta, Source
+from bot.replies import replace_message, tell
 from bot.texts.refusals import describe
 from bot.views.dialogs import confirm_modal, info_modal
-from bot.views.messages import Message, outcome, splice
+from bot.views.messages import Message, decided, outcome, splice
 from core.model import Hold, Venue
 from core.results import Code, Confirmed, Extended, Refused, Released
 
 Result = Confirmed | Released | Extended | Refused
 # Refusals that mean the hold moved on since the card was drawn: the card is redrawn.
 _STALE = {Code.ALREADY_DECIDED, Code.DEADLINE_PASSED, Code.NOT_FIRST}
-
-log = logging.getLogger("osae.bot")
 
 
 @dataclass(frozen=True)
@@ -53,11 +50,12 @@ class Click:
         """The click in a block_actions payload; None if the button names no hold."""
         action = body["actions"][0]
         hold_id = strict.hold_id(action.get("value"))
-        if hold_id is None:
+        verb = ids.decision(action["action_id"])
+        if hold_id is None or verb is None:
             return None
         return cls(
             user=body["user"]["id"],
-            verb=action["action_id"].removeprefix("hold_"),
+            verb=verb,
             hold_id=hold_id,
             locale=locale,
             source=Source.of(body),
@@ -68,25 +66,14 @@ class Click:
 
 
 def register(app: App, deps: Deps) -> None:
-    def clicked(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-        ack()
-        on_click(deps, body, client, context)
-
-    def confirmed(
-        ack: Ack,
-        body: dict[str, Any],
-        view: dict[str, Any],
-        client: WebClient,
-        context: BoltContext,
-    ) -> None:
-        confirm_submitted(deps, ack, body, view, client, context)
-
     app.block_action(ids.DECISION_ACTION)(deps.listener(clicked))
-    app.view_submission(ids.CONFIRM_MODAL)(deps.listener(confirmed))
+    app.view_submission(ids.CONFIRM_MODAL)(deps.listener(confirm_submitted))
 
 
-def on_click(deps: Deps, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-    venue = deps.venue(context)
+def clicked(deps: Deps, args: Args) -> None:
+    args.ack()
+    body, client = args.body, args.client
+    venue = deps.venue(args.context)
     user = body["user"]["id"]
     locale = deps.locales.get(user)
     click = Click.of(body, locale)
@@ -110,43 +97,38 @@ def ask_to_confirm(deps: Deps, client: WebClient, venue: Venue, click: Click) ->
     plan = deps.engine.confirm_plan(venue.id, click.hold_id, actor=click.user, now=deps.now())
     if isinstance(plan, Refused):
         return plan
-    meta = HoldMeta(click.hold_id, click.locale, source=click.source.dump()).dump()
-    view = confirm_modal(plan, venue.tz, click.locale, meta)
+    meta = Meta(locale=click.locale, hold_id=click.hold_id, source=click.source)
+    view = confirm_modal(plan, venue.tz, meta)
     client.views_open(trigger_id=click.trigger_id, view=view.to_dict())
     return None
 
 
-def confirm_submitted(
-    deps: Deps,
-    ack: Ack,
-    body: dict[str, Any],
-    view: dict[str, Any],
-    client: WebClient,
-    context: BoltContext,
-) -> None:
-    meta = HoldMeta.load(view.get("private_metadata"))
-    user = body["user"]["id"]
-    venue = deps.venue(context)
+def confirm_submitted(deps: Deps, args: Args) -> None:
+    meta = Meta.load(args.body["view"].get("private_metadata"))
+    user = args.body["user"]["id"]
+    venue = deps.venue(args.context)
     if meta.hold_id is None:  # not metadata we wrote
         refused = Refused(Code.HOLD_NOT_FOUND, detail="-")
         reason = describe(refused, venue.tz, meta.locale)
-        ack(response_action="update", view=info_modal(reason, meta.locale).to_dict())
+        args.ack(response_action="update", view=info_modal(reason, meta.locale).to_dict())
         return
-    click = Click(user, "confirm", meta.hold_id, meta.locale, Source.load(meta.source))
+    click = Click(user, "confirm", meta.hold_id, meta.locale, meta.source or Source())
     result = deps.engine.confirm(venue.id, click.hold_id, actor=user, now=deps.now())
     if isinstance(result, Refused):  # said in the dialog itself
         reason = describe(result, venue.tz, click.locale)
-        ack(response_action="update", view=info_modal(reason, click.locale).to_dict())
+        args.ack(response_action="update", view=info_modal(reason, click.locale).to_dict())
     else:
-        ack()
-    deps.after(body, client, partial(settle, deps, client, venue, click, result, told=True))
+        args.ack()
+    settled = partial(settle, deps, args.client, venue, click, result, told=True)
+    deps.after(args.body, args.client, settled)
 
 
 def settle(
     deps: Deps, client: WebClient, venue: Venue, click: Click, result: Result, *, told: bool = False
 ) -> None:
     """After the engine answered: redraw the card, tell the clicker, refresh App Homes."""
-    _log(venue, click, result)
+    outcome_code = result.code.value if isinstance(result, Refused) else "ok"
+    log_action(click.verb, venue.id, click.user, click.hold_id, outcome_code)
     if isinstance(result, Refused):
         reason = describe(result, venue.tz, click.locale)
         if result.hold is not None and result.code in _STALE:
@@ -163,31 +145,9 @@ def settle(
             )
         return
     deps.notices_written(venue.id)  # lost / promoted / extended notices wait in the outbox
-    lead, notes = _outcome(result, click, venue)
+    lead, notes = decided(result, click.user, venue.tz, click.locale)
     _redraw(deps, client, venue, click, result.hold, lead, notes)
     publish_homes(deps, client, venue, {click.user, result.hold.salesperson})
-
-
-def _outcome(
-    result: Confirmed | Released | Extended, click: Click, venue: Venue
-) -> tuple[str, tuple[str, ...]]:
-    locale = click.locale
-    notes: list[str] = []
-    if isinstance(result, Confirmed):
-        lead = text(locale, "done.confirmed", actor=click.user)
-        if result.released:
-            notes.append(text(locale, "done.released_others", count=len(result.released)))
-    elif isinstance(result, Released):
-        lead = text(locale, "done.released", actor=click.user)
-    else:
-        deadline = (
-            dates.when(result.hold.expires_at, venue.tz, locale) if result.hold.expires_at else "—"
-        )
-        lead = text(locale, "done.extended", actor=click.user, deadline=deadline)
-    promoted = getattr(result, "promoted", ())
-    if promoted:
-        notes.append(text(locale, "done.promoted", count=len(promoted)))
-    return lead, tuple(notes)
 
 
 def _redraw(
@@ -222,17 +182,3 @@ def _rebuild(
         if not isinstance(other, Refused):
             blocks += dump(cards.card(other, venue.tz, click.locale))
     return blocks[:MAX_MESSAGE_BLOCKS]
-
-
-def _log(venue: Venue, click: Click, result: Result) -> None:
-    outcome_code = result.code.value if isinstance(result, Refused) else "ok"
-    log.info(
-        f"hold.{click.verb}",
-        extra={
-            "venue": venue.id,
-            "hold_id": click.hold_id,
-            "user": click.user,
-            "action": click.verb,
-            "outcome": outcome_code,
-        },
-    )

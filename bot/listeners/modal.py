@@ -3,17 +3,15 @@ more rooms than fit in a menu), and the submission."""
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
-from slack_bolt import Ack, App, BoltContext
-from slack_sdk import WebClient
+from slack_bolt import Ack, App, Args
 
 from bot import ids, strict
 from bot.deps import Deps
-from bot.form import INVALID, Form, ModalMeta, read_form
-from bot.listeners.home import publish_homes
-from bot.preview import preview_line
+from bot.form import INVALID, Form, read_form
+from bot.homes import publish_homes
+from bot.logs import log_action
+from bot.metadata import Meta
+from bot.preview import current_preview, preview_line
 from bot.replies import post_result
 from bot.rooms import group_rooms
 from bot.texts import text
@@ -23,112 +21,78 @@ from bot.views.messages import posted
 from core.model import Venue
 from core.results import Refused
 
-log = logging.getLogger("osae.bot")
-
 
 def register(app: App, deps: Deps) -> None:
-    def preview_changed(
-        ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext
-    ) -> None:
-        ack()
-        deps.after(body, client, lambda: refresh_preview(deps, body, client, context))
-
-    def submitted(
-        ack: Ack,
-        body: dict[str, Any],
-        view: dict[str, Any],
-        client: WebClient,
-        context: BoltContext,
-    ) -> None:
-        submit(deps, ack, body, view, client, context)
-
-    def rooms_typed(
-        ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext
-    ) -> None:
-        room_options(deps, ack, body, context)
-
     app.block_action(ids.PREVIEW_ACTION)(deps.listener(preview_changed))
-    app.options(ids.ROOM)(deps.listener(rooms_typed))
-    app.view_submission(ids.HOLD_MODAL)(deps.listener(submitted))
+    app.options(ids.ROOM)(deps.listener(room_options))
+    app.view_submission(ids.HOLD_MODAL)(deps.listener(submit))
 
 
-def current_preview(deps: Deps, venue: Venue, form: Form, user: str, locale: str) -> str:
-    """The engine's read-only answer for the slot chosen so far, as one line."""
-    if not form.slot_chosen():
-        return preview_line(None, venue.tz, locale)
-    result = deps.engine.preview(venue.id, form.preview_request(user), now=deps.now())
-    return preview_line(result, venue.tz, locale)
+def preview_changed(deps: Deps, args: Args) -> None:
+    """A slot input changed: the preview line follows, after the ack."""
+    args.ack()
+    deps.after(args.body, args.client, lambda: refresh_preview(deps, args))
 
 
-def room_options(deps: Deps, ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
-    """The rooms whose name or id contains what was typed, grouped as in a full menu."""
-    venue = deps.venue(context)
-    locale = ModalMeta.load((body.get("view") or {}).get("private_metadata")).locale
-    found = group_rooms(venue.rooms.values()).matching(body["value"], MAX_MENU_ROOMS)
-    ack(option_groups=[group.to_dict() for group in room_groups(found, locale)])
-
-
-def refresh_preview(
-    deps: Deps, body: dict[str, Any], client: WebClient, context: BoltContext
-) -> None:
-    view = body["view"]
-    user = body["user"]["id"]
-    venue = deps.venue(context)
-    meta = ModalMeta.load(view.get("private_metadata"))
+def refresh_preview(deps: Deps, args: Args) -> None:
+    view = args.body["view"]
+    venue = deps.venue(args.context)
+    meta = Meta.load(view.get("private_metadata"))
     form = read_form(view["state"]["values"])
-    line = current_preview(deps, venue, form, user, meta.locale)
+    user = args.body["user"]["id"]
+    line = current_preview(deps.engine, venue, form, user, meta.locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=line)
-    stamp = strict.action_ts(body["actions"][0].get("action_ts")) or 0.0
+    stamp = strict.action_ts(args.body["actions"][0].get("action_ts")) or 0.0
     deps.views.update(
-        client, view_id=view["id"], view=modal.to_dict(), hash=view.get("hash"), stamp=stamp
+        args.client, view_id=view["id"], view=modal.to_dict(), hash=view.get("hash"), stamp=stamp
     )
 
 
-def submit(
-    deps: Deps,
-    ack: Ack,
-    body: dict[str, Any],
-    view: dict[str, Any],
-    client: WebClient,
-    context: BoltContext,
-) -> None:
+def room_options(deps: Deps, args: Args) -> None:
+    """The rooms whose name or id contains what was typed, grouped as in a full menu."""
+    venue = deps.venue(args.context)
+    locale = Meta.load((args.body.get("view") or {}).get("private_metadata")).locale
+    found = group_rooms(venue.rooms.values()).matching(args.body["value"], MAX_MENU_ROOMS)
+    args.ack(option_groups=[group.to_dict() for group in room_groups(found, locale)])
+
+
+def submit(deps: Deps, args: Args) -> None:
     """Errors on the field at fault; a refusal in the modal; success closes it and posts."""
-    user = body["user"]["id"]
-    meta = ModalMeta.load(view.get("private_metadata"))
+    ack, view, user = args.ack, args.body["view"], args.body["user"]["id"]
+    meta = Meta.load(view.get("private_metadata"))
     form = read_form(view["state"]["values"])
     if form.invalid:
-        errors = {b: text(meta.locale, INVALID[b]) for b in form.invalid}
-        ack(response_action="errors", errors=errors)
-        return
-    missing = form.missing()
-    if missing:
         ack(
             response_action="errors",
-            errors={b: text(meta.locale, "field.required") for b in missing},
+            errors={b: text(meta.locale, INVALID[b]) for b in form.invalid},
         )
         return
-    venue = deps.venue(context)
+    if missing := form.missing():
+        required = text(meta.locale, "field.required")
+        ack(response_action="errors", errors=dict.fromkeys(missing, required))
+        return
+    venue = deps.venue(args.context)
     # The view id is the same for a double click and for Slack's retries: one hold.
     result = deps.engine.request(
         venue.id, form.request(user), now=deps.now(), idempotency_key=f"modal:{view['id']}"
     )
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result)
-        _log(venue, user, None, result.code.value)
+        log_action("request", venue.id, user, None, result.code.value)
         return
     ack()
-    _log(venue, user, result.hold.id, "replayed" if result.replayed else "ok")
+    log_action("request", venue.id, user, result.hold.id, "replayed" if result.replayed else "ok")
     if result.replayed:
         return  # the first submission posted already
 
     def announce() -> None:
-        post_result(client, meta, user, posted(result, venue.tz, meta.locale))
-        publish_homes(deps, client, venue, {result.hold.salesperson, user})
+        post_result(args.client, meta, user, posted(result, venue.tz, meta.locale))
+        publish_homes(deps, args.client, venue, {result.hold.salesperson, user})
 
-    deps.after(body, client, announce)
+    deps.after(args.body, args.client, announce)
 
 
-def _refuse(ack: Ack, venue: Venue, form: Form, meta: ModalMeta, refused: Refused) -> None:
+def _refuse(ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused) -> None:
     reason = describe(refused, venue.tz, meta.locale)
     block = ids.FIELD_BLOCKS.get(refused.field or "")
     if block is not None:
@@ -137,16 +101,3 @@ def _refuse(ack: Ack, venue: Venue, form: Form, meta: ModalMeta, refused: Refuse
     line = preview_line(refused, venue.tz, meta.locale)
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
     ack(response_action="update", view=modal.to_dict())
-
-
-def _log(venue: Venue, user: str, hold_id: int | None, outcome: str) -> None:
-    log.info(
-        "hold.request",
-        extra={
-            "venue": venue.id,
-            "hold_id": hold_id,
-            "user": user,
-            "action": "request",
-            "outcome": outcome,
-        },
-    )

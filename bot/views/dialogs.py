@@ -10,6 +10,7 @@ from slack_sdk.models.views import View
 
 from bot import cards, ids
 from bot.blocks import context, plain, section
+from bot.metadata import Meta
 from bot.texts import esc, text
 from core.model import Hold
 from core.results import ConfirmPlan
@@ -17,8 +18,9 @@ from core.results import ConfirmPlan
 MAX_LISTED = 15
 
 
-def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, locale: str, metadata: str) -> View:
+def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta) -> View:
     """Says which holds confirming will release (their salespeople are told) and promote."""
+    locale = meta.locale
     blocks: list[Block] = [
         section(text(locale, "confirm.body", hold=cards.line(plan.hold, tz, locale)))
     ]
@@ -28,27 +30,12 @@ def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, locale: str, metadata: str) -
         blocks.append(context(text(locale, "confirm.releases.none")))
     if plan.would_promote:
         blocks.append(_listing("confirm.promotes", plan.would_promote, tz, locale))
-    return View(
-        type="modal",
-        callback_id=ids.CONFIRM_MODAL,
-        title=plain(text(locale, "confirm.title"), 24),
-        submit=plain(text(locale, "confirm.submit"), 24),
-        close=plain(text(locale, "confirm.close"), 24),
-        private_metadata=metadata,
-        blocks=blocks,
-    )
+    return _dialog(ids.CONFIRM_MODAL, "confirm", meta, blocks)
 
 
-def cancel_modal(hold: Hold, tz: ZoneInfo, locale: str, metadata: str) -> View:
-    return View(
-        type="modal",
-        callback_id=ids.CANCEL_MODAL,
-        title=plain(text(locale, "cancel.title"), 24),
-        submit=plain(text(locale, "cancel.submit"), 24),
-        close=plain(text(locale, "cancel.close"), 24),
-        private_metadata=metadata,
-        blocks=[section(text(locale, "cancel.body", hold=cards.line(hold, tz, locale)))],
-    )
+def cancel_modal(hold: Hold, tz: ZoneInfo, meta: Meta) -> View:
+    body = text(meta.locale, "cancel.body", hold=cards.line(hold, tz, meta.locale))
+    return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(body)])
 
 
 def info_modal(message: str, locale: str) -> View:
@@ -58,6 +45,19 @@ def info_modal(message: str, locale: str) -> View:
         title=plain(text(locale, "info.title"), 24),
         close=plain(text(locale, "info.close"), 24),
         blocks=[section(message)],
+    )
+
+
+def _dialog(callback_id: str, key: str, meta: Meta, blocks: list[Block]) -> View:
+    """A dialog that asks before acting: its texts are ``<key>.title``, ``.submit``, ``.close``."""
+    return View(
+        type="modal",
+        callback_id=callback_id,
+        title=plain(text(meta.locale, f"{key}.title"), 24),
+        submit=plain(text(meta.locale, f"{key}.submit"), 24),
+        close=plain(text(meta.locale, f"{key}.close"), 24),
+        private_metadata=meta.dump(),
+        blocks=blocks,
     )
 
 

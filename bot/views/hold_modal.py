@@ -19,7 +19,8 @@ from slack_sdk.models.views import View
 
 from bot import ids
 from bot.blocks import context, plain, section
-from bot.form import Form, ModalMeta
+from bot.form import Form
+from bot.metadata import Meta
 from bot.quickform import QuickForm
 from bot.rooms import RoomGroups, group_rooms
 from bot.texts import esc, lang, text
@@ -44,7 +45,7 @@ def loading_modal() -> View:
 
 
 def hold_modal(
-    venue: Venue, form: Form, meta: ModalMeta, *, preview: str, refusal: str | None = None
+    venue: Venue, form: Form, meta: Meta, *, preview: str, refusal: str | None = None
 ) -> View:
     """The form, prefilled from ``form``; ``preview`` is the one-line rank preview."""
     locale = meta.locale

@@ -62,7 +62,7 @@ def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
             locale,
             "home.ahead",
             hold=cards.brief(a, locale),
-            deadline=dates.when(a.expires_at, tz, locale) if a.expires_at else "—",
+            deadline=cards.deadline(a, tz, locale),
         )
         for a in item.ahead
     )

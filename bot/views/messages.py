@@ -11,10 +11,10 @@ from slack_sdk.models.blocks import Block
 
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
-from bot.texts import dates, text
+from bot.texts import text
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold
-from core.results import Requested
+from core.results import Confirmed, Extended, Released, Requested
 
 MAX_LISTED = 40
 
@@ -52,6 +52,27 @@ def outcome(
     return Message(text(locale, "done.text", outcome=plain_lead, hold=line), dump(blocks))
 
 
+def decided(
+    result: Confirmed | Released | Extended, actor: str, tz: ZoneInfo, locale: str
+) -> tuple[str, tuple[str, ...]]:
+    """What a click did, as the lead line of the hold's card and the notes under it."""
+    notes: list[str] = []
+    if isinstance(result, Confirmed):
+        lead = text(locale, "done.confirmed", actor=actor)
+        if result.released:
+            notes.append(text(locale, "done.released_others", count=len(result.released)))
+    elif isinstance(result, Released):
+        lead = text(locale, "done.released", actor=actor)
+    else:
+        lead = text(
+            locale, "done.extended", actor=actor, deadline=cards.deadline(result.hold, tz, locale)
+        )
+    promoted = getattr(result, "promoted", ())
+    if promoted:
+        notes.append(text(locale, "done.promoted", count=len(promoted)))
+    return lead, tuple(notes)
+
+
 def splice(
     blocks: list[dict[str, Any]], hold_id: int, replacement: list[dict[str, Any]], actions_id: str
 ) -> list[dict[str, Any]]:
@@ -85,7 +106,3 @@ def listing(holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Message:
 def help_message(locale: str) -> Message:
     body = text(locale, "help.text")
     return Message(body, dump([section(body)]))
-
-
-def when_text(hold: Hold, tz: ZoneInfo, locale: str) -> str:
-    return dates.when(hold.expires_at, tz, locale) if hold.expires_at else "—"

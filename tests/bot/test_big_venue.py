@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bot import ids
-from bot.form import Form, ModalMeta
+from bot.form import Form
+from bot.metadata import Meta
 from bot.views.hold_modal import MAX_MENU_ROOMS, hold_modal
 from core.engine import HoldEngine
 from core.model import Policy, Room, Venue
@@ -121,7 +122,7 @@ def test_app_home_with_many_holds_in_a_big_venue_stays_within_100_blocks(
 
 def test_a_venue_whose_rooms_fit_in_a_menu_gets_them_all_in_one() -> None:
     rooms = big_rooms(partitions=90, others=9)  # 100 rooms: the most a menu holds
-    meta = ModalMeta(channel="C1", locale="ja")
+    meta = Meta(channel="C1", locale="ja")
     view = hold_modal(factories.venue(rooms=rooms), Form(room_id="r089"), meta, preview="…")
     element = room_element(view.to_dict())
     assert element["type"] == "static_select"

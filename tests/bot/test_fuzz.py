@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import ids
-from bot.form import HoldMeta, ModalMeta
+from bot.metadata import Meta
 from tests.bot.conftest import SECRET, STRANGER, Harness, values
 from tests.support import slack_requests as sr
 from tests.support.factories import DAY, MANAGER
@@ -137,7 +137,7 @@ def hold(draw: st.DrawFn, harness: Harness) -> dict[str, Any]:
         salesperson=draw(users),
         note=draw(st.sampled_from(["", "*メモ*", "<https://x|y>"])),
     )
-    modal = ModalMeta(channel=sr.CHANNEL_ID, locale=draw(st.sampled_from(["ja", "en"])))
+    modal = Meta(channel=sr.CHANNEL_ID, locale=draw(st.sampled_from(["ja", "en"])))
     body = sr.view_submission(
         state,
         callback_id=ids.HOLD_MODAL,
@@ -166,14 +166,14 @@ def submission(draw: st.DrawFn, harness: Harness) -> dict[str, Any]:
         salesperson=draw(mostly(users)),
         note=draw(words),
     )
-    modal = ModalMeta(channel=sr.CHANNEL_ID, locale=draw(st.sampled_from(["ja", "en"])))
+    modal = Meta(channel=sr.CHANNEL_ID, locale=draw(st.sampled_from(["ja", "en"])))
     hold_meta = own_hold(harness).map(lambda h: json.dumps({"h": h, "l": "ja", "s": {}}))
     meta = draw(
         st.just(modal.dump())
-        | st.just(ModalMeta(channel="C0NOTJOIN1", locale="ja").dump())
+        | st.just(Meta(channel="C0NOTJOIN1", locale="ja").dump())
         | hold_meta
         | hold_meta
-        | st.integers(-5, 2**64).map(lambda h: HoldMeta(h, "ja").dump())
+        | st.integers(-5, 2**64).map(lambda h: Meta(hold_id=h, locale="ja").dump())
         | odd
     )
     view_id = draw(st.from_regex(r"V[0-9A-Z]{8,10}", fullmatch=True))
@@ -217,7 +217,7 @@ def preview(draw: st.DrawFn, harness: Harness) -> dict[str, Any]:
     )
     view = sr.view_object(
         callback_id=ids.HOLD_MODAL,
-        private_metadata=ModalMeta(channel=sr.CHANNEL_ID, locale="ja").dump(),
+        private_metadata=Meta(channel=sr.CHANNEL_ID, locale="ja").dump(),
         view_id=draw(st.from_regex(r"V[0-9A-Z]{8,10}", fullmatch=True)),
     )
     body = sr.block_actions(actions=[act], view=view, values=state, user_id=draw(users))

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bot import ids, strict
-from bot.form import HoldMeta, ModalMeta, read_form
+from bot.form import read_form
+from bot.metadata import Meta, Source
 from bot.payloads import FORM, JSON, Malformed, check, read_body
 from tests.bot.conftest import values
 from tests.support import slack_requests as sr
@@ -171,9 +172,11 @@ def test_the_form_names_inputs_set_to_something_no_picker_sends() -> None:
 
 def test_private_metadata_that_is_not_ours_reads_as_nothing() -> None:
     for raw in ("", "not json", "[1]", '{"h": "²"}', '{"h": 9223372036854775808}', "[" * 5000):
-        assert HoldMeta.load(raw).hold_id is None
-        assert ModalMeta.load(raw).channel is None
-    meta = ModalMeta.load('{"c": "C1> <!channel", "l": "en", "r": "file:///etc/passwd"}')
+        assert Meta.load(raw).hold_id is None
+        assert Meta.load(raw).channel is None
+    meta = Meta.load('{"c": "C1> <!channel", "l": "en", "r": "file:///etc/passwd"}')
     assert (meta.channel, meta.locale, meta.response_url) == (None, "en", None)
-    kept = HoldMeta(12, "en", "https://hooks.slack.com/x", {"c": "C1"})
-    assert HoldMeta.load(kept.dump()) == kept
+    kept = Meta(
+        locale="en", hold_id=12, response_url="https://hooks.slack.com/x", source=Source("C1")
+    )
+    assert Meta.load(kept.dump()) == kept

@@ -9,7 +9,7 @@ from threading import Barrier
 from typing import Any
 
 from bot import ids
-from bot.form import ModalMeta
+from bot.metadata import Meta
 from core.model import Status
 from core.results import Requested
 from tests.bot.conftest import Harness, values
@@ -73,7 +73,7 @@ def test_eight_people_submitting_the_same_slot_at_once_get_a_first_a_second_and_
             values(customer=f"顧客{i}様", salesperson=users[i]),
             view_id=f"V0RACE000{i}",  # eight people, eight modals
             callback_id=ids.HOLD_MODAL,
-            private_metadata=ModalMeta(channel=sr.CHANNEL_ID, locale="ja-JP").dump(),
+            private_metadata=Meta(channel=sr.CHANNEL_ID, locale="ja-JP").dump(),
             user_id=users[i],
         )
         start.wait()

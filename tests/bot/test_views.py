@@ -13,7 +13,8 @@ import pytest
 from slack_sdk import WebClient
 
 from bot import ids
-from bot.form import Form, ModalMeta
+from bot.form import Form
+from bot.metadata import Meta
 from bot.preview import preview_line
 from bot.views.dialogs import confirm_modal
 from bot.views.hold_modal import hold_modal, loading_modal
@@ -37,7 +38,7 @@ def text_of(view: dict[str, Any]) -> str:
 
 
 def test_the_form_has_every_field_with_dispatch_on_the_slot_fields() -> None:
-    meta = ModalMeta(channel="C1", locale="ja")
+    meta = Meta(channel="C1", locale="ja")
     view = hold_modal(venue(), Form(salesperson="U1"), meta, preview="…").to_dict()
     inputs = {b["block_id"]: b for b in view["blocks"] if b["type"] == "input"}
     assert list(inputs) == [
@@ -67,7 +68,7 @@ def test_many_rooms_and_long_notes_still_make_a_modal_slack_accepts(slack: Any) 
         f"r{i}": Room(f"r{i}", f"宴会場{i}" * 10, frozenset({f"p{i}"}), 60, i) for i in range(250)
     }
     big = venue(rooms=rooms)
-    meta = ModalMeta(channel="C1", locale="ja", notes=("読めない" * 500,), response_url="https://x")
+    meta = Meta(channel="C1", locale="ja", notes=("読めない" * 500,), response_url="https://x")
     form = Form(room_id="r3", customer="山" * 200, note="メ" * 1000, salesperson="U1")
     view = hold_modal(big, form, meta, preview="p", refusal="r" * 5000).to_dict()
     assert len(view["private_metadata"]) <= 3000
@@ -106,7 +107,7 @@ def test_the_confirm_dialog_lists_the_holds_it_releases_and_promotes(slack: Any)
         samples.waiting(customer=f"負け{i}様", salesperson="U0OTHER001") for i in range(40)
     )
     plan = ConfirmPlan(mine, losers, (samples.waiting(customer="繰上様"),))
-    view = confirm_modal(plan, JST, "ja", '{"h": 1}').to_dict()
+    view = confirm_modal(plan, JST, Meta(locale="ja", hold_id=1)).to_dict()
     shown = text_of(view)
     assert (
         "本命様" in shown and "負け0様" in shown and "<@U0OTHER001>" in shown and "繰上様" in shown
@@ -115,7 +116,7 @@ def test_the_confirm_dialog_lists_the_holds_it_releases_and_promotes(slack: Any)
     assert view["submit"]["text"] == "本予約にする"
     assert client.views_open(trigger_id=standin.issue_trigger(), view=view)["ok"]
 
-    alone = confirm_modal(ConfirmPlan(mine, (), ()), JST, "en", "{}").to_dict()
+    alone = confirm_modal(ConfirmPlan(mine, (), ()), JST, Meta(locale="en")).to_dict()
     assert "No other hold will be released" in text_of(alone)
 
 

@@ -1,0 +1,40 @@
+"""Publishing App Home: when opened, and again to each person an action concerns."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
+
+from bot.deps import Deps
+from bot.views.home import home_view
+from core.errors import UnknownVenue
+from core.model import Venue
+
+log = logging.getLogger("osae.bot")
+
+
+def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[str]) -> None:
+    """Refresh these users' Home tabs; a failure is logged, never in the way of the action."""
+    now = deps.now()
+    for user in sorted(u for u in users if u):
+        try:
+            overview = deps.engine.overview(venue.id, user, now=now)
+        except UnknownVenue:
+            log.warning("home.not_built", extra={"venue": venue.id, "user": user})
+            continue
+        view = home_view(overview, venue.tz, deps.locales.get(user), now)
+        try:
+            client.views_publish(user_id=user, view=view.to_dict())
+        except SlackApiError as err:
+            log.warning(
+                "slack.home_publish_failed",
+                extra={"venue": venue.id, "user": user, "error": err.response.get("error")},
+            )
+        except (SlackClientError, OSError) as err:  # Slack unreachable: the action stands
+            log.warning(
+                "slack.home_publish_failed",
+                extra={"venue": venue.id, "user": user, "error": repr(err)},
+            )

@@ -1,0 +1,143 @@
+"""What a modal remembers between requests: Slack's ``private_metadata``, in one format.
+
+Every modal osae opens (the /hold form, the Confirm and cancel dialogs) carries one ``Meta``,
+written by ``dump`` and read back by ``load``. Slack returns it as it was set, but anyone
+can craft a payload, so ``load`` reads it as strictly as any other field: a value that is
+not what ``dump`` writes reads as nothing (None, the default locale, no notes).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot import ids, strict
+from bot.texts import DEFAULT_LOCALE
+
+MAX_METADATA = 3000  # characters: Slack's limit for private_metadata
+MAX_NOTES, MAX_NOTE = 3, 200  # what is kept of the notes when the whole would be too long
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a clicked button sits: a message (channel, ts), or a view (App Home, a modal)."""
+
+    channel: str | None = None
+    ts: str | None = None
+    response_url: str | None = None
+    ephemeral: bool = False
+    hold_ids: tuple[int, ...] = ()  # the holds with buttons in that message, in order
+    header: str | None = None  # the message's header text, if it has one (a digest)
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> Source:
+        """From a block_actions payload (its shape checked by ``bot.payloads``)."""
+        container = body.get("container") or {}
+        if container.get("type") != "message":
+            return cls()
+        blocks = (body.get("message") or {}).get("blocks") or []
+        return cls(
+            channel=container.get("channel_id") or (body.get("channel") or {}).get("id"),
+            ts=container.get("message_ts"),
+            response_url=body.get("response_url"),
+            ephemeral=bool(container.get("is_ephemeral")),
+            hold_ids=_hold_ids(m.group(1) for b in blocks if (m := _card_actions(b))),
+            header=next((b["text"]["text"] for b in blocks if b.get("type") == "header"), None),
+        )
+
+    @property
+    def is_message(self) -> bool:
+        return bool(self.channel and self.ts) or bool(self.ephemeral and self.response_url)
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A modal's memory; each modal sets the fields it needs."""
+
+    locale: str = DEFAULT_LOCALE  # the language the modal speaks
+    channel: str | None = None  # where /hold was typed: the result is posted there
+    response_url: str | None = None  # the command's, to answer if the bot cannot post
+    notes: tuple[str, ...] = ()  # what the quick form did not understand, already worded
+    hold_id: int | None = None  # the hold a dialog is about (Confirm, cancel)
+    source: Source | None = None  # the message whose button opened the dialog
+
+    def dump(self) -> str:
+        data = {
+            "l": self.locale,
+            "c": self.channel,
+            "r": self.response_url,
+            "n": list(self.notes),
+            "h": self.hold_id,
+            "s": _dump_source(self.source) if self.source is not None else None,
+        }
+        raw = json.dumps(
+            {key: value for key, value in data.items() if value not in (None, [])},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        shorter = tuple(note[:MAX_NOTE] for note in self.notes[:MAX_NOTES])
+        if len(raw) > MAX_METADATA and shorter != self.notes:  # notes are the open-ended part
+            return replace(self, notes=shorter).dump()
+        return raw
+
+    @classmethod
+    def load(cls, raw: object) -> Meta:
+        data = _object(raw)
+        notes = data.get("n")
+        source = data.get("s")
+        return cls(
+            locale=_text(data.get("l")) or DEFAULT_LOCALE,
+            channel=strict.slack_id(data.get("c")),
+            response_url=strict.url(data.get("r")),
+            notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
+            hold_id=strict.hold_id(data.get("h")),
+            source=_load_source(source) if isinstance(source, dict) else None,
+        )
+
+
+def _dump_source(source: Source) -> dict[str, Any]:
+    return {
+        "c": source.channel,
+        "t": source.ts,
+        "u": source.response_url,
+        "e": source.ephemeral,
+        "i": list(source.hold_ids),
+        "h": source.header,
+    }
+
+
+def _load_source(data: dict[str, Any]) -> Source:
+    hold_ids = data.get("i")
+    return Source(
+        channel=strict.slack_id(data.get("c")),
+        ts=_text(data.get("t")),
+        response_url=strict.url(data.get("u")),
+        ephemeral=data.get("e") is True,
+        hold_ids=_hold_ids(hold_ids if isinstance(hold_ids, list) else ()),
+        header=_text(data.get("h")),
+    )
+
+
+def _object(raw: object) -> dict[str, Any]:
+    """private_metadata as the object we wrote; {} for anything else."""
+    try:
+        data = json.loads(raw) if isinstance(raw, str) and raw else {}
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _card_actions(block: dict[str, Any]) -> re.Match[str] | None:
+    block_id = block.get("block_id")
+    return ids.CARD_ACTIONS.fullmatch(block_id) if isinstance(block_id, str) else None
+
+
+def _hold_ids(raw: Iterable[object]) -> tuple[int, ...]:
+    return tuple(i for i in map(strict.hold_id, raw) if i is not None)
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
