@@ -18,7 +18,8 @@ from slack_sdk.webhook import WebhookClient
 
 from tests.support import slack_requests as sr
 from tests.support.factories import HandClock
-from tests.support.slack_standin import BOT_USER_ID, TEAM_ID, SlackStandin
+from tests.support.slack_standin import SlackStandin
+from tests.support.slack_workspace import BOT_USER_ID, TEAM_ID
 
 SECRET = "signing-secret"
 MODAL = {

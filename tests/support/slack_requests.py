@@ -26,7 +26,7 @@ from datetime import time as clock_time
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode
 
-from tests.support.slack_standin import (
+from tests.support.slack_workspace import (
     APP_ID,
     BOT_ID,
     BOT_USER_ID,

@@ -35,7 +35,9 @@ from urllib.parse import parse_qs, urlsplit
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import Server, ServerConnection, serve
 
-from tests.support.slack_standin import APP_ID, Refusal, SlackStandin
+from tests.support.slack_limits import Refusal
+from tests.support.slack_standin import SlackStandin
+from tests.support.slack_workspace import APP_ID
 
 APP_TOKEN = "xapp-1-A0OSAE001-test"
 Json = dict[str, Any]
