@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from bot import strict
 from bot.texts import dates
 from cli.context import emit, locale, open_venue
 from cli.errors import CommandError
@@ -139,10 +140,7 @@ def _line(row: Day, venue: Venue) -> str:
 
 
 def _day(value: str) -> date:
-    try:
-        parsed = date.fromisoformat(value)
-    except ValueError:
-        parsed = None
-    if parsed is None or len(value) != 10:
+    parsed = strict.iso_date(value)
+    if parsed is None:
         raise argparse.ArgumentTypeError(_TEXTS[locale()]["not_date"].format(value=value))
     return parsed

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from bot import strict
 from bot.texts import dates, text
 from bot.texts.refusals import hold_line, ordinal
 from cli.bootstrap import wake_drain
@@ -18,7 +18,6 @@ from core.results import Refused
 from core.rules.spans import end_minute
 from core.serialize import hold_to_json
 
-_CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 ACTIONS = ("confirm", "release", "extend", "cancel")
 
 
@@ -160,14 +159,16 @@ def _ledger_line(hold: Hold, venue: Venue) -> str:
 
 
 def _date(value: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10") from None
+    parsed = strict.iso_date(value)
+    if parsed is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10")
+    return parsed
 
 
 def _clock(value: str) -> int:
-    match = _CLOCK.match(value)
-    if not match:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a time like 11:00 (00:00 to 23:59)")
-    return int(match.group(1)) * 60 + int(match.group(2))
+    minutes = strict.clock(value)
+    if minutes is None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a time written HH:MM, like 09:00 or 23:30"
+        )
+    return minutes
