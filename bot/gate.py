@@ -1,5 +1,5 @@
-"""The trust boundary (DESIGN.md): the one place, in front of Bolt, that decides what a
-request from the internet may cause.
+"""The trust boundary (docs/architecture.md, "Trust boundary"): the one place, in front of
+Bolt, that decides what a request from the internet may cause.
 
 1. Verify. The raw body (at most ``MAX_BODY`` bytes) is checked against Slack's signature,
    with the headers parsed strictly: the timestamp is ASCII digits within five minutes of

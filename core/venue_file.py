@@ -1,4 +1,4 @@
-"""Reading a venue TOML file (the format in the engine issue) into a checked ``Venue``."""
+"""Reading a venue TOML file (README.md, "Venue file", shows one) into a checked ``Venue``."""
 
 from __future__ import annotations
 

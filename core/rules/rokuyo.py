@@ -1,4 +1,4 @@
-"""六曜 (rokuyō), the six-day cycle couples choose wedding dates by (DESIGN.md, 六曜)."""
+"""六曜 (rokuyō), the six-day cycle couples choose wedding dates by, from the 旧暦."""
 
 from __future__ import annotations
 
