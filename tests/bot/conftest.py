@@ -67,15 +67,11 @@ class Harness:
         self, view_id: str, values: Values, changed: str, *, user: str = sr.USER_ID
     ) -> tuple[int, str]:
         """A dispatch action from the modal: ``changed`` (a block id) was just set."""
-        element = values[changed][changed]
-        action = sr.action(
-            changed,
-            block_id=changed,
-            action_type=element["type"],
-            **{k: v for k, v in element.items() if k != "type"},
-        )
         body = sr.block_actions(
-            actions=[action], view=self.slack.view(view_id), values=values, user_id=user
+            actions=[sr.changed(values, changed)],
+            view=self.slack.view(view_id),
+            values=values,
+            user_id=user,
         )
         status, _, answer = self.post(body)
         return status, answer

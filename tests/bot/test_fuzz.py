@@ -207,14 +207,7 @@ def click(draw: st.DrawFn, harness: Harness) -> dict[str, Any]:
 @st.composite
 def preview(draw: st.DrawFn, harness: Harness) -> dict[str, Any]:
     state = values(room=draw(rooms), day=draw(days), start=draw(clocks), kind=draw(kinds))
-    changed = draw(st.sampled_from([ids.ROOM, ids.DATE, ids.START, ids.KIND]))
-    element = state[changed][changed]
-    act = sr.action(
-        changed,
-        block_id=changed,
-        action_type=element["type"],
-        **{k: v for k, v in element.items() if k != "type"},
-    )
+    act = sr.changed(state, draw(st.sampled_from([ids.ROOM, ids.DATE, ids.START, ids.KIND])))
     view = sr.view_object(
         callback_id=ids.HOLD_MODAL,
         private_metadata=Meta(channel=sr.CHANNEL_ID, locale="ja").dump(),

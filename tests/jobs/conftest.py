@@ -73,6 +73,14 @@ def data_dir() -> Iterator[Path]:
 
 
 @pytest.fixture
+def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
+    """An engine of its own on an empty database, as `osae` processes build it (writers capped)."""
+    engine = bootstrap.hold_engine(fresh_db, pool_size=2)
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
 def namespace(redis_url: str) -> Iterator[str]:
     """A Dramatiq namespace of this test's own: no test sees another's messages."""
     name = f"osae-test-{uuid.uuid4().hex[:10]}"

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from cli import bootstrap
 from cli.settings import Settings
@@ -23,13 +20,6 @@ from tests.support.slack_standin import SlackStandin
 
 LEASE = 4  # seconds
 CLAIM_TO_POST = 1.0  # at most this long from claiming a row to its post reaching Slack
-
-
-@pytest.fixture
-def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
-    engine = bootstrap.hold_engine(fresh_db, pool_size=2)
-    yield engine
-    engine.close()
 
 
 def test_a_worker_killed_mid_send_loses_nothing(

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bot import ids
-from cli import bootstrap, localservices
+from cli import localservices
 from core.engine import HoldEngine
 from core.model import Hold, Status, Venue
 from tests.bot.conftest import values
@@ -29,13 +29,6 @@ from tests.support.slack_standin import SlackStandin
 from tests.support.socket_mode_standin import APP_TOKEN, SocketModeStandin
 
 SLACK_LIMIT = 3.0  # seconds Slack waits for an ack before it tells the user it failed
-
-
-@pytest.fixture
-def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
-    engine = bootstrap.hold_engine(fresh_db, pool_size=2)
-    yield engine
-    engine.close()
 
 
 @pytest.fixture

@@ -411,6 +411,18 @@ def action(
     return element
 
 
+def changed(values: dict[str, dict[str, Json]], block_id: str) -> Json:
+    """The action a modal input sends when it changes (``dispatch_action``): its element's
+    state, from ``values``, as the ``actions`` entry."""
+    element = values[block_id][block_id]
+    return action(
+        block_id,
+        block_id=block_id,
+        action_type=element["type"],
+        **{k: v for k, v in element.items() if k != "type"},
+    )
+
+
 def bot_message(ts: str, *, text: str = "", blocks: list[Json] | None = None) -> Json:
     """A message the bot posted, as it appears in ``block_actions``."""
     return {
