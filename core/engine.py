@@ -10,6 +10,7 @@ contention; reads raise ``UnknownVenue``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from functools import partial
 from typing import TypeVar
@@ -29,6 +30,7 @@ from core.results import (
     Code,
     Confirmed,
     ConfirmPlan,
+    EnquiryView,
     Extended,
     Overview,
     Preview,
@@ -106,12 +108,22 @@ class HoldEngine:
         now: datetime,
         idempotency_key: str | None = None,
     ) -> Requested | Refused:
+        """One room or several (``req.also``), for a new enquiry or as another candidate date
+        of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere."""
         # Requests trust the cached venue (their first ledger read checks its revision), and
         # queue in this process behind other requests for the same part-days.
         check = request.Check(req, now)
         operation = partial(request.request_hold, check=check, key=idempotency_key)
         keys = check.part_days(self._venues.peek(venue_id))
-        return self._answer(venue_id, now, operation, keys=keys, trusted=True)
+        answer = self._answer(venue_id, now, operation, keys=keys, trusted=True)
+        if isinstance(answer, Requested) and req.enquiry_id is None:
+            warn = partial(
+                request.customer_warnings,
+                customer=answer.hold.customer,
+                enquiry_id=answer.hold.enquiry_id,
+            )
+            answer = replace(answer, warnings=self._run.read(venue_id, warn, trusted=True))
+        return answer
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
         return self._run.read(venue_id, partial(request.preview, req=req, now=now), trusted=True)
@@ -151,6 +163,10 @@ class HoldEngine:
 
     def hold(self, venue_id: str, hold_id: int) -> Hold | Refused:
         return self._run.read(venue_id, partial(reads.hold, hold_id=hold_id))
+
+    def enquiry(self, venue_id: str, enquiry_id: int) -> EnquiryView | Refused:
+        """An enquiry and all its holds (candidate dates), in arrival order."""
+        return self._run.read(venue_id, partial(reads.enquiry, enquiry_id=enquiry_id))
 
     def trail(self, venue_id: str, hold_id: int) -> list[AuditEvent]:
         return self._uow.read(partial(audit.trail, venue_id=venue_id, hold_id=hold_id))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from core.model import Hold, Kind, Status
+from core.model import Hold, HoldItem, Kind, Status
 
 
 def hold_to_json(hold: Hold) -> dict[str, Any]:
+    """Every field; the room and time fields are its first item's, ``items`` has them all."""
     return {
         "id": hold.id,
         "venue_id": hold.venue_id,
@@ -30,10 +31,25 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "extensions_used": hold.extensions_used,
         "created_at": hold.created_at.isoformat(),
         "updated_at": hold.updated_at.isoformat(),
+        "enquiry_id": hold.enquiry_id,
+        "items": [item_to_json(item) for item in hold.items],
+    }
+
+
+def item_to_json(item: HoldItem) -> dict[str, Any]:
+    return {
+        "room_id": item.room_id,
+        "room_name": item.room_name,
+        "parts": sorted(item.parts),
+        "start_at": item.start_at.isoformat(),
+        "end_at": item.end_at.isoformat(),
+        "span_end": item.span_end.isoformat(),
+        "rank": item.rank,
     }
 
 
 def hold_from_json(data: dict[str, Any]) -> Hold:
+    """Reads what ``hold_to_json`` wrote, also before holds had items (older outbox rows)."""
     return Hold(
         id=data["id"],
         venue_id=data["venue_id"],
@@ -55,6 +71,20 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         extensions_used=data["extensions_used"],
         created_at=datetime.fromisoformat(data["created_at"]),
         updated_at=datetime.fromisoformat(data["updated_at"]),
+        enquiry_id=data.get("enquiry_id", 0),
+        items=tuple(_item_from_json(i) for i in data.get("items", ())),
+    )
+
+
+def _item_from_json(data: dict[str, Any]) -> HoldItem:
+    return HoldItem(
+        room_id=data["room_id"],
+        room_name=data["room_name"],
+        parts=frozenset(data["parts"]),
+        start_at=datetime.fromisoformat(data["start_at"]),
+        end_at=datetime.fromisoformat(data["end_at"]),
+        span_end=datetime.fromisoformat(data["span_end"]),
+        rank=data["rank"],
     )
 
 
