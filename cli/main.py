@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "cli.db_commands",
     "cli.venue_commands",
     "cli.hold_commands",
+    "cli.enquiry_commands",
     "cli.calendar_commands",
     "cli.runtime_commands",
 )

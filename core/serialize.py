@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from typing import Any
 
 from core.model import Hold, HoldItem, Kind, Status
@@ -33,6 +33,29 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "updated_at": hold.updated_at.isoformat(),
         "enquiry_id": hold.enquiry_id,
         "items": [item_to_json(item) for item in hold.items],
+    }
+
+
+def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The CLI's short form, times in the venue's zone: status, rank, deadline, enquiry and
+    each item (``item_ranks``: the ranks as first answered, for a request's answer)."""
+    ranks: tuple[int | None, ...] = item_ranks or tuple(item.rank for item in hold.items)
+    return {
+        "id": hold.id,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
+        "enquiry": hold.enquiry_id,
+        "local_date": hold.local_date.isoformat(),
+        "items": [
+            {
+                "room": item.room_id,
+                "start": item.start_at.astimezone(tz).isoformat(),
+                "end": item.end_at.astimezone(tz).isoformat(),
+                "rank": rank,
+            }
+            for item, rank in zip(hold.items, ranks, strict=True)
+        ],
     }
 
 

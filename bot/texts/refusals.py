@@ -6,20 +6,27 @@ from zoneinfo import ZoneInfo
 
 from bot.texts import dates, lang, text
 from core.model import Hold
-from core.results import Code, Refused
+from core.results import Code, Refused, RequestWarning
 
 _BY_FIELD = {Code.BAD_TIMES}
 
 
 def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+    """Why, and what would work; a refusal of one room of several names it first."""
     key = f"refusal.{refused.code.value}"
+    detail = refused.detail
     if refused.code in _BY_FIELD:
         key += ".end" if refused.field == "end" else ".start"
     if refused.code is Code.NOT_AUTHORIZED and refused.detail == "manager":
         key += ".manager"
+    if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
+        key += ".enquiry"
+    if refused.code is Code.ENQUIRY_MISMATCH:
+        key += f".{refused.field}"
+        detail = text(locale, f"kind.{detail}") if refused.field == "kind" else detail
     hold = refused.hold
     facts = {
-        "detail": refused.detail,
+        "detail": detail,
         "limit": refused.limit,
         "rank": refused.rank,
         "rank_text": ordinal(refused.rank or 0, locale),
@@ -30,8 +37,19 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "salesperson": hold.salesperson if hold else "",
         "status": text(locale, f"status.{hold.status.value}") if hold else "",
         "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
+        "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
+        "room": refused.room_name,
     }
-    return text(locale, key, **facts)
+    said = text(locale, key, **facts)
+    if refused.room_name and refused.code is not Code.ITEMS_OVERLAP:
+        return text(locale, "refusal.in_room", room=refused.room_name, reason=said)
+    return said
+
+
+def describe_warning(warning: RequestWarning, tz: ZoneInfo, locale: str | None) -> str:
+    """The same customer under another enquiry: what to check, never a refusal."""
+    listed = " / ".join(f"{hold_line(h, tz, locale)} (#{h.enquiry_id})" for h in warning.holds[:5])
+    return text(locale, f"warning.{warning.code.value}", customer=warning.customer, holds=listed)
 
 
 def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
