@@ -11,6 +11,7 @@ from sqlalchemy.exc import OperationalError
 from cli import migrate
 from cli.context import CommandError, database_url, emit
 from cli.settings import Settings
+from migrations import MigrationRefused
 
 T = TypeVar("T")
 
@@ -53,3 +54,5 @@ def _guarded(action: Callable[[], T]) -> T:
     except OperationalError as err:
         reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
         raise CommandError("database_unreachable", f"cannot reach the database: {reason}") from None
+    except MigrationRefused as err:
+        raise CommandError("migration_refused", str(err)) from None
