@@ -23,7 +23,7 @@ from core.events import AuditEvent
 from core.model import Hold, HoldRequest, Status, Venue
 from core.notices import Notice
 from core.operations import decisions, digests, reads, request, sweep, venues
-from core.operations.tx import Tx
+from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
     Cancelled,
@@ -115,15 +115,10 @@ class HoldEngine:
         check = request.Check(req, now)
         operation = partial(request.request_hold, check=check, key=idempotency_key)
         keys = check.part_days(self._venues.peek(venue_id))
-        answer = self._answer(venue_id, now, operation, keys=keys, trusted=True)
-        if isinstance(answer, Requested) and req.enquiry_id is None:
-            warn = partial(
-                request.customer_warnings,
-                customer=answer.hold.customer,
-                enquiry_id=answer.hold.enquiry_id,
-            )
-            answer = replace(answer, warnings=self._run.read(venue_id, warn, trusted=True))
-        return answer
+        # A new enquiry's answer warns of the same customer under others: read after the
+        # commit, on its connection (``_warned``).
+        then = partial(self._warned, venue_id) if req.enquiry_id is None else None
+        return self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
         return self._run.read(venue_id, partial(request.preview, req=req, now=now), trusted=True)
@@ -225,6 +220,22 @@ class HoldEngine:
     ) -> list[int]:
         return self._outbox.requeue_failed(venue_id, ids, now)
 
+    def _warned(
+        self, venue_id: str, conn: sa.Connection, answer: Requested | Refused
+    ) -> Requested | Refused:
+        """A committed request's answer with its same-customer warning: one statement of its
+        own after the commit (``request.same_customer``), the holds read only if any."""
+        if not isinstance(answer, Requested):
+            return answer
+        hold = answer.hold
+        found = request.same_customer(conn, venue_id, hold.customer, hold.enquiry_id)
+        if not found:
+            return answer
+        venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
+        assert venue is not None  # noqa: S101 - it has just been written to
+        warned = request.customer_warnings(Snapshot(conn, venue), hold.customer, found)
+        return replace(answer, warnings=warned)
+
     # -- how writes answer ------------------------------------------------------------------
     def _answer(
         self,
@@ -234,11 +245,12 @@ class HoldEngine:
         *,
         keys: Iterable[Key] = (),
         trusted: bool = False,
+        then: Callable[[sa.Connection, R], R] | None = None,
     ) -> R | Refused:
         """A write whose every outcome is an answer: an unknown venue and lasting contention
         are refusals like any other."""
         try:
-            return self._run.write(venue_id, now, operation, keys=keys, trusted=trusted)
+            return self._run.write(venue_id, now, operation, keys=keys, trusted=trusted, then=then)
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
         except Busy:

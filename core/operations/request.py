@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from datetime import datetime
+
+import sqlalchemy as sa
 
 from core.admission import Key
 from core.events import Requested as HoldRequested
@@ -103,10 +106,7 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
     # and one after it must wait for this transaction. The hold's id (its arrival order,
     # one for all its items) is taken after the bump, so it follows theirs.
     ledger.bump(conn, venue.id, span_counts(checked.spans, venue.tz))
-    items = tuple(
-        HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, r)
-        for i, r in zip(checked.items, ranked.item_ranks, strict=True)
-    )
+    items = ranked_items(checked, ranked)
     # Its audit event goes in with the insert (one statement), as the journal words it.
     event = HoldRequested(
         check.req.creator,
@@ -144,20 +144,30 @@ def preview(snap: Snapshot, req: HoldRequest, now: datetime) -> Preview | Refuse
         return decided
     checked, ranked = decided
     ahead = holds.get_many(snap.conn, snap.venue, ranked.ahead)
-    warnings = () if enquiry else customer_warnings(snap, checked.customer, None)
+    warnings: tuple[RequestWarning, ...] = ()
+    if enquiry is None:
+        found = same_customer(snap.conn, snap.venue.id, checked.customer, None)
+        warnings = customer_warnings(snap, checked.customer, found)
     return Preview(ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, warnings)
 
 
+def same_customer(
+    conn: sa.Connection, venue_id: str, customer: str, enquiry_id: int | None
+) -> list[int]:
+    """Live holds of enquiries other than ``enquiry_id`` for a customer whose name compares
+    equal. After a request this is read on its own, outside the write: under SERIALIZABLE,
+    every request reading the name index would abort the others inserting into it."""
+    return holds.same_customer(conn, venue_id, customer_key(customer), enquiry_id)
+
+
 def customer_warnings(
-    snap: Snapshot, customer: str, enquiry_id: int | None
+    snap: Snapshot, customer: str, hold_ids: Sequence[int]
 ) -> tuple[RequestWarning, ...]:
-    """Live holds of other enquiries for a customer whose name compares equal (a warning,
-    never a refusal). Read on its own snapshot after a request: under SERIALIZABLE, every
-    request reading the name index would abort the others inserting into it."""
-    found = holds.same_customer(snap.conn, snap.venue, customer_key(customer), besides=enquiry_id)
-    if not found:
+    """The warning (never a refusal) naming those holds, if there are any."""
+    if not hold_ids:
         return ()
-    return (RequestWarning(WarningCode.SAME_CUSTOMER, customer, tuple(found)),)
+    found = tuple(holds.get_many(snap.conn, snap.venue, hold_ids))
+    return (RequestWarning(WarningCode.SAME_CUSTOMER, customer, found),)
 
 
 def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
@@ -298,6 +308,14 @@ def _replay(tx: Tx, first: idempotency.Record, digest: str) -> Requested | Refus
         ahead=(),
         replayed=True,
         item_ranks=tuple(item_ranks),
+    )
+
+
+def ranked_items(checked: Checked, ranked: Ranked) -> tuple[HoldItem, ...]:
+    """A request's items as a hold carries them, each with its rank."""
+    return tuple(
+        HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, rank)
+        for i, rank in zip(checked.items, ranked.item_ranks, strict=True)
     )
 
 
