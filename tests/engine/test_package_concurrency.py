@@ -241,3 +241,37 @@ def _chapel(salesperson: str) -> HoldRequest:
 
 def _hall(salesperson: str) -> HoldRequest:
     return request(room="hoo-a", day=DAY, start="13:00", end="15:00", salesperson=salesperson)
+
+
+def test_both_candidate_dates_confirmed_at_once_keeps_exactly_one(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    """Two clicks, one per date: the enquiry row lets one through; the other date is
+    released as the customer's choice and its own confirm finds it decided."""
+    winners: Counter[int] = Counter()
+    for _ in range(20):
+        venue = engine.save_venue(factories.venue(), now=NOW)
+        first = _accepted(engine.request(venue.id, FORWARD.request(DAY, SALES), now=NOW))
+        later_day = FORWARD.request(DAY + timedelta(days=7), SALES)
+        join = HoldRequest(
+            **{**later_day.__dict__, "customer": "", "enquiry_id": first.hold.enquiry_id}
+        )
+        second = _accepted(engine.request(venue.id, join, now=NOW))
+        assert (first.rank, second.rank) == (1, 1)
+        answers = race(
+            [
+                lambda v=venue, h=h: engine.confirm(v.id, h, actor=SALES, now=NOW)
+                for h in (first.hold.id, second.hold.id)
+            ]
+        )
+        done = [a for a in answers if isinstance(a, Confirmed)]
+        assert len(done) == 1, answers
+        loser = next(a for a in answers if isinstance(a, Refused))
+        assert loser.code is Code.ALREADY_DECIDED and loser.hold is not None
+        assert loser.hold.status is Status.RELEASED
+        assert [h.id for h in done[0].candidates] == [loser.hold.id]
+        kinds = [(n.kind, n.hold_id) for n in engine.notices(venue.id)]
+        assert kinds == [("other_date_chosen", loser.hold.id)]
+        winners[done[0].hold.id == first.hold.id] += 1
+        invariants.check(sa_engine, venue)
+    assert sum(winners.values()) == 20
