@@ -10,7 +10,6 @@ contention; reads raise ``UnknownVenue``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from datetime import date, datetime, timedelta
 from functools import partial
 from typing import TypeVar
@@ -115,9 +114,9 @@ class HoldEngine:
         check = request.Check(req, now)
         operation = partial(request.request_hold, check=check, key=idempotency_key)
         keys = check.part_days(self._venues.peek(venue_id))
-        # A new enquiry's answer warns of the same customer under others: read after the
-        # commit, on its connection (``_warned``).
-        then = partial(self._warned, venue_id) if req.enquiry_id is None else None
+        # What the answer only shows (the holds ahead, the same customer elsewhere) is read
+        # after the commit, on its connection (``request.shown``).
+        then = partial(self._shown, venue_id, warn=req.enquiry_id is None)
         return self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
@@ -220,21 +219,15 @@ class HoldEngine:
     ) -> list[int]:
         return self._outbox.requeue_failed(venue_id, ids, now)
 
-    def _warned(
-        self, venue_id: str, conn: sa.Connection, answer: Requested | Refused
+    def _shown(
+        self, venue_id: str, conn: sa.Connection, answer: Requested | Refused, *, warn: bool
     ) -> Requested | Refused:
-        """A committed request's answer with its same-customer warning: one statement of its
-        own after the commit (``request.same_customer``), the holds read only if any."""
+        """A committed request's answer with what it shows, read on its own (autocommit)."""
         if not isinstance(answer, Requested):
-            return answer
-        hold = answer.hold
-        found = request.same_customer(conn, venue_id, hold.customer, hold.enquiry_id)
-        if not found:
             return answer
         venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
         assert venue is not None  # noqa: S101 - it has just been written to
-        warned = request.customer_warnings(Snapshot(conn, venue), hold.customer, found)
-        return replace(answer, warnings=warned)
+        return request.shown(Snapshot(conn, venue), answer, warn=warn)
 
     # -- how writes answer ------------------------------------------------------------------
     def _answer(

@@ -98,6 +98,7 @@ class Requested:
     replayed: bool = False
     warnings: tuple[RequestWarning, ...] = ()
     item_ranks: tuple[int, ...] = ()  # each item's rank as first answered, in item order
+    ahead_ids: tuple[int, ...] = ()  # ``ahead`` by id, as decided (they are read afterwards)
     ok: ClassVar[bool] = True
 
 

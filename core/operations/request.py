@@ -128,8 +128,31 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
         }
         if not idempotency.save(conn, venue.id, key, digest, answer, now):
             raise Retry  # a twin's answer is stored: the next attempt reads and replays it
-    ahead = tuple(holds.get_many(conn, venue, ranked.ahead))
-    return Requested(hold, ranked.rank, ranked.expires_at, ahead, item_ranks=ranked.item_ranks)
+    # The holds ahead are only shown: ``shown`` reads them after the commit, so that this
+    # transaction reads no hold rows (each would be a predicate lock under SERIALIZABLE on
+    # pages that concurrent requests insert into).
+    return Requested(
+        hold,
+        ranked.rank,
+        ranked.expires_at,
+        ahead=(),
+        item_ranks=ranked.item_ranks,
+        ahead_ids=ranked.ahead,
+    )
+
+
+def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:
+    """A committed request's answer with what it only shows, read outside its transaction:
+    the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
+    if answer.ahead_ids:
+        answer = replace(
+            answer, ahead=tuple(holds.get_many(snap.conn, snap.venue, answer.ahead_ids))
+        )
+    if warn:
+        hold = answer.hold
+        found = same_customer(snap.conn, snap.venue.id, hold.customer, hold.enquiry_id)
+        answer = replace(answer, warnings=customer_warnings(snap, hold.customer, found))
+    return answer
 
 
 def preview(snap: Snapshot, req: HoldRequest, now: datetime) -> Preview | Refused:
