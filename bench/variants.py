@@ -18,11 +18,12 @@ import sqlalchemy as sa
 
 from core.events import Action, AuditEvent
 from core.model import HoldRequest, Venue
-from core.operations.request import hold_row
+from core.operations.request import new_hold, ranked_items
 from core.results import Refused
 from core.rules.requests import Blocked, check_request, decide_rank
-from core.rules.spans import Span, part_days
+from core.rules.spans import part_days
 from core.store import audit, holds, schema
+from core.store.holds import NewHold
 
 _ENSURE = sa.text(
     """
@@ -55,7 +56,7 @@ def for_update_baseline(db: sa.Engine, venue: Venue, req: HoldRequest, now: date
             checked = check_request(req, venue, now)
             if isinstance(checked, Refused):
                 return checked
-            keys = part_days([checked.span], venue.tz)
+            keys = part_days(checked.spans, venue.tz)
             params = {
                 "venue": venue.id,
                 "parts": [k[0] for k in keys],
@@ -72,41 +73,84 @@ def _decide_and_insert(
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    ranked = decide_rank(checked, holds.occupants(conn, venue, [checked.span]), venue, now)
+    ranked = decide_rank(checked, holds.occupants(conn, venue, checked.spans), venue, now)
     if isinstance(ranked, Blocked):
         return ranked
-    values = hold_row(req, checked, ranked.rank, ranked.expires_at)
+    new = new_hold(req, checked, ranked, ranked_items(checked, ranked), None)
     requested = AuditEvent(None, req.creator, Action.REQUESTED, now, {})
     if blocking:
-        holds.insert(conn, venue, values, checked.span, now, requested)
+        holds.insert(conn, venue, new, now, requested)
     else:
-        hold_id = _insert_unguarded(conn, venue, values, checked.span, now)
+        hold_id = _insert_unguarded(conn, venue, new, now)
         audit.record(conn, venue.id, [replace(requested, hold_id=hold_id)])
     return ranked
 
 
-def _insert_unguarded(
-    conn: sa.Connection, venue: Venue, values: dict[str, object], span: Span, now: datetime
-) -> int:
+def _insert_unguarded(conn: sa.Connection, venue: Venue, new: NewHold, now: datetime) -> int:
     """The naive variant's rows: span rows never blocking, so the gate never sees them."""
+    enquiry_id: int = conn.execute(
+        schema.enquiries.insert()
+        .values(
+            venue_id=venue.id,
+            customer=new.customer,
+            customer_key=new.customer_key,
+            kind=new.kind.value,
+            salesperson=new.salesperson,
+            creator=new.creator,
+            note=new.note,
+            version=0,
+            created_at=now,
+            updated_at=now,
+        )
+        .returning(schema.enquiries.c.id)
+    ).scalar_one()
     hold_id: int = conn.execute(
         schema.holds.insert()
-        .values(venue_id=venue.id, created_at=now, updated_at=now, **values)
+        .values(
+            venue_id=venue.id,
+            enquiry_id=enquiry_id,
+            local_date=new.local_date,
+            status="tentative",
+            rank=new.rank,
+            expires_at=new.expires_at,
+            extensions_used=0,
+            created_at=now,
+            updated_at=now,
+        )
         .returning(schema.holds.c.id)
     ).scalar_one()
+    rows = [(n, item) for n, item in enumerate(new.items, start=1)]
+    conn.execute(
+        schema.hold_items.insert(),
+        [
+            {
+                "venue_id": venue.id,
+                "hold_id": hold_id,
+                "item_no": n,
+                "room_id": item.room_id,
+                "start_at": item.start_at,
+                "end_at": item.end_at,
+                "span_end": item.span_end,
+                "rank": item.rank,
+            }
+            for n, item in rows
+        ],
+    )
     conn.execute(
         schema.hold_spans.insert(),
         [
             {
                 "venue_id": venue.id,
                 "hold_id": hold_id,
+                "item_no": n,
                 "part_id": p,
-                "starts_at": span.start,
-                "ends_at": span.end,
+                "starts_at": item.start_at,
+                "ends_at": item.span_end,
                 "blocking": False,
                 "confirmed": False,
             }
-            for p in sorted(span.parts)
+            for n, item in rows
+            for p in sorted(item.parts)
         ],
     )
     return hold_id

@@ -77,6 +77,12 @@ def _lost(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
     return _single("lost", hold, facts, tz, locale)
 
 
+def _other_date_chosen(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+    hold, chosen = _hold(payload), hold_from_json(payload["chosen"])
+    facts = {"hold": cards.line(hold, tz, locale), "chosen": cards.line(chosen, tz, locale)}
+    return _single("other_date_chosen", hold, facts, tz, locale)
+
+
 def _expired(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
     hold = _hold(payload)
     return _single("expired", hold, {"hold": cards.line(hold, tz, locale)}, tz, locale)
@@ -139,6 +145,7 @@ def _digest(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
 _RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.PROMOTED: _promoted,
     NoticeKind.LOST: _lost,
+    NoticeKind.OTHER_DATE_CHOSEN: _other_date_chosen,
     NoticeKind.EXPIRED: _expired,
     NoticeKind.EXTENDED: _extended,
     NoticeKind.REMINDER: _reminder,

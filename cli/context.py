@@ -128,6 +128,8 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
             facts["holders"] = [h.id for h in refused.holders]
         if refused.hold is not None:
             facts["hold"] = hold_to_json(refused.hold)
+        if refused.room is not None:
+            facts["room"] = refused.room
         print(
             json.dumps(
                 {"ok": False, "code": refused.code.value, "message": message, **facts},

@@ -11,6 +11,8 @@ from sqlalchemy.exc import OperationalError
 from cli import migrate
 from cli.bootstrap import database_url
 from cli.context import emit, settings_of, unreachable
+from cli.errors import CommandError
+from migrations import MigrationRefused
 
 T = TypeVar("T")
 
@@ -52,3 +54,5 @@ def _guarded(action: Callable[[], T]) -> T:
         return action()
     except OperationalError as err:
         raise unreachable(err) from None
+    except MigrationRefused as err:
+        raise CommandError("migration_refused", str(err)) from None

@@ -9,14 +9,15 @@ from typing import Any
 
 from bot import strict
 from bot.texts import dates, text
-from bot.texts.refusals import hold_line, ordinal
+from bot.texts.refusals import describe_warning, hold_line, ordinal
 from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from cli.errors import CommandError
 from core.engine import HoldEngine
-from core.model import Hold, HoldRequest, Venue
+from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Refused
 from core.rules.spans import end_minute
-from core.serialize import hold_to_json
+from core.serialize import hold_summary, hold_to_json
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
 
@@ -29,9 +30,23 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     req.add_argument("--date", required=True, type=_date, help="YYYY-MM-DD, venue-local")
     req.add_argument("--start", required=True, type=_clock, help="HH:MM")
     req.add_argument("--end", required=True, type=_clock, help="HH:MM (at/before start: next day)")
-    req.add_argument("--kind", required=True, choices=["wedding", "banquet"])
-    req.add_argument("--customer", required=True)
-    req.add_argument("--salesperson", required=True, help="Slack user id")
+    req.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        type=_item,
+        metavar="ROOM,START,END",
+        help="one more room of the same hold on the same date (repeat for each)",
+    )
+    req.add_argument(
+        "--enquiry",
+        type=int,
+        metavar="ENQUIRY_ID",
+        help="another candidate date of this enquiry (kind, customer, salesperson: its own)",
+    )
+    req.add_argument("--kind", choices=["wedding", "banquet"], help="required without --enquiry")
+    req.add_argument("--customer", help="required without --enquiry")
+    req.add_argument("--salesperson", help="Slack user id; required without --enquiry")
     req.add_argument("--creator", help="Slack user id of who asks (default: the salesperson)")
     req.add_argument("--note", default="")
     req.add_argument("--idempotency-key")
@@ -52,6 +67,14 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 
 def request(args: argparse.Namespace) -> int:
+    missing = [f"--{n}" for n in ("kind", "customer", "salesperson") if not getattr(args, n)]
+    if args.enquiry is None and missing:
+        raise CommandError(
+            "usage",
+            f"osae hold request: {', '.join(missing)} needed for a new enquiry "
+            "(or give --enquiry ID to add another candidate date to one)",
+            exit_code=2,
+        )
     engine, venue = _open(args)
     start = args.start
     req = HoldRequest(
@@ -59,11 +82,13 @@ def request(args: argparse.Namespace) -> int:
         local_date=args.date,
         start_min=start,
         end_min=end_minute(start, args.end),
-        kind=args.kind,
-        customer=args.customer,
-        salesperson=args.salesperson,
-        creator=args.creator or args.salesperson,
+        kind=args.kind or "",
+        customer=args.customer or "",
+        salesperson=args.salesperson or "",
+        creator=args.creator or args.salesperson or _enquiry_salesperson(engine, venue, args),
         note=args.note,
+        also=tuple(args.also),
+        enquiry_id=args.enquiry,
     )
     result = engine.request(
         venue.id, req, now=now_of(args, venue.tz), idempotency_key=args.idempotency_key
@@ -74,6 +99,8 @@ def request(args: argparse.Namespace) -> int:
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
         line += f" · {dates.when(deadline, venue.tz, locale())}"
+    summary = hold_summary(result.hold, venue.tz, result.item_ranks)
+    warnings = [describe_warning(w, venue.tz, locale()) for w in result.warnings]
     return emit(
         args.json,
         {
@@ -82,9 +109,22 @@ def request(args: argparse.Namespace) -> int:
             "expires_at": deadline.isoformat() if deadline else None,
             "replayed": result.replayed,
             "hold": hold_to_json(result.hold),
+            "enquiry": result.hold.enquiry_id,
+            "items": summary["items"],
+            "warnings": [
+                {"code": w.code.value, "message": message, "holds": [h.id for h in w.holds]}
+                for w, message in zip(result.warnings, warnings, strict=True)
+            ],
         },
-        [line],
+        [line, *item_lines(result.hold, venue, result.item_ranks), *(f"! {m}" for m in warnings)],
     )
+
+
+def _enquiry_salesperson(engine: HoldEngine, venue: Venue, args: argparse.Namespace) -> str:
+    """Who asks when neither --creator nor --salesperson is given: the enquiry's salesperson
+    (an unknown enquiry is the engine's to refuse)."""
+    found = engine.enquiry(venue.id, args.enquiry)
+    return "" if isinstance(found, Refused) else found.enquiry.salesperson
 
 
 def decide(args: argparse.Namespace) -> int:
@@ -95,7 +135,7 @@ def decide(args: argparse.Namespace) -> int:
         return emit_refusal(args.json, result, venue.tz)
     payload: dict[str, Any] = {"id": result.hold.id, "hold": hold_to_json(result.hold)}
     lines = [f"{args.action}: {hold_line(result.hold, venue.tz, locale())}"]
-    for name in ("released", "promoted", "notified"):
+    for name in ("released", "promoted", "notified", "candidates"):
         moved = getattr(result, name, None)
         if moved is not None:
             payload[name] = [h.id for h in moved]
@@ -109,7 +149,7 @@ def decide(args: argparse.Namespace) -> int:
 def list_holds(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     found = engine.holds(venue.id, on=args.date)
-    lines = [_ledger_line(h, venue) for h in found] or [text(locale(), "nobody")]
+    lines = [ledger_line(h, venue) for h in found] or [text(locale(), "nobody")]
     return emit(args.json, {"holds": [hold_to_json(h) for h in found]}, lines)
 
 
@@ -123,10 +163,11 @@ def show_hold(args: argparse.Namespace) -> int:
         {"at": e.at.isoformat(), "actor": e.actor, "action": e.action, "detail": dict(e.detail)}
         for e in trail
     ]
-    lines = [_ledger_line(found, venue)] + [
+    lines = [ledger_line(found, venue), *item_lines(found, venue)] + [
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
-    return emit(args.json, {"hold": hold_to_json(found), "trail": events}, lines)
+    summary = hold_summary(found, venue.tz)
+    return emit(args.json, {**summary, "hold": hold_to_json(found), "trail": events}, lines)
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -147,7 +188,7 @@ def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
     return open_venue(args)
 
 
-def _ledger_line(hold: Hold, venue: Venue) -> str:
+def ledger_line(hold: Hold, venue: Venue) -> str:
     where = hold_line(hold, venue.tz, locale())
     state = text(locale(), f"status.{hold.status.value}")
     if hold.expires_at:
@@ -158,11 +199,33 @@ def _ledger_line(hold: Hold, venue: Venue) -> str:
     return f"{where}  [{state}]  <{hold.salesperson}>"
 
 
+def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> list[str]:
+    """Each room of a hold of several rooms, with its own place while the hold waits."""
+    if not hold.is_package:
+        return []
+    lines = []
+    for item, rank in zip(hold.items, ranks or tuple(i.rank for i in hold.items), strict=True):
+        times = dates.time_range(item.start_at, item.end_at, venue.tz)
+        place = f" {ordinal(rank, locale())}" if rank else ""
+        lines.append(f"  {item.room_name} {times}{place}")
+    return lines
+
+
 def _date(value: str) -> date:
     parsed = strict.iso_date(value)
     if parsed is None:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10")
     return parsed
+
+
+def _item(value: str) -> ItemRequest:
+    """``ROOM,START,END`` of --also: on the request's date, an end at or before its start
+    running past midnight."""
+    parts = value.rsplit(",", 2)
+    if len(parts) != 3 or not parts[0].strip():
+        raise argparse.ArgumentTypeError(f"{value!r} is not ROOM,START,END like chapel,11:00,12:00")
+    start, end = _clock(parts[1].strip()), _clock(parts[2].strip())
+    return ItemRequest(parts[0].strip(), start, end_minute(start, end))
 
 
 def _clock(value: str) -> int:

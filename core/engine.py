@@ -22,13 +22,14 @@ from core.events import AuditEvent
 from core.model import Hold, HoldRequest, Status, Venue
 from core.notices import Notice
 from core.operations import decisions, digests, reads, request, sweep, venues
-from core.operations.tx import Tx
+from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
     Cancelled,
     Code,
     Confirmed,
     ConfirmPlan,
+    EnquiryView,
     Extended,
     Overview,
     Preview,
@@ -106,12 +107,17 @@ class HoldEngine:
         now: datetime,
         idempotency_key: str | None = None,
     ) -> Requested | Refused:
+        """One room or several (``req.also``), for a new enquiry or as another candidate date
+        of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere."""
         # Requests trust the cached venue (their first ledger read checks its revision), and
         # queue in this process behind other requests for the same part-days.
         check = request.Check(req, now)
         operation = partial(request.request_hold, check=check, key=idempotency_key)
         keys = check.part_days(self._venues.peek(venue_id))
-        return self._answer(venue_id, now, operation, keys=keys, trusted=True)
+        # What the answer only shows (the holds ahead, the same customer elsewhere) is read
+        # after the commit, on its connection (``request.shown``).
+        then = partial(self._shown, venue_id, warn=req.enquiry_id is None)
+        return self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
         return self._run.read(venue_id, partial(request.preview, req=req, now=now), trusted=True)
@@ -151,6 +157,10 @@ class HoldEngine:
 
     def hold(self, venue_id: str, hold_id: int) -> Hold | Refused:
         return self._run.read(venue_id, partial(reads.hold, hold_id=hold_id))
+
+    def enquiry(self, venue_id: str, enquiry_id: int) -> EnquiryView | Refused:
+        """An enquiry and all its holds (candidate dates), in arrival order."""
+        return self._run.read(venue_id, partial(reads.enquiry, enquiry_id=enquiry_id))
 
     def trail(self, venue_id: str, hold_id: int) -> list[AuditEvent]:
         return self._uow.read(partial(audit.trail, venue_id=venue_id, hold_id=hold_id))
@@ -209,6 +219,16 @@ class HoldEngine:
     ) -> list[int]:
         return self._outbox.requeue_failed(venue_id, ids, now)
 
+    def _shown(
+        self, venue_id: str, conn: sa.Connection, answer: Requested | Refused, *, warn: bool
+    ) -> Requested | Refused:
+        """A committed request's answer with what it shows, read on its own (autocommit)."""
+        if not isinstance(answer, Requested):
+            return answer
+        venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
+        assert venue is not None  # noqa: S101 - it has just been written to
+        return request.shown(Snapshot(conn, venue), answer, warn=warn)
+
     # -- how writes answer ------------------------------------------------------------------
     def _answer(
         self,
@@ -218,11 +238,12 @@ class HoldEngine:
         *,
         keys: Iterable[Key] = (),
         trusted: bool = False,
+        then: Callable[[sa.Connection, R], R] | None = None,
     ) -> R | Refused:
         """A write whose every outcome is an answer: an unknown venue and lasting contention
         are refusals like any other."""
         try:
-            return self._run.write(venue_id, now, operation, keys=keys, trusted=trusted)
+            return self._run.write(venue_id, now, operation, keys=keys, trusted=trusted, then=then)
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
         except Busy:

@@ -23,6 +23,7 @@ class Action(StrEnum):
     REQUESTED = "requested"
     CONFIRMED = "confirmed"
     LOST = "lost"  # released because another hold was confirmed
+    OTHER_DATE_CHOSEN = "other_date_chosen"  # released: its enquiry's other date was confirmed
     RELEASED = "released"
     EXTENDED = "extended"
     CANCELLED = "cancelled"
@@ -48,6 +49,7 @@ class Requested:
     actor: str
     rank: int
     expires_at: datetime | None
+    items: tuple[tuple[str, int], ...] = ()  # (room, rank) of each item, in the order asked
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Confirmed:
     hold: Hold  # as it was, a 1st hold
     actor: str
     released: tuple[int, ...]  # the tentative holds it took the slot from
+    candidates: tuple[int, ...] = ()  # its enquiry's other candidate dates, released
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,16 @@ class Lost:
     hold: Hold  # as it is now: released
     actor: str
     winner: Hold  # confirmed
+
+
+@dataclass(frozen=True)
+class OtherDateChosen:
+    """Released because its enquiry's other candidate ``chosen`` was confirmed (the customer
+    chose); its salesperson is told."""
+
+    hold: Hold  # as it is now: released
+    actor: str
+    chosen: Hold  # confirmed
 
 
 @dataclass(frozen=True)
@@ -126,6 +139,7 @@ Event = (
     Requested
     | Confirmed
     | Lost
+    | OtherDateChosen
     | Released
     | Extended
     | Cancelled

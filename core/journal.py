@@ -48,12 +48,27 @@ def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR09
     """The audit event an event leaves (None for reminders and digests)."""
     match event:
         case events.Requested():
-            detail = {"rank": event.rank, "expires_at": _iso(event.expires_at)}
+            detail = {
+                "rank": event.rank,
+                "expires_at": _iso(event.expires_at),
+                "items": [{"room": room, "rank": rank} for room, rank in event.items],
+            }
             return AuditEvent(None, event.actor, Action.REQUESTED, at, detail)
         case events.Confirmed():
-            return _on(event.hold, event.actor, Action.CONFIRMED, at, released=[*event.released])
+            released, candidates = [*event.released], [*event.candidates]
+            return _on(
+                event.hold,
+                event.actor,
+                Action.CONFIRMED,
+                at,
+                released=released,
+                candidates=candidates,
+            )
         case events.Lost():
             return _on(event.hold, event.actor, Action.LOST, at, winner=event.winner.id)
+        case events.OtherDateChosen():
+            chosen = event.chosen.id
+            return _on(event.hold, event.actor, Action.OTHER_DATE_CHOSEN, at, chosen=chosen)
         case events.Released():
             return _on(event.hold, event.actor, Action.RELEASED, at, rank=event.hold.rank)
         case events.Extended():
@@ -75,6 +90,8 @@ def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911
     match event:
         case events.Lost():
             return [_notice(NoticeKind.LOST, event.hold, winner=event.winner)]
+        case events.OtherDateChosen():
+            return [_notice(NoticeKind.OTHER_DATE_CHOSEN, event.hold, chosen=event.chosen)]
         case events.Extended():
             return [_notice(NoticeKind.EXTENDED, h, ahead=event.extended) for h in event.behind]
         case events.Promoted():

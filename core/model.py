@@ -41,6 +41,8 @@ class Policy:
     max_extensions: int = 1
     horizon_days: int = 730
     show_rokuyo: bool = True  # 六曜 beside dates; a venue may turn the display off
+    max_items: int = 4  # rooms in one hold (a package: chapel + reception + bridal room)
+    max_candidates: int = 2  # live holds (candidate dates) of one enquiry
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]
@@ -75,8 +77,34 @@ class Venue:
 
 
 @dataclass(frozen=True)
+class HoldItem:
+    """One room on one span inside a hold (docs/rules.md, Packages)."""
+
+    room_id: str
+    room_name: str
+    parts: frozenset[str]
+    start_at: datetime
+    end_at: datetime
+    span_end: datetime  # end_at + the room's turnover at request time
+    rank: int | None  # tentative holds only: this item's own place in line
+
+    def conflicts(self, other: HoldItem) -> bool:
+        """Shares a part and overlaps in time (half-open spans, turnover included)."""
+        return (
+            bool(self.parts & other.parts)
+            and self.start_at < other.span_end
+            and other.start_at < self.span_end
+        )
+
+
+@dataclass(frozen=True)
 class Hold:
-    """One hold as stored, with its room's name and parts for display and rules."""
+    """One hold as stored: status, rank and deadline, its enquiry's customer and people, and
+    its items (one room on one span each).
+
+    The room and time fields are its first item's: what a one-room view shows. A hold built
+    by hand without ``items`` (message-builder tests) gets that one item from them.
+    """
 
     id: int
     venue_id: str
@@ -93,11 +121,27 @@ class Hold:
     salesperson: str
     creator: str
     status: Status
-    rank: int | None  # tentative holds only
+    rank: int | None  # tentative holds only: the largest of its items' ranks
     expires_at: datetime | None  # 1st holds only
     extensions_used: int
     created_at: datetime
     updated_at: datetime
+    enquiry_id: int = 0  # the customer's case this hold is a candidate date of
+    items: tuple[HoldItem, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.items:
+            rank = self.rank if self.status is Status.TENTATIVE else None
+            only = HoldItem(
+                self.room_id,
+                self.room_name,
+                self.parts,
+                self.start_at,
+                self.end_at,
+                self.span_end,
+                rank,
+            )
+            object.__setattr__(self, "items", (only,))
 
     @property
     def is_first(self) -> bool:
@@ -105,8 +149,24 @@ class Hold:
 
     @property
     def is_blocking(self) -> bool:
-        """Confirmed and 1st holds: the ones the EXCLUDE constraint keeps apart."""
+        """Confirmed and 1st holds: every item of theirs is one the EXCLUDE constraint keeps
+        apart (an item of rank 1 blocks too while its hold waits on another item)."""
         return self.status is Status.CONFIRMED or self.is_first
+
+    @property
+    def is_package(self) -> bool:
+        return len(self.items) > 1
+
+    @property
+    def first_start(self) -> datetime:
+        """When its earliest item starts: no deadline may fall after it."""
+        return min(item.start_at for item in self.items)
+
+    def item_blocks(self, item: HoldItem) -> bool:
+        """An item blocks its parts while confirmed or while it is rank 1 itself."""
+        return self.status is Status.CONFIRMED or (
+            self.status is Status.TENTATIVE and item.rank == 1
+        )
 
     def is_due(self, now: datetime) -> bool:
         """A 1st hold whose deadline has come: from ``now == expires_at`` on, confirm and
@@ -115,11 +175,39 @@ class Hold:
 
     def left(self, status: Status, now: datetime) -> Hold:
         """This hold as ``leave`` stores it: no longer live, no rank, no deadline."""
-        return replace(self, status=status, rank=None, expires_at=None, updated_at=now)
+        items = tuple(replace(item, rank=None) for item in self.items)
+        return replace(self, status=status, rank=None, expires_at=None, updated_at=now, items=items)
 
     def may_act(self, user: str, venue: Venue) -> bool:
         """Confirm / release / extend: its salesperson, its creator or a manager."""
         return user in (self.salesperson, self.creator) or venue.is_manager(user)
+
+
+@dataclass(frozen=True)
+class Enquiry:
+    """One customer's case (案件) with one salesperson: its holds are candidate dates."""
+
+    id: int
+    venue_id: str
+    customer: str
+    kind: Kind
+    salesperson: str
+    creator: str
+    note: str
+    created_at: datetime
+
+    def may_act(self, user: str, venue: Venue) -> bool:
+        """Adding a candidate date: its salesperson, its creator or a manager."""
+        return user in (self.salesperson, self.creator) or venue.is_manager(user)
+
+
+@dataclass(frozen=True)
+class ItemRequest:
+    """One more room of a request, on the request's date; minutes as in ``HoldRequest``."""
+
+    room_id: str
+    start_min: int
+    end_min: int
 
 
 @dataclass(frozen=True)
@@ -128,6 +216,9 @@ class HoldRequest:
 
     ``start_min`` counts minutes from the local midnight of ``local_date``; ``end_min`` too, so
     an event that runs past midnight has ``end_min`` above 1440 (see ``rules.times``).
+    ``also`` adds rooms on the same date (a package). With ``enquiry_id`` the hold is another
+    candidate date of that enquiry, and an empty ``kind``, ``customer`` or ``salesperson``
+    means the enquiry's.
     """
 
     room_id: str
@@ -139,3 +230,10 @@ class HoldRequest:
     salesperson: str
     creator: str
     note: str = ""
+    also: tuple[ItemRequest, ...] = ()
+    enquiry_id: int | None = None
+
+    @property
+    def items(self) -> tuple[ItemRequest, ...]:
+        """Every room asked for, the first one first."""
+        return (ItemRequest(self.room_id, self.start_min, self.end_min), *self.also)

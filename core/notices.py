@@ -14,6 +14,7 @@ class NoticeKind(StrEnum):
 
     PROMOTED = "promoted"  # now 1st: Confirm / Release buttons and a deadline
     LOST = "lost"  # released because another hold was confirmed
+    OTHER_DATE_CHOSEN = "other_date_chosen"  # released: the customer chose another date
     EXPIRED = "expired"
     EXTENDED = "extended"  # told to the next in line: the hold ahead has a new deadline
     REMINDER = "reminder"  # 24 h before a deadline

@@ -7,7 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import ClassVar
 
-from core.model import Hold
+from core.model import Enquiry, Hold
 
 
 class Code(StrEnum):
@@ -27,6 +27,10 @@ class Code(StrEnum):
     HOLD_NOT_FOUND = "hold_not_found"
     NOT_AUTHORIZED = "not_authorized"
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
+    TOO_MANY_ITEMS = "too_many_items"  # more rooms than the venue's max_items
+    ITEMS_OVERLAP = "items_overlap"  # two rooms of one hold conflict with each other
+    ENQUIRY_NOT_FOUND = "enquiry_not_found"
+    ENQUIRY_MISMATCH = "enquiry_mismatch"  # a candidate's customer / kind / salesperson differ
     # the ledger says no
     CONFIRMED_CONFLICT = "confirmed_conflict"  # 本予約あり
     RANK_TOO_LOW = "rank_too_low"  # N番手になるため受けない
@@ -37,6 +41,8 @@ class Code(StrEnum):
     NOT_CONFIRMED = "not_confirmed"
     EXTENSION_LIMIT = "extension_limit"
     EXTENSION_PAST_START = "extension_past_start"
+    TOO_MANY_CANDIDATES = "too_many_candidates"  # the enquiry has max_candidates live holds
+    ENQUIRY_CONFIRMED = "enquiry_confirmed"  # the customer chose: no more candidate dates
     # the database stayed contended through every retry
     BUSY = "busy"
 
@@ -53,7 +59,22 @@ class Refused:
     limit: int | None = None  # the bound crossed: max rank, horizon days, extensions, length
     hold: Hold | None = None  # the hold acted on, as it stands now
     detail: str = ""  # the offending value, quoted back to the user
+    room: str | None = None  # the room id of the item at fault (a request's rooms)
+    room_name: str = ""  # its name when the request has several rooms (the message names it)
     ok: ClassVar[bool] = False
+
+
+class WarningCode(StrEnum):
+    SAME_CUSTOMER = "same_customer"  # the customer holds under another enquiry too
+
+
+@dataclass(frozen=True)
+class RequestWarning:
+    """Something the salesperson should know before submitting; never a refusal."""
+
+    code: WarningCode
+    customer: str
+    holds: tuple[Hold, ...]  # the live holds of other enquiries it is about
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,8 @@ class Preview:
     rank: int
     expires_at: datetime | None
     ahead: tuple[Hold, ...]  # the holds it would wait behind
+    item_ranks: tuple[int, ...] = ()  # each room's place, in the order asked
+    warnings: tuple[RequestWarning, ...] = ()
     ok: ClassVar[bool] = True
 
 
@@ -73,14 +96,18 @@ class Requested:
     expires_at: datetime | None
     ahead: tuple[Hold, ...]
     replayed: bool = False
+    warnings: tuple[RequestWarning, ...] = ()
+    item_ranks: tuple[int, ...] = ()  # each item's rank as first answered, in item order
+    ahead_ids: tuple[int, ...] = ()  # ``ahead`` by id, as decided (they are read afterwards)
     ok: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
 class Confirmed:
     hold: Hold
-    released: tuple[Hold, ...]
+    released: tuple[Hold, ...]  # every hold released: those in the way, other candidates
     promoted: tuple[Hold, ...]
+    candidates: tuple[Hold, ...] = ()  # of ``released``, the enquiry's other candidate dates
     ok: ClassVar[bool] = True
 
 
@@ -91,6 +118,7 @@ class ConfirmPlan:
     hold: Hold
     would_release: tuple[Hold, ...]
     would_promote: tuple[Hold, ...]
+    candidates: tuple[Hold, ...] = ()  # of ``would_release``, the other candidate dates
     ok: ClassVar[bool] = True
 
 
@@ -135,3 +163,12 @@ class Overview:
     firsts: tuple[Hold, ...]
     waiting: tuple[Waiting, ...]
     recent: tuple[Hold, ...]
+
+
+@dataclass(frozen=True)
+class EnquiryView:
+    """An enquiry and its holds (candidate dates), live and decided, in arrival order."""
+
+    enquiry: Enquiry
+    holds: tuple[Hold, ...]
+    ok: ClassVar[bool] = True

@@ -35,16 +35,19 @@ class Runner:
         *,
         keys: Iterable[Key] = (),
         trusted: bool = False,
+        then: Callable[[sa.Connection, R], R] | None = None,
     ) -> R:
         """Run ``operation`` until it commits; a ``Refused`` answer rolls back (writes nothing).
 
         It queues first behind this process's other writers of the venue and of ``keys``
         (``core.admission``). ``trusted``: its first read checks the cached venue's revision
-        itself (``core.venue_cache``). Raises ``UnknownVenue``, and ``Busy`` when every
+        itself (``core.venue_cache``). ``then``: a read after the commit on the same
+        connection (``UnitOfWork.run``). Raises ``UnknownVenue``, and ``Busy`` when every
         attempt conflicted.
         """
         with self._admission.write(venue_id, keys):
-            return self._uow.run(partial(self._attempt, venue_id, now, operation, trusted))
+            attempt = partial(self._attempt, venue_id, now, operation, trusted)
+            return self._uow.run(attempt, then=then)
 
     def read(
         self, venue_id: str, operation: Callable[[Snapshot], R], *, trusted: bool = False

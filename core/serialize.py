@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from typing import Any
 
-from core.model import Hold, Kind, Status
+from core.model import Hold, HoldItem, Kind, Status
 
 
 def hold_to_json(hold: Hold) -> dict[str, Any]:
+    """Every field; the room and time fields are its first item's, ``items`` has them all."""
     return {
         "id": hold.id,
         "venue_id": hold.venue_id,
@@ -30,10 +31,48 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "extensions_used": hold.extensions_used,
         "created_at": hold.created_at.isoformat(),
         "updated_at": hold.updated_at.isoformat(),
+        "enquiry_id": hold.enquiry_id,
+        "items": [item_to_json(item) for item in hold.items],
+    }
+
+
+def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The CLI's short form, times in the venue's zone: status, rank, deadline, enquiry and
+    each item (``item_ranks``: the ranks as first answered, for a request's answer)."""
+    ranks: tuple[int | None, ...] = item_ranks or tuple(item.rank for item in hold.items)
+    return {
+        "id": hold.id,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
+        "enquiry": hold.enquiry_id,
+        "local_date": hold.local_date.isoformat(),
+        "items": [
+            {
+                "room": item.room_id,
+                "start": item.start_at.astimezone(tz).isoformat(),
+                "end": item.end_at.astimezone(tz).isoformat(),
+                "rank": rank,
+            }
+            for item, rank in zip(hold.items, ranks, strict=True)
+        ],
+    }
+
+
+def item_to_json(item: HoldItem) -> dict[str, Any]:
+    return {
+        "room_id": item.room_id,
+        "room_name": item.room_name,
+        "parts": sorted(item.parts),
+        "start_at": item.start_at.isoformat(),
+        "end_at": item.end_at.isoformat(),
+        "span_end": item.span_end.isoformat(),
+        "rank": item.rank,
     }
 
 
 def hold_from_json(data: dict[str, Any]) -> Hold:
+    """Reads what ``hold_to_json`` wrote, also before holds had items (older outbox rows)."""
     return Hold(
         id=data["id"],
         venue_id=data["venue_id"],
@@ -55,6 +94,20 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         extensions_used=data["extensions_used"],
         created_at=datetime.fromisoformat(data["created_at"]),
         updated_at=datetime.fromisoformat(data["updated_at"]),
+        enquiry_id=data.get("enquiry_id", 0),
+        items=tuple(_item_from_json(i) for i in data.get("items", ())),
+    )
+
+
+def _item_from_json(data: dict[str, Any]) -> HoldItem:
+    return HoldItem(
+        room_id=data["room_id"],
+        room_name=data["room_name"],
+        parts=frozenset(data["parts"]),
+        start_at=datetime.fromisoformat(data["start_at"]),
+        end_at=datetime.fromisoformat(data["end_at"]),
+        span_end=datetime.fromisoformat(data["span_end"]),
+        rank=data["rank"],
     )
 
 

@@ -68,23 +68,36 @@ class UnitOfWork:
         self.observer = observer
         self._sleep = sleep
 
-    def run(self, work: Callable[[sa.Connection, int], T]) -> T:
+    def run(
+        self,
+        work: Callable[[sa.Connection, int], T],
+        *,
+        then: Callable[[sa.Connection, T], T] | None = None,
+    ) -> T:
         """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2, ...).
 
         ``Retry`` starts again, ``Rollback`` rolls back and answers its result, and so do the
-        retryable SQLSTATEs; after the last attempt, ``Busy``.
+        retryable SQLSTATEs; after the last attempt, ``Busy``. Once ``work`` has committed,
+        ``then(connection, result)`` may follow on the same connection in autocommit: an
+        advisory read with neither a transaction nor a checkout of its own, never retried
+        (the write stands).
         """
         for attempt in range(1, self.policy.attempts + 1):
+            committed = False
             try:
-                with _unreachable_reported(), self._transaction("SERIALIZABLE") as conn:
-                    result = work(conn, attempt)
+                with _unreachable_reported(), self.engine.connect() as raw:
+                    with self._begun(raw, "SERIALIZABLE") as conn:
+                        result = work(conn, attempt)
+                    committed = True
+                    if then is not None:
+                        result = then(raw.execution_options(isolation_level="AUTOCOMMIT"), result)
             except Rollback as rollback:
                 self._observe("ok", attempt)
                 return cast(T, rollback.result)
             except Retry:
                 pass
             except DBAPIError as err:
-                if sqlstate(err) not in RETRYABLE:
+                if committed or sqlstate(err) not in RETRYABLE:
                     self._observe("error", attempt)
                     raise
             except DatabaseUnavailable:
@@ -116,11 +129,18 @@ class UnitOfWork:
 
     @contextlib.contextmanager
     def _transaction(self, isolation: str, read_only: bool = False) -> Iterator[sa.Connection]:
-        with self.engine.connect() as raw:
-            # Both go into the BEGIN statement itself: no round trip of their own.
-            conn = raw.execution_options(isolation_level=isolation, postgresql_readonly=read_only)
-            with conn.begin():
-                yield conn
+        with self.engine.connect() as raw, self._begun(raw, isolation, read_only) as conn:
+            yield conn
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _begun(
+        raw: sa.Connection, isolation: str, read_only: bool = False
+    ) -> Iterator[sa.Connection]:
+        # Both go into the BEGIN statement itself: no round trip of their own.
+        conn = raw.execution_options(isolation_level=isolation, postgresql_readonly=read_only)
+        with conn.begin():
+            yield conn
 
     def _observe(self, outcome: str, attempts: int) -> None:
         if self.observer is not None:

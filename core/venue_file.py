@@ -13,7 +13,10 @@ from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN
 
 _POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days")
-_POLICY_KEYS = {*_POLICY_INTS, "hold_days", "priority_days", "show_rokuyo"}
+# Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
+# group can sensibly carry; the form shows one row per room.
+_POLICY_COUNTS = {"max_items": 10, "max_candidates": 10}
+_POLICY_KEYS = {*_POLICY_INTS, *_POLICY_COUNTS, "hold_days", "priority_days", "show_rokuyo"}
 
 
 class VenueFileError(ValueError):
@@ -65,6 +68,13 @@ def _policy(raw: Any) -> Policy:
         low = 0 if key == "max_extensions" else 1
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise VenueFileError(f"policy.{key} must be a whole number of at least {low}")
+        values[key] = value
+    for key, most in _POLICY_COUNTS.items():
+        value = raw.get(key, getattr(defaults, key))
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+            raise VenueFileError(
+                f"policy.{key} must be a whole number from 1 to {most}, not {value!r}"
+            )
         values[key] = value
     values["hold_days"] = _hold_days(raw.get("hold_days", {}), defaults)
     priority = raw.get("priority_days", list(defaults.priority_days))

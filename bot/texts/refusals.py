@@ -6,21 +6,28 @@ from zoneinfo import ZoneInfo
 
 from bot.texts import dates, esc, lang, text
 from core.model import Hold
-from core.results import Code, Refused
+from core.results import Code, Refused, RequestWarning
 
 _BY_FIELD = {Code.BAD_TIMES}
 
 
 def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
-    """The refusal as a sentence, safe as mrkdwn and as fallback text (typed text escaped)."""
+    """The refusal as a sentence, safe as mrkdwn and as fallback text (typed text escaped);
+    a refusal of one room of several names it first."""
     key = f"refusal.{refused.code.value}"
+    detail = esc(refused.detail) if refused.detail is not None else None
     if refused.code in _BY_FIELD:
         key += ".end" if refused.field == "end" else ".start"
     if refused.code is Code.NOT_AUTHORIZED and refused.detail == "manager":
         key += ".manager"
+    if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
+        key += ".enquiry"
+    if refused.code is Code.ENQUIRY_MISMATCH:
+        key += f".{refused.field}"
+        detail = text(locale, f"kind.{refused.detail}") if refused.field == "kind" else detail
     hold = refused.hold
     facts = {
-        "detail": esc(refused.detail) if refused.detail is not None else None,
+        "detail": detail,
         "limit": refused.limit,
         "rank": refused.rank,
         "rank_text": ordinal(refused.rank or 0, locale),
@@ -31,8 +38,21 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "salesperson": esc(hold.salesperson) if hold else "",
         "status": text(locale, f"status.{hold.status.value}") if hold else "",
         "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
+        "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
+        "room": esc(refused.room_name),
     }
-    return text(locale, key, **facts)
+    said = text(locale, key, **facts)
+    if refused.room_name and refused.code is not Code.ITEMS_OVERLAP:
+        return text(locale, "refusal.in_room", room=esc(refused.room_name), reason=said)
+    return said
+
+
+def describe_warning(warning: RequestWarning, tz: ZoneInfo, locale: str | None) -> str:
+    """The same customer under another enquiry: what to check, never a refusal."""
+    listed = " / ".join(f"{hold_line(h, tz, locale)} (#{h.enquiry_id})" for h in warning.holds[:5])
+    return text(
+        locale, f"warning.{warning.code.value}", customer=esc(warning.customer), holds=listed
+    )
 
 
 def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = False) -> str:

@@ -20,27 +20,36 @@ from core.results import (
 )
 from core.rules.deadlines import deadline_from
 from core.rules.promotion import new_ranks
-from core.rules.requests import span_of
+from core.rules.requests import spans_of
 from core.rules.spans import merge, part_days, span_counts, touch
-from core.store import holds, ledger
+from core.store import enquiries, holds, ledger
 
 
 def confirm(tx: Tx, hold_id: int, actor: str) -> Confirmed | Refused:
+    """Every item is confirmed; every tentative hold with an item in the way of any of them
+    is released as a whole, and so are the enquiry's other candidate dates."""
     target = _confirm_target(tx, hold_id, actor, tx.now)
     if isinstance(target, Refused):
         return target
-    hold, losers = target
-    bumped = _bump(tx, touching=[hold], leaving=losers)
-    holds.leave(tx.conn, tx.venue, [h.id for h in losers], Status.RELEASED, tx.now)
-    released = [h.left(Status.RELEASED, tx.now) for h in losers]
+    hold, losers, others = target
+    # The enquiry's row first (as a new candidate date bumps it before its part-days): a
+    # candidate added meanwhile makes this fail with 40001, and its retry releases it too.
+    enquiries.bump(tx.conn, tx.venue, hold.enquiry_id, tx.now)
+    leaving = [*losers, *others]
+    bumped = _bump(tx, touching=[hold], leaving=leaving)
+    holds.leave(tx.conn, tx.venue, [h.id for h in leaving], Status.RELEASED, tx.now)
+    lost = [h.left(Status.RELEASED, tx.now) for h in losers]
+    dropped = [h.left(Status.RELEASED, tx.now) for h in others]
     holds.confirm(tx.conn, tx.venue, hold.id, tx.now)
     confirmed = _reload(tx, hold.id)
     tx.journal.record(
-        events.Confirmed(hold, actor, released=tuple(h.id for h in losers)),
-        *[events.Lost(h, actor, winner=confirmed) for h in released],
+        events.Confirmed(hold, actor, _ids(losers), _ids(others)),
+        *[events.Lost(h, actor, winner=confirmed) for h in lost],
+        *[events.OtherDateChosen(h, actor, chosen=confirmed) for h in dropped],
     )
-    promoted = promote_after(tx, released, bumped, actor)
-    return Confirmed(confirmed, tuple(released), tuple(promoted))
+    promoted = promote_after(tx, [*lost, *dropped], bumped, actor)
+    released = tuple(sorted([*lost, *dropped], key=lambda h: h.id))
+    return Confirmed(confirmed, released, tuple(promoted), tuple(dropped))
 
 
 def confirm_plan(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> ConfirmPlan | Refused:
@@ -48,12 +57,13 @@ def confirm_plan(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> Con
     target = _confirm_target(snap, hold_id, actor, now)
     if isinstance(target, Refused):
         return target
-    hold, losers = target
-    gone = {h.id for h in losers}
-    waiting = waiting_behind(snap, losers)
-    around = holds.occupants(snap.conn, snap.venue, [span_of(h) for h in waiting])
-    moves = new_ranks(waiting, around, gone)
-    return ConfirmPlan(hold, tuple(losers), tuple(h for h, rank in moves if rank == 1))
+    hold, losers, others = target
+    leaving = sorted([*losers, *others], key=lambda h: h.id)
+    waiting = waiting_behind(snap, leaving)
+    around = holds.occupants(snap.conn, snap.venue, [s for h in waiting for s in spans_of(h)])
+    moves = new_ranks(waiting, around, {h.id for h in leaving})
+    promoted = tuple(m.hold for m in moves if m.rank == 1)
+    return ConfirmPlan(hold, tuple(leaving), promoted, tuple(others))
 
 
 def release(tx: Tx, hold_id: int, actor: str) -> Released | Refused:
@@ -74,7 +84,9 @@ def extend(tx: Tx, hold_id: int, actor: str) -> Extended | Refused:
     assert hold.expires_at is not None  # noqa: S101 - a 1st hold has a deadline (invariant 4)
     if hold.extensions_used >= venue.policy.max_extensions:
         return Refused(Code.EXTENSION_LIMIT, hold=hold, limit=venue.policy.max_extensions)
-    new_deadline = deadline_from(hold.expires_at, hold.kind, hold.start_at, venue.policy, venue.tz)
+    new_deadline = deadline_from(
+        hold.expires_at, hold.kind, hold.first_start, venue.policy, venue.tz
+    )
     if new_deadline <= hold.expires_at:
         return Refused(Code.EXTENSION_PAST_START, hold=hold)
     _bump(tx, touching=[hold])
@@ -82,7 +94,7 @@ def extend(tx: Tx, hold_id: int, actor: str) -> Extended | Refused:
     extended = _reload(tx, hold.id)
     behind = tuple(
         h
-        for h in holds.live_conflicting(tx.conn, venue, [span_of(hold)])
+        for h in holds.live_conflicting(tx.conn, venue, spans_of(hold))
         if h.status is Status.TENTATIVE and (h.rank or 0) > 1
     )
     tx.journal.record(events.Extended(hold, actor, new_deadline, extended, behind))
@@ -117,13 +129,20 @@ def _leave(
 
 def _confirm_target(
     snap: Snapshot, hold_id: int, actor: str, now: datetime
-) -> tuple[Hold, list[Hold]] | Refused:
-    """The hold to confirm and the tentative holds confirming it would release."""
+) -> tuple[Hold, list[Hold], list[Hold]] | Refused:
+    """The hold to confirm, the tentative holds in its way, and its enquiry's other
+    tentative candidate dates (released for that reason even if also in its way)."""
     hold = _first_in_time(snap, hold_id, actor, now)
     if isinstance(hold, Refused):
         return hold
-    conflicting = holds.live_conflicting(snap.conn, snap.venue, [span_of(hold)])
-    return hold, [h for h in conflicting if h.id != hold.id]
+    others = [
+        h
+        for h in holds.of_enquiry(snap.conn, snap.venue, hold.enquiry_id)
+        if h.status is Status.TENTATIVE and h.id != hold.id
+    ]
+    skip = {hold.id, *(h.id for h in others)}
+    conflicting = holds.live_conflicting(snap.conn, snap.venue, spans_of(hold))
+    return hold, [h for h in conflicting if h.id not in skip], others
 
 
 def _actionable(snap: Snapshot, hold_id: int, actor: str) -> Hold | Refused:
@@ -154,11 +173,15 @@ def _bump(
 ) -> set[tuple[str, date]]:
     """Bump the part-days of holds that change and of holds that stop being live."""
     changes = merge(
-        touch(part_days([span_of(h) for h in touching], tx.venue.tz)),
-        span_counts([span_of(h) for h in leaving], tx.venue.tz, sign=-1),
+        touch(part_days([s for h in touching for s in spans_of(h)], tx.venue.tz)),
+        span_counts([s for h in leaving for s in spans_of(h)], tx.venue.tz, sign=-1),
     )
     ledger.bump(tx.conn, tx.venue.id, changes)
     return set(changes)
+
+
+def _ids(found: Sequence[Hold]) -> tuple[int, ...]:
+    return tuple(h.id for h in found)
 
 
 def _reload(snap: Snapshot, hold_id: int) -> Hold:

@@ -10,20 +10,22 @@ from core import events
 from core.model import Hold
 from core.operations.tx import Snapshot, Tx
 from core.rules.deadlines import deadline_from
-from core.rules.promotion import new_ranks
-from core.rules.requests import span_of
-from core.rules.spans import part_days, touch
+from core.rules.promotion import Move, new_ranks
+from core.rules.requests import item_span, spans_of
+from core.rules.spans import Span, part_days, touch
 from core.store import holds, ledger
+from core.store.holds import RankChange
 
 
 def promote_after(
     tx: Tx, leaving: Sequence[Hold], bumped: set[tuple[str, date]], actor: str
 ) -> list[Hold]:
-    """Give every waiting hold that conflicted with ``leaving`` its new rank; the new 1sts
-    get a deadline counted from now.
+    """Give every waiting hold with an item that conflicted with ``leaving`` its new item
+    ranks; the holds whose every item is now rank 1 get a deadline counted from now.
 
-    A candidate's rank depends on holds beyond the ones that left (a whole room waits behind
-    both halves), so its own part-days are bumped before its rank is read again.
+    A waiting item's rank depends on holds beyond the ones that left (a whole room waits
+    behind both halves), and a hold's on all its items, so the part-days of every item of
+    every candidate are bumped before their neighbours are read again.
     """
     if not leaving:
         return []
@@ -31,32 +33,62 @@ def promote_after(
     if not waiting:
         return []
     venue, now = tx.venue, tx.now
-    spans = [span_of(h) for h in waiting]
+    spans = [s for h in waiting for s in spans_of(h)]
     ledger.bump(tx.conn, venue.id, touch(k for k in part_days(spans, venue.tz) if k not in bumped))
-    moves = new_ranks(waiting, holds.occupants(tx.conn, venue, spans), {h.id for h in leaving})
-    changes = [
-        (
-            hold.id,
-            rank,
-            deadline_from(now, hold.kind, hold.start_at, venue.policy, venue.tz)
-            if rank == 1
-            else None,
-        )
-        for hold, rank in moves
-    ]
+    moves = new_ranks(
+        waiting, holds.occupants(tx.conn, venue, _waiting_spans(waiting)), _ids(leaving)
+    )
+    changes = [_change(tx, move) for move in moves]
     holds.set_ranks(tx.conn, venue, changes, now)
     promoted = [
-        replace(hold, rank=1, expires_at=expires, updated_at=now)
-        for (hold, _), (_, rank, expires) in zip(moves, changes, strict=True)
-        if rank == 1
+        _moved(move, change, tx)
+        for move, change in zip(moves, changes, strict=True)
+        if change.rank == 1
     ]
     tx.journal.record(*[events.Promoted(h, actor) for h in promoted])
     return promoted
 
 
 def waiting_behind(snap: Snapshot, leaving: Sequence[Hold]) -> list[Hold]:
-    """The 2nd-or-later holds in the way of ``leaving`` (span rows first, then just those)."""
-    gone = {h.id for h in leaving}
-    found = holds.occupants(snap.conn, snap.venue, [span_of(h) for h in leaving])
+    """Holds with a waiting item (rank 2 or more) in the way of ``leaving``: span rows
+    first, then just those holds."""
+    gone = _ids(leaving)
+    spans = [s for h in leaving for s in spans_of(h)]
+    found = holds.occupants(snap.conn, snap.venue, spans)
     ids = [o.hold_id for o in found if not o.first and not o.confirmed and o.hold_id not in gone]
     return holds.get_many(snap.conn, snap.venue, ids)
+
+
+def _waiting_spans(waiting: Sequence[Hold]) -> list[Span]:
+    """The spans of the items that wait: only their ranks can drop."""
+    return [item_span(i) for h in waiting for i in h.items if (i.rank or 1) > 1]
+
+
+def _change(tx: Tx, move: Move) -> RankChange:
+    hold, venue = move.hold, tx.venue
+    expires = (
+        deadline_from(tx.now, hold.kind, hold.first_start, venue.policy, venue.tz)
+        if move.rank == 1
+        else None
+    )
+    items = tuple(
+        (n, rank)
+        for n, (item, rank) in enumerate(zip(hold.items, move.item_ranks, strict=True), start=1)
+        if item.rank != rank
+    )
+    return RankChange(hold.id, move.rank, expires, items)
+
+
+def _moved(move: Move, change: RankChange, tx: Tx) -> Hold:
+    """The hold as it is now: its new ranks and deadline."""
+    items = tuple(
+        replace(item, rank=rank)
+        for item, rank in zip(move.hold.items, move.item_ranks, strict=True)
+    )
+    return replace(
+        move.hold, rank=change.rank, expires_at=change.expires_at, updated_at=tx.now, items=items
+    )
+
+
+def _ids(found: Sequence[Hold]) -> set[int]:
+    return {h.id for h in found}

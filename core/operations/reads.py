@@ -7,9 +7,9 @@ from datetime import date, datetime, timedelta
 
 from core.model import LIVE, Hold, Status
 from core.operations.tx import Snapshot
-from core.results import Code, Overview, Refused, Waiting
-from core.rules.requests import span_of
-from core.store import holds
+from core.results import Code, EnquiryView, Overview, Refused, Waiting
+from core.rules.requests import spans_of
+from core.store import enquiries, holds
 
 RECENT = timedelta(days=14)
 
@@ -17,6 +17,13 @@ RECENT = timedelta(days=14)
 def hold(snap: Snapshot, hold_id: int) -> Hold | Refused:
     found = holds.get(snap.conn, snap.venue, hold_id)
     return found if found else Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+
+
+def enquiry(snap: Snapshot, enquiry_id: int) -> EnquiryView | Refused:
+    found = enquiries.get(snap.conn, snap.venue, enquiry_id)
+    if found is None:
+        return Refused(Code.ENQUIRY_NOT_FOUND, detail=str(enquiry_id))
+    return EnquiryView(found, tuple(holds.of_enquiry(snap.conn, snap.venue, enquiry_id)))
 
 
 def listing(
@@ -42,11 +49,17 @@ def overview(snap: Snapshot, user: str, now: datetime) -> Overview:
     waiting = []
     for h in live:
         if h.status is Status.TENTATIVE and h.rank != 1:
-            ahead = holds.live_conflicting(conn, venue, [span_of(h)])
-            waiting.append(Waiting(h, tuple(a for a in ahead if a.is_blocking)))
+            waiting.append(Waiting(h, tuple(ahead_of(snap, h))))
     recent_first = sorted(recent, key=lambda h: h.updated_at, reverse=True)
     return Overview(
         firsts=tuple(h for h in live if h.is_first),
         waiting=tuple(waiting),
         recent=tuple(recent_first),
     )
+
+
+def ahead_of(snap: Snapshot, hold: Hold) -> list[Hold]:
+    """The holds with a blocking item (confirmed, or rank 1) in the way of one of its items."""
+    found = holds.occupants(snap.conn, snap.venue, spans_of(hold))
+    ids = [o.hold_id for o in found if o.hold_id != hold.id and (o.first or o.confirmed)]
+    return holds.get_many(snap.conn, snap.venue, ids)

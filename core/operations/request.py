@@ -1,44 +1,72 @@
-"""Requesting a hold, and previewing what a request would get."""
+"""Requesting a hold (one room or a package, a new enquiry or another candidate date of one),
+and previewing what a request would get."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
+from collections.abc import Sequence
+from dataclasses import asdict, replace
 from datetime import datetime
+
+import sqlalchemy as sa
 
 from core.admission import Key
 from core.events import Requested as HoldRequested
 from core.journal import audit_event
-from core.model import HoldRequest, Status, Venue
+from core.model import LIVE, Enquiry, HoldItem, HoldRequest, Status, Venue
 from core.operations.tx import Snapshot, Tx
-from core.results import Code, Preview, Refused, Requested
+from core.results import (
+    Code,
+    Preview,
+    Refused,
+    Requested,
+    RequestWarning,
+    WarningCode,
+)
+from core.rules.customers import customer_key
 from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
 from core.rules.spans import part_days, span_counts
-from core.store import holds, idempotency, ledger, venues
+from core.store import enquiries, holds, idempotency, ledger, venues
+from core.store.holds import NewHold
 from core.uow import Retry
 
 
 class Check:
     """A request checked against one copy of its venue, once: checked again only if the
-    transaction gets another copy (a cached venue found stale)."""
+    transaction gets another copy (a cached venue found stale) or joins an enquiry."""
 
     def __init__(self, req: HoldRequest, now: datetime) -> None:
         self.req = req
         self.now = now
         self._last: tuple[Venue, Checked | Refused] | None = None
 
-    def against(self, venue: Venue) -> Checked | Refused:
+    def against(self, venue: Venue, enquiry: Enquiry | None = None) -> Checked | Refused:
+        if enquiry is not None:
+            return check_request(joining(self.req, enquiry), venue, self.now)
         if self._last is None or self._last[0] is not venue:
             self._last = (venue, check_request(self.req, venue, self.now))
         return self._last[1]
 
     def part_days(self, venue: Venue | None) -> list[Key]:
-        """The part-days the request would bump, from ``venue`` if there is one (admission)."""
-        checked = self.against(venue) if venue is not None else None
-        if venue is None or not isinstance(checked, Checked):
+        """The part-days the request would bump, from ``venue`` if there is one (admission).
+
+        Rooms and times decide them: a candidate date's omitted fields stand in for now.
+        """
+        if venue is None:
             return []
-        return part_days([checked.span], venue.tz)
+        req = self.req
+        if req.enquiry_id is not None:
+            req = replace(
+                req,
+                kind=req.kind or "wedding",
+                customer=req.customer or "-",
+                salesperson=req.salesperson or "-",
+            )
+            checked = check_request(req, venue, self.now)
+        else:
+            checked = self.against(venue)
+        return part_days(checked.spans, venue.tz) if isinstance(checked, Checked) else []
 
 
 def request_hold(tx: Tx, check: Check, key: str | None) -> Requested | Refused:
@@ -63,80 +91,219 @@ def request_hold(tx: Tx, check: Check, key: str | None) -> Requested | Refused:
 
 def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | Refused:
     conn, venue, now = tx.conn, tx.venue, tx.now
-    decided = _decide(tx, check.against(venue), now)
+    enquiry = _enquiry(tx, check.req, bump=True)
+    if isinstance(enquiry, Refused):
+        venues.ensure_current(conn, venue)
+        return enquiry
+    decided = _decide(tx, check.against(venue, enquiry), enquiry, now)
     if isinstance(decided, Refused):
         # Rolled back, nothing written: a snapshot that already shows the slot taken is an
         # answer some serial order gives, so a refusal needs no bump and waits for nobody.
         return decided
     checked, ranked = decided
-    # Before anything is written: a conflicting commit since this transaction's snapshot
-    # makes the bump fail with 40001, and one after it must wait for this transaction.
-    # The hold's id (its arrival order) is taken after the bump, so it follows theirs.
-    ledger.bump(conn, venue.id, span_counts([checked.span], venue.tz))
+    # Before anything is written, every item's part-days in one sorted statement: a
+    # conflicting commit since this transaction's snapshot makes the bump fail with 40001,
+    # and one after it must wait for this transaction. The hold's id (its arrival order,
+    # one for all its items) is taken after the bump, so it follows theirs.
+    ledger.bump(conn, venue.id, span_counts(checked.spans, venue.tz))
+    items = ranked_items(checked, ranked)
     # Its audit event goes in with the insert (one statement), as the journal words it.
-    requested = audit_event(HoldRequested(check.req.creator, ranked.rank, ranked.expires_at), now)
+    event = HoldRequested(
+        check.req.creator,
+        ranked.rank,
+        ranked.expires_at,
+        tuple((i.room_id, i.rank or 1) for i in items),
+    )
+    requested = audit_event(event, now)
     assert requested is not None  # noqa: S101 - every request leaves one
-    values = hold_row(check.req, checked, ranked.rank, ranked.expires_at)
-    hold = holds.insert(conn, venue, values, checked.span, now, requested)
+    hold = holds.insert(
+        conn, venue, new_hold(check.req, checked, ranked, items, enquiry), now, requested
+    )
     if key:
         answer = {
             "hold_id": hold.id,
             "rank": ranked.rank,
             "expires_at": ranked.expires_at.isoformat() if ranked.expires_at else None,
+            "item_ranks": list(ranked.item_ranks),
         }
         if not idempotency.save(conn, venue.id, key, digest, answer, now):
             raise Retry  # a twin's answer is stored: the next attempt reads and replays it
-    ahead = tuple(holds.get_many(conn, venue, ranked.ahead))
-    return Requested(hold, ranked.rank, ranked.expires_at, ahead)
+    # The holds ahead are only shown: ``shown`` reads them after the commit, so that this
+    # transaction reads no hold rows (each would be a predicate lock under SERIALIZABLE on
+    # pages that concurrent requests insert into).
+    return Requested(
+        hold,
+        ranked.rank,
+        ranked.expires_at,
+        ahead=(),
+        item_ranks=ranked.item_ranks,
+        ahead_ids=ranked.ahead,
+    )
+
+
+def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:
+    """A committed request's answer with what it only shows, read outside its transaction:
+    the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
+    if answer.ahead_ids:
+        answer = replace(
+            answer, ahead=tuple(holds.get_many(snap.conn, snap.venue, answer.ahead_ids))
+        )
+    if warn:
+        hold = answer.hold
+        found = same_customer(snap.conn, snap.venue.id, hold.customer, hold.enquiry_id)
+        answer = replace(answer, warnings=customer_warnings(snap, hold.customer, found))
+    return answer
 
 
 def preview(snap: Snapshot, req: HoldRequest, now: datetime) -> Preview | Refused:
     """The same decision as ``request_hold``, read-only: nothing is bumped or written."""
-    decided = _decide(snap, check_request(req, snap.venue, now), now)
+    enquiry = _enquiry(snap, req, bump=False)
+    if isinstance(enquiry, Refused):
+        venues.ensure_current(snap.conn, snap.venue)
+        return enquiry
+    checked = check_request(joining(req, enquiry) if enquiry else req, snap.venue, now)
+    decided = _decide(snap, checked, enquiry, now)
     if isinstance(decided, Refused):
         return decided
-    _, ranked = decided
+    checked, ranked = decided
     ahead = holds.get_many(snap.conn, snap.venue, ranked.ahead)
-    return Preview(ranked.rank, ranked.expires_at, tuple(ahead))
+    warnings: tuple[RequestWarning, ...] = ()
+    if enquiry is None:
+        found = same_customer(snap.conn, snap.venue.id, checked.customer, None)
+        warnings = customer_warnings(snap, checked.customer, found)
+    return Preview(ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, warnings)
+
+
+def same_customer(
+    conn: sa.Connection, venue_id: str, customer: str, enquiry_id: int | None
+) -> list[int]:
+    """Live holds of enquiries other than ``enquiry_id`` for a customer whose name compares
+    equal. After a request this is read on its own, outside the write: under SERIALIZABLE,
+    every request reading the name index would abort the others inserting into it."""
+    return holds.same_customer(conn, venue_id, customer_key(customer), enquiry_id)
+
+
+def customer_warnings(
+    snap: Snapshot, customer: str, hold_ids: Sequence[int]
+) -> tuple[RequestWarning, ...]:
+    """The warning (never a refusal) naming those holds, if there are any."""
+    if not hold_ids:
+        return ()
+    found = tuple(holds.get_many(snap.conn, snap.venue, hold_ids))
+    return (RequestWarning(WarningCode.SAME_CUSTOMER, customer, found),)
+
+
+def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
+    """A candidate date takes its enquiry's customer, kind and salesperson (checked to match
+    where given); a note it brings becomes the enquiry's."""
+    return replace(
+        req,
+        customer=enquiry.customer,
+        kind=enquiry.kind.value,
+        salesperson=enquiry.salesperson,
+        note=req.note.strip() or enquiry.note,
+    )
+
+
+def _enquiry(snap: Snapshot, req: HoldRequest, *, bump: bool) -> Enquiry | Refused | None:
+    """The enquiry a candidate date joins (None for a new one), its row bumped first when
+    the request may write (``bump``), then checked: the actor may add to it, and what the
+    request gives matches it."""
+    if req.enquiry_id is None:
+        return None
+    conn, venue = snap.conn, snap.venue
+    if bump and isinstance(snap, Tx):
+        found = enquiries.bump(conn, venue, req.enquiry_id, snap.now)
+    else:
+        found = enquiries.get(conn, venue, req.enquiry_id)
+    if found is None:
+        return Refused(Code.ENQUIRY_NOT_FOUND, field="enquiry", detail=str(req.enquiry_id))
+    if not found.may_act(req.creator, venue):
+        return Refused(Code.NOT_AUTHORIZED, field="enquiry", detail=str(found.id))
+    # (field, given, differs, the enquiry's value): what is left out is the enquiry's
+    given = [
+        (
+            "customer",
+            req.customer.strip(),
+            customer_key(req.customer) != customer_key(found.customer),
+            found.customer,
+        ),
+        ("kind", req.kind, req.kind != found.kind.value, found.kind.value),
+        (
+            "salesperson",
+            req.salesperson.strip(),
+            req.salesperson.strip() != found.salesperson,
+            found.salesperson,
+        ),
+    ]
+    for field, value, differs, theirs in given:
+        if value and differs:
+            return Refused(Code.ENQUIRY_MISMATCH, field=field, detail=theirs)
+    return found
 
 
 def _decide(
-    snap: Snapshot, checked: Checked | Refused, now: datetime
+    snap: Snapshot, checked: Checked | Refused, enquiry: Enquiry | None, now: datetime
 ) -> tuple[Checked, Ranked] | Refused:
     """The rank a checked request gets now, or why not.
 
     ``snap.venue`` may be a cached copy: the first ledger read checks its revision, and a
     refusal given before that read checks it on its own.
     """
-    if isinstance(checked, Refused):
+    refused = checked if isinstance(checked, Refused) else _no_room_in(snap, enquiry)
+    if refused is not None:
         venues.ensure_current(snap.conn, snap.venue)
-        return checked
+        return refused
+    assert isinstance(checked, Checked)  # noqa: S101 - refusals returned above
     ranked = decide_rank(checked, _occupants(snap, checked), snap.venue, now)
     if isinstance(ranked, Blocked):
-        return _refusal(snap, ranked)
+        return _refusal(snap, ranked, checked)
     return checked, ranked
 
 
+def _no_room_in(snap: Snapshot, enquiry: Enquiry | None) -> Refused | None:
+    """A candidate date needs an enquiry still open, with fewer than max_candidates live."""
+    if enquiry is None:
+        return None
+    live = [h for h in holds.of_enquiry(snap.conn, snap.venue, enquiry.id) if h.status in LIVE]
+    confirmed = [h for h in live if h.status is Status.CONFIRMED]
+    if confirmed:
+        return Refused(Code.ENQUIRY_CONFIRMED, hold=confirmed[0], detail=str(enquiry.id))
+    limit = snap.venue.policy.max_candidates
+    if len(live) >= limit:
+        return Refused(Code.TOO_MANY_CANDIDATES, holders=tuple(live), limit=limit)
+    return None
+
+
 def _occupants(snap: Snapshot, checked: Checked) -> list[Occupant]:
-    """The live holds in the way; the ledger's span counts say when there cannot be any."""
-    if not ledger.live_spans(snap.conn, snap.venue, part_days([checked.span], snap.venue.tz)):
+    """The live items in the way; the ledger's span counts say when there cannot be any."""
+    if not ledger.live_spans(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz)):
         return []
-    return holds.occupants(snap.conn, snap.venue, [checked.span])
+    return holds.occupants(snap.conn, snap.venue, checked.spans)
 
 
-def _refusal(snap: Snapshot, blocked: Blocked) -> Refused:
-    """The refusal with the holds in the way, read only now that they are needed."""
+def _refusal(snap: Snapshot, blocked: Blocked, checked: Checked) -> Refused:
+    """The refusal with the holds in the way, read only now that they are needed; a
+    package's refusal names the room at fault."""
+    room = snap.venue.rooms.get(blocked.room or "")
     return Refused(
         blocked.code,
         holders=tuple(holds.get_many(snap.conn, snap.venue, blocked.holders)),
         rank=blocked.rank,
         limit=blocked.limit,
+        room=blocked.room,
+        room_name=room.name if room and len(checked.items) > 1 else "",
     )
 
 
 def request_hash(req: HoldRequest) -> str:
+    """A request's fingerprint; a one-room request hashes as it did before packages."""
     fields = asdict(req)
     fields["local_date"] = req.local_date.isoformat()
+    if not req.also:
+        del fields["also"]
+    if req.enquiry_id is None:
+        del fields["enquiry_id"]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -155,32 +322,44 @@ def _replay(tx: Tx, first: idempotency.Record, digest: str) -> Requested | Refus
     if hold is None:  # pragma: no cover - holds are never deleted
         return Refused(Code.HOLD_NOT_FOUND, detail=str(first.response["hold_id"]))
     expires = first.response["expires_at"]
+    # Answers stored before packages had one room: its rank was the hold's.
+    item_ranks = first.response.get("item_ranks", [first.response["rank"]])
     return Requested(
         hold,
         first.response["rank"],
         datetime.fromisoformat(expires) if expires else None,
         ahead=(),
         replayed=True,
+        item_ranks=tuple(item_ranks),
     )
 
 
-def hold_row(
-    req: HoldRequest, checked: Checked, rank: int, expires: datetime | None
-) -> dict[str, object]:
-    """The stored columns of a new tentative hold."""
-    return {
-        "room_id": checked.room.id,
-        "local_date": req.local_date,
-        "start_at": checked.start,
-        "end_at": checked.end,
-        "span_end": checked.span.end,
-        "kind": checked.kind.value,
-        "customer": checked.customer,
-        "note": checked.note,
-        "salesperson": req.salesperson.strip(),
-        "creator": req.creator,
-        "status": Status.TENTATIVE.value,
-        "rank": rank,
-        "expires_at": expires,
-        "extensions_used": 0,
-    }
+def ranked_items(checked: Checked, ranked: Ranked) -> tuple[HoldItem, ...]:
+    """A request's items as a hold carries them, each with its rank."""
+    return tuple(
+        HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, rank)
+        for i, rank in zip(checked.items, ranked.item_ranks, strict=True)
+    )
+
+
+def new_hold(
+    req: HoldRequest,
+    checked: Checked,
+    ranked: Ranked,
+    items: tuple[HoldItem, ...],
+    enquiry: Enquiry | None,
+) -> NewHold:
+    """What a tentative hold writes: its items and its enquiry (new, or the one it joins)."""
+    return NewHold(
+        enquiry_id=enquiry.id if enquiry else None,
+        customer=checked.customer,
+        customer_key=customer_key(checked.customer),
+        kind=checked.kind,
+        salesperson=req.salesperson.strip() if enquiry is None else enquiry.salesperson,
+        creator=req.creator if enquiry is None else enquiry.creator,
+        note=checked.note,
+        local_date=req.local_date,
+        rank=ranked.rank,
+        expires_at=ranked.expires_at,
+        items=items,
+    )

@@ -12,7 +12,7 @@ from core.model import Hold, Status
 from core.operations.promotion import promote_after
 from core.operations.tx import Tx
 from core.results import Swept
-from core.rules.requests import span_of
+from core.rules.requests import spans_of
 from core.rules.spans import span_counts
 from core.runner import Runner
 from core.store import holds, ledger
@@ -70,7 +70,7 @@ def _one_by_one(run: Runner, venue_id: str, now: datetime, batch: int) -> Moves:
 def _expire(tx: Tx, due: Sequence[Hold]) -> Moves:
     if not due:
         return [], []
-    changes = span_counts([span_of(h) for h in due], tx.venue.tz, sign=-1)
+    changes = span_counts([s for h in due for s in spans_of(h)], tx.venue.tz, sign=-1)
     ledger.bump(tx.conn, tx.venue.id, changes)
     ids = [h.id for h in due]
     holds.leave(tx.conn, tx.venue, ids, Status.EXPIRED, tx.now)

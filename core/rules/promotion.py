@@ -3,33 +3,53 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from core.model import Hold
 from core.rules.rank import rank_of
-from core.rules.requests import Occupant, span_of
+from core.rules.requests import Occupant, item_span
 from core.rules.spans import Span
+
+
+@dataclass(frozen=True)
+class Move:
+    """A waiting hold whose items move up: every item's new rank, in item order."""
+
+    hold: Hold
+    item_ranks: tuple[int, ...]
+
+    @property
+    def rank(self) -> int:
+        """The hold's: its largest item rank."""
+        return max(self.item_ranks)
 
 
 def new_ranks(
     candidates: Sequence[Hold], around: Sequence[Occupant], gone: Collection[int] = ()
-) -> list[tuple[Hold, int]]:
-    """Waiting holds whose rank drops once ``gone`` have left, in arrival order, with the new rank.
+) -> list[Move]:
+    """Waiting holds with an item whose rank drops once ``gone`` have left, in arrival order.
 
-    ``around`` must hold every live hold that conflicts with a candidate, at least on the
-    candidates' parts. Rank counts earlier tentatives only, and a promotion does not change
-    who is tentative, so no cascade is needed.
+    ``around`` must hold every live item that conflicts with a candidate's waiting items,
+    at least on their parts. Ranks count earlier tentatives only, and a promotion does not
+    change who is tentative, so no cascade is needed; a package moves up to 1st only when
+    its last waiting item reaches rank 1.
     """
-    by_part: dict[str, list[tuple[int, Span]]] = {}
+    by_part: dict[str, list[tuple[tuple[int, int], Span]]] = {}
     for o in around:
         if not o.confirmed and o.hold_id not in gone:
             for part in o.span.parts:
-                by_part.setdefault(part, []).append((o.hold_id, o.span))
+                by_part.setdefault(part, []).append(((o.hold_id, o.item), o.span))
     moves = []
     for c in sorted(candidates, key=lambda h: h.id):
         if c.id in gone or c.rank is None or c.rank == 1:
             continue
-        near = {i: s for part in c.parts for i, s in by_part.get(part, ()) if i < c.id}
-        rank = rank_of(span_of(c), list(near.values()))
-        if rank < c.rank:
-            moves.append((c, rank))
+        ranks = []
+        for item in c.items:
+            if item.rank is None or item.rank == 1:
+                ranks.append(item.rank or 1)
+                continue
+            near = {key: s for p in item.parts for key, s in by_part.get(p, ()) if key[0] < c.id}
+            ranks.append(rank_of(item_span(item), list(near.values())))
+        if tuple(ranks) != tuple(item.rank for item in c.items):
+            moves.append(Move(c, tuple(ranks)))
     return moves

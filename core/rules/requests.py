@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from core.model import Hold, HoldRequest, Kind, Room, Venue
+from core.model import Hold, HoldItem, HoldRequest, ItemRequest, Kind, Room, Venue
 from core.results import Code, Refused
 from core.rules.deadlines import banquet_opens_at, deadline_from, last_bookable_day
 from core.rules.rank import rank_of
@@ -23,33 +23,68 @@ MAX_NOTE = 1000
 
 
 @dataclass(frozen=True)
-class Checked:
-    """A request that passed every input check, in absolute time."""
+class CheckedItem:
+    """One room of a checked request, in absolute time."""
 
     room: Room
-    kind: Kind
     start: datetime
     end: datetime
     span: Span
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A request that passed every input check: its rooms in the order asked."""
+
+    items: tuple[CheckedItem, ...]
+    kind: Kind
     customer: str
     note: str
+
+    # The first room's, as a one-room request reads them.
+    @property
+    def room(self) -> Room:
+        return self.items[0].room
+
+    @property
+    def start(self) -> datetime:
+        return self.items[0].start
+
+    @property
+    def end(self) -> datetime:
+        return self.items[0].end
+
+    @property
+    def span(self) -> Span:
+        return self.items[0].span
+
+    @property
+    def spans(self) -> list[Span]:
+        return [item.span for item in self.items]
+
+    @property
+    def first_start(self) -> datetime:
+        """The earliest start: no deadline falls after it."""
+        return min(item.start for item in self.items)
 
 
 @dataclass(frozen=True)
 class Occupant:
-    """A live hold as its span rows show it, on the parts a request asks about."""
+    """A live hold's item as its span rows show it, on the parts a request asks about."""
 
     hold_id: int
+    item: int  # the item's number in its hold
     span: Span
     confirmed: bool
-    first: bool  # a 1st hold: blocking, not yet confirmed
+    first: bool  # an item of rank 1: blocking, not yet confirmed
 
 
 @dataclass(frozen=True)
 class Ranked:
-    rank: int
+    rank: int  # the hold's: its largest item rank
     expires_at: datetime | None
-    ahead: tuple[int, ...]  # the 1st holds it waits behind
+    ahead: tuple[int, ...]  # the holds with a blocking item in its way
+    item_ranks: tuple[int, ...] = ()  # each item's, in the order asked
 
 
 @dataclass(frozen=True)
@@ -60,71 +95,154 @@ class Blocked:
     holders: tuple[int, ...]
     rank: int | None = None
     limit: int | None = None
+    room: str | None = None  # the item's room
 
 
 def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Refused:
-    """Bad input is refused here, before anything is read or written."""
-    room = venue.rooms.get(req.room_id)
-    if room is None or not room.active:
-        return Refused(Code.UNKNOWN_ROOM, field="room", detail=req.room_id)
-    try:
-        kind = Kind(req.kind)
-    except ValueError:
-        return Refused(Code.UNKNOWN_KIND, field="kind", detail=req.kind)
-    customer, note = req.customer.strip(), req.note.strip()
-    refused = (
-        _check_times(req)
-        or _check_text(customer, Code.BAD_CUSTOMER, "customer", MAX_CUSTOMER)
-        or _check_long(note, Code.BAD_NOTE, "note", MAX_NOTE)
-        or _check_text(req.salesperson.strip(), Code.BAD_SALESPERSON, "salesperson", 64)
-    )
+    """Bad input is refused here, before anything is read or written.
+
+    A request of several rooms is refused as a whole and the refusal names the room at fault
+    (``room``, and ``room_name`` for the message); the order is docs/rules.md's, Requests.
+    """
+    rooms = _rooms(req.items, venue)
+    if isinstance(rooms, Refused):
+        return rooms
+    refused = _check_kind(req) or _check_all_times(req.items, rooms) or _check_texts(req)
     # The date alone first: past or beyond the horizon is refused before any instant is
     # computed (9999-12-31 plus a night past midnight would overflow ``datetime``).
     refused = refused or _check_day(req, venue, now)
     if refused:
         return refused
-    tz = venue.tz
-    start = local_instant(req.local_date, req.start_min, tz)
-    end = local_instant(req.local_date, req.end_min, tz)
-    if end <= start or end - start > MAX_EVENT:  # a DST gap can make wall minutes lie
-        return Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
-    refused = _check_start(req, venue, kind, start, now)
-    if refused:
-        return refused
-    span = hold_span(room.parts, start, end, room.turnover_min)
-    return Checked(room, kind, start, end, span, customer, note)
+    kind = Kind(req.kind)
+    items = _in_time(req, rooms, venue, now)
+    if isinstance(items, Refused):
+        return items
+    refused = _check_banquet(req, venue, kind, now) or _check_apart(items)
+    return refused or Checked(tuple(items), kind, req.customer.strip(), req.note.strip())
 
 
 def decide_rank(
     checked: Checked, occupants: Sequence[Occupant], venue: Venue, now: datetime
 ) -> Ranked | Blocked:
-    """Rank among the live holds in the request's way (all of them came earlier)."""
-    present = [o for o in occupants if o.span.conflicts(checked.span)]
-    confirmed = tuple(sorted(o.hold_id for o in present if o.confirmed))
-    if confirmed:
-        return Blocked(Code.CONFIRMED_CONFLICT, holders=confirmed)
-    rank = rank_of(checked.span, [o.span for o in present])
-    ahead = tuple(sorted(o.hold_id for o in present if o.first))
-    if rank > venue.policy.max_rank:
-        return Blocked(Code.RANK_TOO_LOW, holders=ahead, rank=rank, limit=venue.policy.max_rank)
+    """Rank among the live holds in the request's way (all of them came earlier).
+
+    Each item ranks behind the earlier tentative items of other holds (docs/rules.md, Rank);
+    the hold's rank is the largest. A confirmed hold in any item's way refuses it first.
+    """
+    present = [[o for o in occupants if o.span.conflicts(i.span)] for i in checked.items]
+    for item, around in zip(checked.items, present, strict=True):
+        confirmed = tuple(sorted({o.hold_id for o in around if o.confirmed}))
+        if confirmed:
+            return Blocked(Code.CONFIRMED_CONFLICT, holders=confirmed, room=item.room.id)
+    ranks = [
+        rank_of(item.span, [o.span for o in around])
+        for item, around in zip(checked.items, present, strict=True)
+    ]
+    limit = venue.policy.max_rank
+    for item, around, rank in zip(checked.items, present, ranks, strict=True):
+        if rank > limit:
+            ahead = tuple(sorted({o.hold_id for o in around if o.first}))
+            return Blocked(Code.RANK_TOO_LOW, ahead, rank=rank, limit=limit, room=item.room.id)
+    rank = max(ranks)
     expires = (
-        deadline_from(now, checked.kind, checked.start, venue.policy, venue.tz)
+        deadline_from(now, checked.kind, checked.first_start, venue.policy, venue.tz)
         if rank == 1
         else None
     )
-    return Ranked(rank, expires, ahead)
+    ahead = tuple(sorted({o.hold_id for around in present for o in around if o.first}))
+    return Ranked(rank, expires, ahead, tuple(ranks))
 
 
-def span_of(hold: Hold) -> Span:
-    return Span(hold.parts, hold.start_at, hold.span_end)
+def item_span(item: HoldItem) -> Span:
+    return Span(item.parts, item.start_at, item.span_end)
 
 
-def _check_times(req: HoldRequest) -> Refused | None:
-    if not 0 <= req.start_min < MINUTES_PER_DAY:
-        return Refused(Code.BAD_TIMES, field="start", detail=str(req.start_min))
-    if req.end_min <= req.start_min:
+def spans_of(hold: Hold) -> list[Span]:
+    """Every item's span: what the hold occupies."""
+    return [item_span(item) for item in hold.items]
+
+
+def _naming(refused: Refused, room: str, name: str) -> Refused:
+    return replace(refused, room=room, room_name=name)
+
+
+def _rooms(asked: Sequence[ItemRequest], venue: Venue) -> list[Room] | Refused:
+    if len(asked) > venue.policy.max_items:
+        return Refused(Code.TOO_MANY_ITEMS, field="room", limit=venue.policy.max_items)
+    rooms = []
+    for item in asked:
+        room = venue.rooms.get(item.room_id)
+        if room is None or not room.active:
+            refused = Refused(Code.UNKNOWN_ROOM, field="room", detail=item.room_id)
+            return _naming(refused, item.room_id, item.room_id if len(asked) > 1 else "")
+        rooms.append(room)
+    return rooms
+
+
+def _check_kind(req: HoldRequest) -> Refused | None:
+    if req.kind not in {k.value for k in Kind}:
+        return Refused(Code.UNKNOWN_KIND, field="kind", detail=req.kind)
+    return None
+
+
+def _check_all_times(asked: Sequence[ItemRequest], rooms: Sequence[Room]) -> Refused | None:
+    for item, room in zip(asked, rooms, strict=True):
+        refused = _check_times(item.start_min, item.end_min)
+        if refused:
+            return _naming(refused, room.id, room.name if len(asked) > 1 else "")
+    return None
+
+
+def _check_texts(req: HoldRequest) -> Refused | None:
+    return (
+        _check_text(req.customer.strip(), Code.BAD_CUSTOMER, "customer", MAX_CUSTOMER)
+        or _check_long(req.note.strip(), Code.BAD_NOTE, "note", MAX_NOTE)
+        or _check_text(req.salesperson.strip(), Code.BAD_SALESPERSON, "salesperson", 64)
+    )
+
+
+def _in_time(
+    req: HoldRequest, rooms: Sequence[Room], venue: Venue, now: datetime
+) -> list[CheckedItem] | Refused:
+    """Each item in absolute time (a DST gap can make wall minutes lie), none started yet."""
+    items = []
+    for item, room in zip(req.items, rooms, strict=True):
+        start = local_instant(req.local_date, item.start_min, venue.tz)
+        end = local_instant(req.local_date, item.end_min, venue.tz)
+        refused = None
+        if end <= start or end - start > MAX_EVENT:
+            refused = Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
+        elif start <= now:
+            refused = Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
+        if refused:
+            return _naming(refused, room.id, room.name if len(rooms) > 1 else "")
+        items.append(
+            CheckedItem(room, start, end, hold_span(room.parts, start, end, room.turnover_min))
+        )
+    return items
+
+
+def _check_apart(items: Sequence[CheckedItem]) -> Refused | None:
+    """Items of one hold must not conflict with each other (turnover included)."""
+    for i, later in enumerate(items):
+        for earlier in items[:i]:
+            if later.span.conflicts(earlier.span):
+                return Refused(
+                    Code.ITEMS_OVERLAP,
+                    field="room",
+                    detail=earlier.room.name,
+                    room=later.room.id,
+                    room_name=later.room.name,
+                )
+    return None
+
+
+def _check_times(start_min: int, end_min: int) -> Refused | None:
+    if not 0 <= start_min < MINUTES_PER_DAY:
+        return Refused(Code.BAD_TIMES, field="start", detail=str(start_min))
+    if end_min <= start_min:
         return Refused(Code.BAD_TIMES, field="end")
-    if req.end_min - req.start_min > MINUTES_PER_DAY:
+    if end_min - start_min > MINUTES_PER_DAY:
         return Refused(Code.TOO_LONG, field="end", limit=24)
     return None
 
@@ -155,11 +273,7 @@ def _check_day(req: HoldRequest, venue: Venue, now: datetime) -> Refused | None:
     return None
 
 
-def _check_start(
-    req: HoldRequest, venue: Venue, kind: Kind, start: datetime, now: datetime
-) -> Refused | None:
-    if start <= now:
-        return Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
+def _check_banquet(req: HoldRequest, venue: Venue, kind: Kind, now: datetime) -> Refused | None:
     if kind is Kind.BANQUET:
         opens = banquet_opens_at(req.local_date, venue.policy, venue.tz)
         if opens is not None and now < opens:

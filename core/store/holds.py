@@ -1,53 +1,109 @@
-"""Reading and writing holds and their per-part spans."""
+"""Reading and writing holds, their items and their per-part span rows."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, cast
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 
 from core.events import AuditEvent
-from core.model import Hold, Kind, Status, Venue
+from core.model import Hold, HoldItem, Kind, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
-from core.store.schema import hold_spans, holds
+from core.store.schema import enquiries, hold_items, holds
+
+
+def _agg(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
+    ordered = aggregate_order_by(column, hold_items.c.item_no)
+    return sa.func.array_agg(ordered, type_=ARRAY(column.type)).label(label)
+
+
+# A hold with its enquiry's customer and people and its items as arrays, in one row.
+_ITEMS = (
+    sa.select(
+        _agg(hold_items.c.room_id, "item_rooms"),
+        _agg(hold_items.c.start_at, "item_starts"),
+        _agg(hold_items.c.end_at, "item_ends"),
+        _agg(hold_items.c.span_end, "item_span_ends"),
+        _agg(hold_items.c.rank, "item_ranks"),
+        sa.func.min(hold_items.c.start_at).label("first_start"),
+    )
+    .where(hold_items.c.venue_id == holds.c.venue_id, hold_items.c.hold_id == holds.c.id)
+    .lateral("i")
+)
+_HOLDS = sa.select(
+    holds,
+    enquiries.c.customer,
+    enquiries.c.kind,
+    enquiries.c.note,
+    enquiries.c.salesperson,
+    enquiries.c.creator,
+    *_ITEMS.c,
+).select_from(
+    holds.join(
+        enquiries,
+        sa.and_(enquiries.c.venue_id == holds.c.venue_id, enquiries.c.id == holds.c.enquiry_id),
+    ).join(_ITEMS, sa.true())
+)
 
 
 def from_row(row: sa.Row[tuple[object, ...]], venue: Venue) -> Hold:
     m = row._mapping
-    room = venue.rooms[m["room_id"]]
-    return Hold(
-        id=m["id"],
-        venue_id=m["venue_id"],
-        room_id=room.id,
-        room_name=room.name,
-        parts=room.parts,
-        local_date=m["local_date"],
-        start_at=m["start_at"],
-        end_at=m["end_at"],
-        span_end=m["span_end"],
-        kind=Kind(m["kind"]),
-        customer=m["customer"],
-        note=m["note"],
-        salesperson=m["salesperson"],
-        creator=m["creator"],
-        status=Status(m["status"]),
-        rank=m["rank"],
-        expires_at=m["expires_at"],
-        extensions_used=m["extensions_used"],
-        created_at=m["created_at"],
-        updated_at=m["updated_at"],
+    return assemble(m, _items(m, venue), m)
+
+
+def _items(m: Any, venue: Venue) -> tuple[HoldItem, ...]:
+    """A row's item arrays (``item_rooms``, ``item_starts``, ...) as items, in item order."""
+    columns = ("item_rooms", "item_starts", "item_ends", "item_span_ends", "item_ranks")
+    return tuple(
+        _item(venue, room_id, start, end, span_end, rank)
+        for room_id, start, end, span_end, rank in zip(*(m[c] for c in columns), strict=True)
     )
 
 
+def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any) -> Hold:
+    """A ``Hold`` from a holds row (mapping), its items and its enquiry's fields (mapping)."""
+    first = items[0]
+    return Hold(
+        id=hold["id"],
+        venue_id=hold["venue_id"],
+        room_id=first.room_id,
+        room_name=first.room_name,
+        parts=first.parts,
+        local_date=hold["local_date"],
+        start_at=first.start_at,
+        end_at=first.end_at,
+        span_end=first.span_end,
+        kind=Kind(enquiry["kind"]),
+        customer=enquiry["customer"],
+        note=enquiry["note"],
+        salesperson=enquiry["salesperson"],
+        creator=enquiry["creator"],
+        status=Status(hold["status"]),
+        rank=hold["rank"],
+        expires_at=hold["expires_at"],
+        extensions_used=hold["extensions_used"],
+        created_at=hold["created_at"],
+        updated_at=hold["updated_at"],
+        enquiry_id=hold["enquiry_id"],
+        items=items,
+    )
+
+
+def _item(
+    venue: Venue, room_id: str, start: datetime, end: datetime, span_end: datetime, rank: int | None
+) -> HoldItem:
+    room = venue.rooms[room_id]
+    return HoldItem(room.id, room.name, room.parts, start, end, span_end, rank)
+
+
 def get(conn: sa.Connection, venue: Venue, hold_id: int) -> Hold | None:
-    row = conn.execute(
-        sa.select(holds).where(holds.c.venue_id == venue.id, holds.c.id == hold_id)
-    ).first()
+    row = conn.execute(_HOLDS.where(holds.c.venue_id == venue.id, holds.c.id == hold_id)).first()
     return from_row(row, venue) if row else None
 
 
@@ -56,11 +112,44 @@ def get_many(conn: sa.Connection, venue: Venue, ids: Iterable[int]) -> list[Hold
     if not wanted:
         return []
     rows = conn.execute(
-        sa.select(holds)
-        .where(holds.c.venue_id == venue.id, holds.c.id == sa.any_(_ids(wanted)))
-        .order_by(holds.c.id)
+        _HOLDS.where(holds.c.venue_id == venue.id, holds.c.id == sa.any_(_ids(wanted))).order_by(
+            holds.c.id
+        )
     )
     return [from_row(r, venue) for r in rows]
+
+
+def of_enquiry(conn: sa.Connection, venue: Venue, enquiry_id: int) -> list[Hold]:
+    """Every hold of an enquiry (its candidate dates, live or decided), in arrival order."""
+    rows = conn.execute(
+        _HOLDS.where(holds.c.venue_id == venue.id, holds.c.enquiry_id == enquiry_id).order_by(
+            holds.c.id
+        )
+    )
+    return [from_row(r, venue) for r in rows]
+
+
+# Live holds of other enquiries of one customer (by the compared name), through the
+# enquiries' name index: one fixed statement, prepared by psycopg.
+_SAME_CUSTOMER = sa.text(
+    """
+    SELECT h.id
+    FROM enquiries e
+    JOIN holds h ON h.venue_id = e.venue_id AND h.enquiry_id = e.id
+    WHERE e.venue_id = :venue AND e.customer_key = :key
+      AND e.id <> coalesce(CAST(:besides AS bigint), -1)
+      AND h.status IN ('tentative', 'confirmed')
+    ORDER BY h.id
+    LIMIT 20
+    """
+)
+
+
+def same_customer(conn: sa.Connection, venue_id: str, key: str, besides: int | None) -> list[int]:
+    """Ids of live holds of enquiries other than ``besides`` whose customer compares as
+    ``key`` (at most 20, the earliest)."""
+    found = conn.execute(_SAME_CUSTOMER, {"venue": venue_id, "key": key, "besides": besides})
+    return list(found.scalars())
 
 
 # A span overlapping [s, e) starts before e and after s - MAX_SPAN, and ends after s: a range
@@ -70,7 +159,8 @@ def get_many(conn: sa.Connection, venue: Venue, ids: Iterable[int]) -> list[Hold
 # probes, so it is compiled once and psycopg prepares it on the server.
 _OCCUPANTS = sa.text(
     """
-    SELECT DISTINCT s.hold_id, s.part_id, s.starts_at, s.ends_at, s.blocking, s.confirmed
+    SELECT DISTINCT s.hold_id, s.item_no, s.part_id, s.starts_at, s.ends_at, s.blocking,
+                    s.confirmed
     FROM unnest(CAST(:parts AS text[]), CAST(:starts AS timestamptz[]),
                 CAST(:ends AS timestamptz[])) AS probe(part_id, s, e)
     -- LATERAL ... OFFSET 0: one index range scan per probe. Joined plainly, the planner
@@ -88,8 +178,8 @@ _OCCUPANTS = sa.text(
 
 
 def occupants(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -> list[Occupant]:
-    """The live holds whose spans conflict with one of ``spans``, on those spans' parts."""
-    probes = [(p, s.start, s.end) for s in spans for p in sorted(s.parts)]
+    """The live items whose spans conflict with one of ``spans``, on those spans' parts."""
+    probes = sorted({(p, s.start, s.end) for s in spans for p in s.parts})
     if not probes:
         return []
     rows = conn.execute(
@@ -102,144 +192,246 @@ def occupants(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -> list[
             "max_span": MAX_SPAN,
         },
     ).all()
-    found: dict[int, list[sa.Row[tuple[object, ...]]]] = {}
+    found: dict[tuple[int, int], list[sa.Row[tuple[object, ...]]]] = {}
     for row in rows:
-        found.setdefault(row.hold_id, []).append(row)
+        found.setdefault((row.hold_id, row.item_no), []).append(row)
     return [
         Occupant(
             hold_id=hold_id,
+            item=item_no,
             span=Span(frozenset(r.part_id for r in mine), mine[0].starts_at, mine[0].ends_at),
             confirmed=mine[0].confirmed,
             first=mine[0].blocking and not mine[0].confirmed,
         )
-        for hold_id, mine in sorted(found.items())
+        for (hold_id, item_no), mine in sorted(found.items())
     ]
 
 
 def live_conflicting(conn: sa.Connection, venue: Venue, spans: Sequence[Span]) -> list[Hold]:
-    """Live holds that conflict with at least one of ``spans``, in arrival order."""
+    """Live holds with an item that conflicts with one of ``spans``, in arrival order."""
     return get_many(conn, venue, [o.hold_id for o in occupants(conn, venue, spans)])
 
 
-_COLUMNS = [c.name for c in holds.c]
-# The hold, its span rows and its audit event in one fixed statement (compiled once,
-# prepared by psycopg); its id (arrival order) comes from the sequence here, after the
-# caller's ledger bump.
+@dataclass(frozen=True)
+class NewHold:
+    """A tentative hold to write: its items (with their ranks) and its enquiry, an existing
+    one (``enquiry_id``) or a new one made of the fields here."""
+
+    enquiry_id: int | None
+    customer: str
+    customer_key: str
+    kind: Kind
+    salesperson: str
+    creator: str
+    note: str
+    local_date: date
+    rank: int
+    expires_at: datetime | None
+    items: tuple[HoldItem, ...]
+
+
+# The enquiry (when new), the hold, its items, their span rows and its audit event in one
+# fixed statement (compiled once, prepared by psycopg). Ids come from the sequences here,
+# after the caller's ledger bump: one hold id (its arrival order) for all its items.
 _INSERT = sa.text(
-    f"""
-    WITH new_hold AS (
-      INSERT INTO holds ({", ".join(_COLUMNS)})
-      VALUES ({", ".join("nextval('holds_id_seq')" if c == "id" else f":{c}" for c in _COLUMNS)})
+    """
+    WITH new_enquiry AS (
+      INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, salesperson, creator,
+                             note, version, created_at, updated_at)
+      SELECT :venue, nextval('enquiries_id_seq'), :customer, :customer_key, :kind,
+             :salesperson, :creator, :note, 0, :now, :now
+      WHERE CAST(:enquiry_id AS bigint) IS NULL
+      RETURNING id
+    ), joined AS (  -- a candidate's note, when it brings one, is the enquiry's note now
+      UPDATE enquiries SET note = :note, updated_at = :now
+      WHERE venue_id = :venue AND id = CAST(:enquiry_id AS bigint) AND note <> :note
+    ), new_hold AS (
+      INSERT INTO holds (venue_id, id, enquiry_id, local_date, status, rank, expires_at,
+                         extensions_used, created_at, updated_at)
+      SELECT :venue, nextval('holds_id_seq'),
+             coalesce((SELECT id FROM new_enquiry), CAST(:enquiry_id AS bigint)),
+             :local_date, 'tentative', :rank, :expires_at, 0, :now, :now
       RETURNING *
+    ), new_items AS (
+      INSERT INTO hold_items (venue_id, hold_id, item_no, room_id, start_at, end_at, span_end,
+                              rank)
+      SELECT h.venue_id, h.id, i.n, i.room_id, i.start_at, i.end_at, i.span_end, i.rank
+      FROM new_hold h,
+           unnest(CAST(:rooms AS text[]), CAST(:starts AS timestamptz[]),
+                  CAST(:ends AS timestamptz[]), CAST(:span_ends AS timestamptz[]),
+                  CAST(:ranks AS smallint[]))
+             WITH ORDINALITY AS i(room_id, start_at, end_at, span_end, rank, n)
+      RETURNING item_no, room_id, start_at, end_at, span_end, rank
     ), new_spans AS (
-      INSERT INTO hold_spans (venue_id, hold_id, part_id, starts_at, ends_at, blocking,
-                              confirmed)
-      SELECT h.venue_id, h.id, p, :span_start, :span_end, :blocking, :confirmed
-      FROM new_hold h, unnest(CAST(:parts AS text[])) AS p
+      INSERT INTO hold_spans (venue_id, hold_id, item_no, part_id, starts_at, ends_at,
+                              blocking, confirmed)
+      SELECT h.venue_id, h.id, s.n, s.part_id, s.starts_at, s.ends_at, s.blocking, false
+      FROM new_hold h,
+           unnest(CAST(:span_items AS smallint[]), CAST(:span_parts AS text[]),
+                  CAST(:span_starts AS timestamptz[]), CAST(:span_stops AS timestamptz[]),
+                  CAST(:span_blocking AS boolean[])) AS s(n, part_id, starts_at, ends_at, blocking)
     ), new_event AS (
       INSERT INTO audit_events (venue_id, hold_id, actor, action, at, detail)
-      SELECT h.venue_id, h.id, :actor, :action, :created_at, CAST(:detail AS jsonb)
+      SELECT h.venue_id, h.id, :actor, :action, :now,
+             CAST(:detail AS jsonb) || jsonb_build_object('enquiry', h.enquiry_id)
       FROM new_hold h
     )
-    SELECT * FROM new_hold
-    """  # noqa: S608 - the names put in are our own schema's columns, never input
+    -- The items as stored (as every read gives them), like the hold row itself.
+    SELECT h.*, i.*
+    FROM new_hold h,
+         (SELECT array_agg(room_id ORDER BY item_no) AS item_rooms,
+                 array_agg(start_at ORDER BY item_no) AS item_starts,
+                 array_agg(end_at ORDER BY item_no) AS item_ends,
+                 array_agg(span_end ORDER BY item_no) AS item_span_ends,
+                 array_agg(rank ORDER BY item_no) AS item_ranks
+          FROM new_items) AS i
+    """
 )
 
 
 def insert(
-    conn: sa.Connection,
-    venue: Venue,
-    values: dict[str, object],
-    span: Span,
-    now: datetime,
-    event: AuditEvent,
+    conn: sa.Connection, venue: Venue, new: NewHold, now: datetime, event: AuditEvent
 ) -> Hold:
-    """A new hold, its span rows and ``event`` (its hold id filled in) in one statement."""
-    confirmed = values["status"] == Status.CONFIRMED
+    """A new hold, its items, their span rows and ``event`` (its hold id filled in) in one
+    statement; an item of rank 1 blocks its parts from the start."""
+    spans = [
+        (n, part, item.start_at, item.span_end, item.rank == 1)
+        for n, item in enumerate(new.items, start=1)
+        for part in sorted(item.parts)
+    ]
     params = {
-        **values,
-        "venue_id": venue.id,
-        "created_at": now,
-        "updated_at": now,
-        "span_start": span.start,
-        "span_end": span.end,
-        "blocking": confirmed or values["rank"] == 1,
-        "confirmed": confirmed,
-        "parts": sorted(span.parts),
+        "venue": venue.id,
+        "now": now,
+        "enquiry_id": new.enquiry_id,
+        "customer": new.customer,
+        "customer_key": new.customer_key,
+        "kind": new.kind.value,
+        "salesperson": new.salesperson,
+        "creator": new.creator,
+        "note": new.note,
+        "local_date": new.local_date,
+        "rank": new.rank,
+        "expires_at": new.expires_at,
+        "rooms": [i.room_id for i in new.items],
+        "starts": [i.start_at for i in new.items],
+        "ends": [i.end_at for i in new.items],
+        "span_ends": [i.span_end for i in new.items],
+        "ranks": [i.rank for i in new.items],
+        "span_items": [s[0] for s in spans],
+        "span_parts": [s[1] for s in spans],
+        "span_starts": [s[2] for s in spans],
+        "span_stops": [s[3] for s in spans],
+        "span_blocking": [s[4] for s in spans],
         "actor": event.actor,
         "action": event.action,
         "detail": json.dumps(dict(event.detail), ensure_ascii=False),
     }
-    return from_row(conn.execute(_INSERT, params).one(), venue)
+    row = conn.execute(_INSERT, params).one()._mapping
+    fields = {
+        "customer": new.customer,
+        "kind": new.kind.value,
+        "note": new.note,
+        "salesperson": new.salesperson,
+        "creator": new.creator,
+    }
+    return assemble(row, _items(row, venue), fields)
+
+
+_LEAVE = sa.text(
+    """
+    WITH left_holds AS (
+      UPDATE holds SET status = :status, rank = NULL, expires_at = NULL, updated_at = :now
+      WHERE venue_id = :venue AND id = ANY(CAST(:ids AS bigint[]))
+    ), left_items AS (
+      UPDATE hold_items SET rank = NULL
+      WHERE venue_id = :venue AND hold_id = ANY(CAST(:ids AS bigint[]))
+    )
+    DELETE FROM hold_spans WHERE venue_id = :venue AND hold_id = ANY(CAST(:ids AS bigint[]))
+    """
+)
 
 
 def leave(
     conn: sa.Connection, venue: Venue, ids: Sequence[int], status: Status, now: datetime
 ) -> None:
-    """Holds stop being live: released, expired or cancelled; their spans go."""
-    if not ids:
-        return
-    conn.execute(
-        holds.update()
-        .where(holds.c.venue_id == venue.id, holds.c.id == sa.any_(_ids(ids)))
-        .values(status=status, rank=None, expires_at=None, updated_at=now)
-    )
-    conn.execute(
-        hold_spans.delete().where(
-            hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == sa.any_(_ids(ids))
+    """Holds stop being live, every item at once: released, expired or cancelled; their
+    spans go."""
+    if ids:
+        conn.execute(
+            _LEAVE, {"venue": venue.id, "ids": list(ids), "status": status.value, "now": now}
         )
-    )
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """A waiting hold moves up: its new rank and deadline, and the items whose rank moved."""
+
+    hold_id: int
+    rank: int
+    expires_at: datetime | None
+    items: tuple[tuple[int, int], ...]  # (item number, new rank)
 
 
 _SET_RANKS = sa.text(
     """
-    UPDATE holds h SET rank = m.rank, expires_at = m.expires_at, updated_at = :now
-    FROM unnest(CAST(:ids AS bigint[]), CAST(:ranks AS smallint[]),
-                CAST(:expires AS timestamptz[])) AS m(id, rank, expires_at)
-    WHERE h.venue_id = :venue AND h.id = m.id
+    WITH moved_holds AS (
+      UPDATE holds h SET rank = m.rank, expires_at = m.expires_at, updated_at = :now
+      FROM unnest(CAST(:ids AS bigint[]), CAST(:ranks AS smallint[]),
+                  CAST(:expires AS timestamptz[])) AS m(id, rank, expires_at)
+      WHERE h.venue_id = :venue AND h.id = m.id
+    ), moved_items AS (
+      UPDATE hold_items i SET rank = m.rank
+      FROM unnest(CAST(:item_holds AS bigint[]), CAST(:item_nos AS smallint[]),
+                  CAST(:item_ranks AS smallint[])) AS m(hold_id, item_no, rank)
+      WHERE i.venue_id = :venue AND i.hold_id = m.hold_id AND i.item_no = m.item_no
+    )
+    UPDATE hold_spans s SET blocking = true
+    FROM unnest(CAST(:item_holds AS bigint[]), CAST(:item_nos AS smallint[]),
+                CAST(:item_ranks AS smallint[])) AS m(hold_id, item_no, rank)
+    WHERE m.rank = 1
+      AND s.venue_id = :venue AND s.hold_id = m.hold_id AND s.item_no = m.item_no
     """
 )
 
 
 def set_ranks(
-    conn: sa.Connection,
-    venue: Venue,
-    moves: Sequence[tuple[int, int, datetime | None]],
-    now: datetime,
+    conn: sa.Connection, venue: Venue, moves: Sequence[RankChange], now: datetime
 ) -> None:
-    """Waiting holds move up (id, new rank, deadline); at rank 1 they start blocking."""
+    """Waiting holds move up; an item that reaches rank 1 starts blocking its parts."""
     if not moves:
         return
+    moved = [(m.hold_id, n, rank) for m in moves for n, rank in m.items]
     conn.execute(
         _SET_RANKS,
         {
             "venue": venue.id,
             "now": now,
-            "ids": [m[0] for m in moves],
-            "ranks": [m[1] for m in moves],
-            "expires": [m[2] for m in moves],
+            "ids": [m.hold_id for m in moves],
+            "ranks": [m.rank for m in moves],
+            "expires": [m.expires_at for m in moves],
+            "item_holds": [i[0] for i in moved],
+            "item_nos": [i[1] for i in moved],
+            "item_ranks": [i[2] for i in moved],
         },
     )
-    firsts = [hold_id for hold_id, rank, _ in moves if rank == 1]
-    if firsts:
-        conn.execute(
-            hold_spans.update()
-            .where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == sa.any_(_ids(firsts)))
-            .values(blocking=True)
-        )
+
+
+_CONFIRM = sa.text(
+    """
+    WITH confirmed AS (
+      UPDATE holds SET status = 'confirmed', rank = NULL, expires_at = NULL, updated_at = :now
+      WHERE venue_id = :venue AND id = :id
+    ), items AS (
+      UPDATE hold_items SET rank = NULL WHERE venue_id = :venue AND hold_id = :id
+    )
+    UPDATE hold_spans SET confirmed = true, blocking = true
+    WHERE venue_id = :venue AND hold_id = :id
+    """
+)
 
 
 def confirm(conn: sa.Connection, venue: Venue, hold_id: int, now: datetime) -> None:
-    conn.execute(
-        holds.update()
-        .where(holds.c.venue_id == venue.id, holds.c.id == hold_id)
-        .values(status=Status.CONFIRMED, rank=None, expires_at=None, updated_at=now)
-    )
-    conn.execute(
-        hold_spans.update()
-        .where(hold_spans.c.venue_id == venue.id, hold_spans.c.hold_id == hold_id)
-        .values(confirmed=True)
-    )
+    conn.execute(_CONFIRM, {"venue": venue.id, "id": hold_id, "now": now})
 
 
 def extend(
@@ -262,7 +454,7 @@ def firsts_due(
 ) -> list[Hold]:
     """1st holds due by ``by`` (``expires_at <= by``: ``Hold.is_due``'s boundary), earliest
     first; with ``after``, only those not due yet at ``after`` (reminders, digests)."""
-    query = sa.select(holds).where(
+    query = _HOLDS.where(
         holds.c.venue_id == venue.id,
         holds.c.status == Status.TENTATIVE,
         holds.c.rank == 1,
@@ -284,16 +476,16 @@ def listing(
     updated_since: datetime | None = None,
     limit: int = 500,
 ) -> list[Hold]:
-    query = sa.select(holds).where(holds.c.venue_id == venue.id)
+    query = _HOLDS.where(holds.c.venue_id == venue.id)
     if on is not None:
         query = query.where(holds.c.local_date == on)
     if salesperson is not None:
-        query = query.where(holds.c.salesperson == salesperson)
+        query = query.where(enquiries.c.salesperson == salesperson)
     if statuses is not None:
         query = query.where(holds.c.status.in_([s.value for s in statuses]))
     if updated_since is not None:
         query = query.where(holds.c.updated_at >= updated_since)
-    query = query.order_by(holds.c.local_date, holds.c.start_at, holds.c.id).limit(limit)
+    query = query.order_by(holds.c.local_date, _ITEMS.c.first_start, holds.c.id).limit(limit)
     return [from_row(r, venue) for r in conn.execute(query)]
 
 

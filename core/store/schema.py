@@ -61,7 +61,32 @@ room_parts = sa.Table(
     sa.ForeignKeyConstraint(["venue_id", "part_id"], ["parts.venue_id", "parts.id"]),
 )
 
-# Arrival order: ids come from one sequence, taken after the part-day bump (see ledger.py).
+# One customer's case with one salesperson; its holds are candidate dates (docs/rules.md).
+enquiry_id_seq = sa.Sequence("enquiries_id_seq", metadata=metadata)
+
+enquiries = sa.Table(
+    "enquiries",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, enquiry_id_seq, primary_key=True),
+    sa.Column("customer", sa.Text, nullable=False),
+    sa.Column("customer_key", sa.Text, nullable=False),  # rules.customers.customer_key
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("salesperson", sa.Text, nullable=False),
+    sa.Column("creator", sa.Text, nullable=False),
+    sa.Column("note", sa.Text, nullable=False),
+    # +1 by every write that reads or changes its set of candidates (a new candidate, a
+    # confirmation): two such writes conflict on this row and are serialised.
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("created_at", TS, nullable=False),
+    sa.Column("updated_at", TS, nullable=False),
+    sa.CheckConstraint("kind IN ('wedding', 'banquet')", name="kind"),
+)
+sa.Index("ix_enquiries_customer_key", enquiries.c.venue_id, enquiries.c.customer_key)
+sa.Index("ix_enquiries_salesperson", enquiries.c.venue_id, enquiries.c.salesperson)
+
+# Arrival order: ids come from one sequence, taken after the part-day bump (see ledger.py),
+# once per hold, for all its items together.
 hold_id_seq = sa.Sequence("holds_id_seq", metadata=metadata)
 
 holds = sa.Table(
@@ -69,29 +94,22 @@ holds = sa.Table(
     metadata,
     sa.Column("venue_id", sa.Text, primary_key=True),
     sa.Column("id", sa.BigInteger, hold_id_seq, primary_key=True),
-    sa.Column("room_id", sa.Text, nullable=False),
+    # No foreign keys between enquiries, holds and items: a key check reads the parent's
+    # primary-key page, a page-level conflict under SERIALIZABLE with every concurrent
+    # request (see hold_spans). They are written in one statement; tests check they match.
+    sa.Column("enquiry_id", sa.BigInteger, nullable=False),
     sa.Column("local_date", sa.Date, nullable=False),
-    sa.Column("start_at", TS, nullable=False),
-    sa.Column("end_at", TS, nullable=False),
-    sa.Column("span_end", TS, nullable=False),
-    sa.Column("kind", sa.Text, nullable=False),
-    sa.Column("customer", sa.Text, nullable=False),
-    sa.Column("note", sa.Text, nullable=False),
-    sa.Column("salesperson", sa.Text, nullable=False),
-    sa.Column("creator", sa.Text, nullable=False),
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("rank", sa.SmallInteger),
     sa.Column("expires_at", TS),
     sa.Column("extensions_used", sa.SmallInteger, nullable=False),
     sa.Column("created_at", TS, nullable=False),
     sa.Column("updated_at", TS, nullable=False),
-    sa.ForeignKeyConstraint(["venue_id", "room_id"], ["rooms.venue_id", "rooms.id"]),
-    sa.CheckConstraint("kind IN ('wedding', 'banquet')", name="kind"),
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
-    sa.CheckConstraint("end_at > start_at AND span_end >= end_at", name="times"),
-    # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell.
+    # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell: that a
+    # deadline means every item is rank 1 is checked by the tests.
     sa.CheckConstraint("(status = 'tentative') = (rank IS NOT NULL) AND rank >= 1", name="rank"),
     sa.CheckConstraint(
         "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1)", name="deadline"
@@ -103,26 +121,44 @@ sa.Index(
     holds.c.expires_at,
     postgresql_where=sa.text("status = 'tentative' AND rank = 1"),
 )
-sa.Index("ix_holds_salesperson", holds.c.venue_id, holds.c.salesperson, holds.c.local_date)
+sa.Index("ix_holds_enquiry", holds.c.venue_id, holds.c.enquiry_id)
 sa.Index("ix_holds_date", holds.c.venue_id, holds.c.local_date)
 
-# One row per part of each live hold. Rows exist only while the hold is live.
+# One room on one span of a hold (1 to max_items a hold), numbered in the order asked.
+hold_items = sa.Table(
+    "hold_items",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("hold_id", sa.BigInteger, primary_key=True),
+    sa.Column("item_no", sa.SmallInteger, primary_key=True),
+    sa.Column("room_id", sa.Text, nullable=False),
+    sa.Column("start_at", TS, nullable=False),
+    sa.Column("end_at", TS, nullable=False),
+    sa.Column("span_end", TS, nullable=False),
+    sa.Column("rank", sa.SmallInteger),  # while its hold is tentative
+    sa.ForeignKeyConstraint(["venue_id", "room_id"], ["rooms.venue_id", "rooms.id"]),
+    sa.CheckConstraint("end_at > start_at AND span_end >= end_at", name="times"),
+    sa.CheckConstraint("rank >= 1", name="rank"),
+)
+
+# One row per part of each item of each live hold. Rows exist only while the hold is live.
 hold_spans = sa.Table(
     "hold_spans",
     metadata,
     sa.Column("venue_id", sa.Text, primary_key=True),
     sa.Column("hold_id", sa.BigInteger, primary_key=True),
+    sa.Column("item_no", sa.SmallInteger, primary_key=True),
     sa.Column("part_id", sa.Text, primary_key=True),
     sa.Column("starts_at", TS, nullable=False),
     sa.Column("ends_at", TS, nullable=False),
-    sa.Column("blocking", sa.Boolean, nullable=False),  # confirmed or 1st
+    sa.Column("blocking", sa.Boolean, nullable=False),  # confirmed, or an item of rank 1
     sa.Column("confirmed", sa.Boolean, nullable=False),
     # No foreign key to holds: its check reads the primary-key page every new hold lands on,
     # a page-level conflict under SERIALIZABLE with every concurrent request. The rows are
     # written in the same statement as their hold; tests check that they match.
 )
-# The final gate (invariant 1; docs/architecture.md, Concurrency): confirmed and 1st holds
-# never share a part-instant.
+# The final gate (invariant 1; docs/architecture.md, Concurrency): confirmed items and
+# items of rank 1 never share a part-instant.
 hold_spans.append_constraint(
     ExcludeConstraint(
         (hold_spans.c.venue_id, "="),
@@ -139,7 +175,7 @@ sa.Index(
     hold_spans.c.venue_id,
     hold_spans.c.part_id,
     hold_spans.c.starts_at,
-    postgresql_include=["ends_at", "hold_id", "blocking", "confirmed"],
+    postgresql_include=["ends_at", "hold_id", "item_no", "blocking", "confirmed"],
 )
 
 # The part-day ledger: bumped before any read (docs/architecture.md, Concurrency).

@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import insert
 
 from core.errors import StaleVenue, VenueConflict
 from core.model import Kind, Policy, Room, Status, Venue
-from core.store.schema import holds, parts, room_parts, rooms, venues
+from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
 
 def policy_to_json(policy: Policy) -> dict[str, Any]:
@@ -23,6 +23,8 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "max_extensions": policy.max_extensions,
         "horizon_days": policy.horizon_days,
         "show_rokuyo": policy.show_rokuyo,
+        "max_items": policy.max_items,
+        "max_candidates": policy.max_candidates,
     }
 
 
@@ -34,7 +36,10 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         priority_days=tuple(data["priority_days"]),
         max_extensions=data["max_extensions"],
         horizon_days=data["horizon_days"],
-        show_rokuyo=data.get("show_rokuyo", True),  # rows saved before the setting existed
+        # rows saved before these settings existed get their defaults
+        show_rokuyo=data.get("show_rokuyo", True),
+        max_items=data.get("max_items", Policy.max_items),
+        max_candidates=data.get("max_candidates", Policy.max_candidates),
     )
 
 
@@ -175,5 +180,11 @@ def _has_live_holds(conn: sa.Connection, venue_id: str, room_id: str | None = No
         holds.c.venue_id == venue_id, holds.c.status.in_([Status.TENTATIVE, Status.CONFIRMED])
     )
     if room_id is not None:
-        query = query.where(holds.c.room_id == room_id)
+        query = query.where(
+            sa.exists().where(
+                hold_items.c.venue_id == holds.c.venue_id,
+                hold_items.c.hold_id == holds.c.id,
+                hold_items.c.room_id == room_id,
+            )
+        )
     return conn.execute(query.limit(1)).first() is not None

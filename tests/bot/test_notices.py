@@ -68,6 +68,18 @@ def test_lost_names_the_confirmed_winner_and_has_no_buttons() -> None:
     assert buttons(out.blocks) == []
 
 
+def test_a_candidate_date_released_says_which_date_the_customer_chose() -> None:
+    dropped = samples.waiting(status=Status.RELEASED, rank=None)
+    chosen = samples.hold(status=Status.CONFIRMED, rank=None, expires_at=None)
+    row = samples.about(NoticeKind.OTHER_DATE_CHOSEN, dropped, chosen=chosen)
+    ja = render_notice(row, tz=JST, locale="ja")
+    assert ja.text.startswith("候補日が取り下げ")
+    assert f"#{chosen.id} " in all_text(ja.blocks) and "に決めたため" in all_text(ja.blocks)
+    assert buttons(ja.blocks) == []
+    en = render_notice(row, tz=JST, locale="en-US")
+    assert "The customer chose" in all_text(en.blocks)
+
+
 def test_expired_says_so_without_buttons() -> None:
     gone = samples.hold(status=Status.EXPIRED, rank=None, expires_at=None)
     out = render_notice(samples.about(NoticeKind.EXPIRED, gone), tz=JST, locale="ja")

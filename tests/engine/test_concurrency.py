@@ -58,8 +58,8 @@ def truncate(db: sa.Engine) -> None:
     with db.begin() as conn:
         conn.execute(
             sa.text(
-                "TRUNCATE venues, parts, rooms, room_parts, holds, hold_spans, part_days,"
-                " outbox, audit_events, idempotency_records"
+                "TRUNCATE venues, parts, rooms, room_parts, enquiries, holds, hold_items,"
+                " hold_spans, part_days, outbox, audit_events, idempotency_records"
             )
         )
 

@@ -98,3 +98,142 @@ def test_authority_and_idempotency(engine: HoldEngine, sa_engine: sa.Engine) -> 
     assert step(m, m.act("cancel", h.hold_id, SALES)) == Refusal(Code.NOT_AUTHORIZED)
     assert step(m, m.act("cancel", h.hold_id, MANAGER)) == Done(h.hold_id)
     assert step(m, m.act("release", h.hold_id, SALES)) == Refusal(Code.ALREADY_DECIDED)
+
+
+# -- packages and candidate dates --------------------------------------------------------------
+RECEPTION = (750, 930)  # 12:30-15:30
+CHAPEL = ("chapel", (660, 720))  # 11:00-12:00, its span to 13:00
+
+
+def promoted_notices(m: object, engine: HoldEngine) -> list[int | None]:
+    venue = m.venue  # type: ignore[attr-defined]
+    return [n.hold_id for n in engine.notices(venue.id) if n.kind == "promoted"]
+
+
+def test_a_package_behind_a_single_hold_is_promoted_once_when_that_hold_lapses(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine)
+    single = step(m, m.submit("hoo", D10, RECEPTION, people=(OTHER, OTHER)))
+    package = step(m, m.submit("hoo", D10, RECEPTION, also=[CHAPEL]))
+    assert (single.rank, package.rank, package.item_ranks) == (1, 2, (2, 1))
+    assert package.expires_at is None  # not every item is rank 1
+    m.now = single.expires_at
+    swept = step(m, m.sweep())
+    assert swept == SweepResult((single.hold_id,), (package.hold_id,))
+    assert [i.rank for i in m.model.holds[package.hold_id].items] == [1, 1]
+    assert promoted_notices(m, engine) == [m.engine_id[package.hold_id]]
+
+
+def test_a_package_behind_two_holds_moves_up_only_when_both_are_gone_with_one_notice(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    """Its chapel item reaches rank 1 first (and blocks the chapel), the hold stays 2nd."""
+    m = fresh(engine, sa_engine)
+    on_chapel = step(m, m.submit("chapel", D10, CHAPEL[1], people=(OTHER, OTHER)))
+    on_hall = step(m, m.submit("hoo", D10, RECEPTION, people=(OTHER, OTHER)))
+    package = step(m, m.submit("hoo", D10, RECEPTION, also=[CHAPEL]))
+    assert package.item_ranks == (2, 2)
+    assert step(m, m.act("release", on_chapel.hold_id, "natural")) == Done(on_chapel.hold_id)
+    assert [i.rank for i in m.model.holds[package.hold_id].items] == [2, 1]
+    later_chapel = step(m, m.submit("chapel", D10, CHAPEL[1]))
+    assert later_chapel.rank == 2, "the waiting package's chapel item blocks the chapel"
+    assert step(m, m.act("release", on_hall.hold_id, "natural")) == Done(
+        on_hall.hold_id, promoted=(package.hold_id,)
+    )
+    assert promoted_notices(m, engine) == [m.engine_id[package.hold_id]]
+
+
+def test_both_holds_ahead_lapsing_in_one_sweep_promote_the_package_once(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine)
+    step(m, m.submit("chapel", D10, CHAPEL[1], people=(OTHER, OTHER)))
+    step(m, m.submit("hoo-a", D10, RECEPTION, people=(OTHER, OTHER)))
+    package = step(m, m.submit("hoo", D10, RECEPTION, also=[CHAPEL]))
+    m.now = NOW + timedelta(days=7)
+    swept = step(m, m.sweep())
+    assert len(swept.expired) == 2 and swept.promoted == (package.hold_id,)
+    assert promoted_notices(m, engine) == [m.engine_id[package.hold_id]]
+
+
+def test_a_confirm_on_the_chapel_releases_a_package_whole_and_promotes_behind_its_hall(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine)
+    chapel = step(m, m.submit("chapel", D10, CHAPEL[1], people=(OTHER, OTHER)))
+    package = step(m, m.submit("hoo", D10, RECEPTION, also=[CHAPEL]))
+    behind_hall = step(m, m.submit("hoo-a", D10, RECEPTION, people=(MANAGER, MANAGER)))
+    assert (package.item_ranks, behind_hall.rank) == ((1, 2), 2)
+    done = step(m, m.act("confirm", chapel.hold_id, "natural"))
+    assert done == Done(
+        chapel.hold_id, released=(package.hold_id,), promoted=(behind_hall.hold_id,)
+    )
+    gone = m.model.holds[package.hold_id]
+    assert gone.status.value == "released" and all(i.rank is None for i in gone.items)
+
+
+def test_two_candidate_dates_confirm_one_and_the_other_is_released_a_third_is_refused(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine)
+    first = step(m, m.submit("hoo", D10, RECEPTION, also=[CHAPEL], customer="山田様"))
+    second = step(m, m.join(first.enquiry, "hoo", D12, RECEPTION, also=[CHAPEL]))
+    assert (second.enquiry, second.rank) == (first.enquiry, 1)
+    third = step(m, m.join(first.enquiry, "sakura", D11, MORNING))
+    assert third == Refusal(Code.TOO_MANY_CANDIDATES)
+    someone_else = step(m, m.submit("hoo-b", D12, RECEPTION, people=(OTHER, OTHER)))
+    assert someone_else.rank == 2
+    done = step(m, m.act("confirm", second.hold_id, "natural"))
+    assert done == Done(
+        second.hold_id,
+        released=(first.hold_id, someone_else.hold_id),
+        candidates=(first.hold_id,),
+    )
+    kinds = {(n.kind, n.hold_id) for n in engine.notices(m.venue.id)}
+    assert ("other_date_chosen", m.engine_id[first.hold_id]) in kinds
+    assert ("lost", m.engine_id[someone_else.hold_id]) in kinds
+    closed = step(m, m.join(first.enquiry, "sakura", D11, MORNING))
+    assert closed == Refusal(Code.ENQUIRY_CONFIRMED)
+
+
+def test_a_candidate_must_match_its_enquiry_and_its_salesperson_may_add_it(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine, max_candidates=3)
+    first = step(m, m.submit("sakura", D10, MORNING, customer="ｻﾄｳ"))
+    same_name = step(m, m.join(first.enquiry, "sakura", D11, MORNING, given=("same",) * 3))
+    assert same_name.rank == 1
+    for given in [("other", "omitted", "omitted"), ("omitted", "other", "omitted")]:
+        assert step(m, m.join(first.enquiry, "sakura", D12, MORNING, given=given)) == Refusal(
+            Code.ENQUIRY_MISMATCH
+        )
+    stranger = step(m, m.join(first.enquiry, "sakura", D12, MORNING, actor=STRANGER))
+    assert stranger == Refusal(Code.NOT_AUTHORIZED)
+    assert step(m, m.join(-1, "sakura", D12, MORNING)) == Refusal(Code.ENQUIRY_NOT_FOUND)
+    assert step(m, m.join(first.enquiry, "sakura", D12, MORNING, actor=MANAGER)).rank == 1
+
+
+def test_one_bad_room_refuses_the_whole_package_and_names_it(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine, max_rank=1)
+    step(m, m.submit("chapel", D10, CHAPEL[1], people=(OTHER, OTHER)))
+    taken = step(m, m.submit("hoo", D10, RECEPTION, also=[CHAPEL]))
+    assert (taken, taken.room) == (Refusal(Code.RANK_TOO_LOW), "chapel")
+    overlap = step(m, m.submit("hoo", D10, RECEPTION, also=[("hoo-a", (900, 960))]))
+    assert (overlap, overlap.room) == (Refusal(Code.ITEMS_OVERLAP), "hoo-a")
+    ghost = step(m, m.submit("hoo", D10, RECEPTION, also=[("ghost", (600, 660))]))
+    assert (ghost, ghost.room) == (Refusal(Code.UNKNOWN_ROOM), "ghost")
+    assert m.model.holds.keys() == {1}
+
+
+def test_a_new_enquiry_for_a_customer_holding_elsewhere_is_warned_not_refused(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine)
+    yamada = step(m, m.submit("sakura", D10, MORNING, customer="山田 様"))
+    again = step(m, m.submit("sakura", D11, MORNING, customer="山田さま"))
+    assert (again.rank, again.warnings) == (1, (yamada.hold_id,))
+    candidate = step(m, m.join(yamada.enquiry, "sakura", D12, MORNING))
+    assert candidate.warnings == ()  # the same enquiry: nothing to warn of

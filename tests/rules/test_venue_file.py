@@ -42,6 +42,12 @@ def test_defaults_fill_what_a_file_leaves_out() -> None:
     assert venue.policy.max_rank == 2
     assert venue.policy.priority_days == ("weekends", "jp_holidays")
     assert dict(venue.policy.hold_days) == {Kind.WEDDING: 7, Kind.BANQUET: 3}
+    assert (venue.policy.max_items, venue.policy.max_candidates) == (4, 2)
+
+
+def test_rooms_per_hold_and_candidate_dates_per_enquiry_are_the_venues_to_set() -> None:
+    venue = parse_venue(minimal(policy={"max_items": 3, "max_candidates": 1}))
+    assert (venue.policy.max_items, venue.policy.max_candidates) == (3, 1)
 
 
 def test_partial_hold_days_keep_the_other_default() -> None:
@@ -66,6 +72,10 @@ def test_partial_hold_days_keep_the_other_default() -> None:
         (minimal(policy={"hold_days": {"party": 2}}), "wedding"),
         (minimal(policy={"priority_days": ["weekend"]}), "priority_days"),
         (minimal(policy={"surprise": 1}), "unknown keys: surprise"),
+        (minimal(policy={"max_items": 0}), "policy.max_items must be a whole number from 1 to 10"),
+        (minimal(policy={"max_items": 11}), "max_items .* not 11"),
+        (minimal(policy={"max_candidates": "2"}), "max_candidates .* not '2'"),
+        (minimal(policy={"max_candidates": True}), "max_candidates"),
     ],
 )
 def test_bad_files_say_what_is_wrong(data: dict[str, Any], message: str) -> None:

@@ -14,41 +14,51 @@ SLOTS = ((8 * 60, 11 * 60), (13 * 60, 16 * 60), (18 * 60, 21 * 60))  # 60 min tu
 
 _FILL = sa.text(
     """
-    WITH g AS (
+    WITH g AS MATERIALIZED (
       SELECT n,
+             nextval('enquiries_id_seq') AS enquiry_id,
+             nextval('holds_id_seq') AS id,
              (CAST(:rooms AS text[]))[1 + n % cardinality(CAST(:rooms AS text[]))] AS room_id,
              CAST(:first_day AS date)
                + (n / cardinality(CAST(:rooms AS text[])) / 3) AS day,
              (n / cardinality(CAST(:rooms AS text[]))) % 3 AS slot
       FROM generate_series(0, :count - 1) AS n
-    ), t AS (
+    ), t AS MATERIALIZED (
       SELECT g.*, (g.day + make_interval(mins => (CAST(:starts AS int[]))[slot + 1]))
                     AT TIME ZONE :tz AS start_at,
                   (g.day + make_interval(mins => (CAST(:ends AS int[]))[slot + 1]))
                     AT TIME ZONE :tz AS end_at
       FROM g
-    ), h AS (
-      INSERT INTO holds (venue_id, id, room_id, local_date, start_at, end_at, span_end, kind,
-                         customer, note, salesperson, creator, status, rank, expires_at,
-                         extensions_used, created_at, updated_at)
-      SELECT :venue, nextval('holds_id_seq'), room_id, day, start_at, end_at,
-             end_at + interval '60 minutes',
+    ), e AS (
+      INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, salesperson, creator,
+                             note, version, created_at, updated_at)
+      SELECT :venue, enquiry_id, 'bulk ' || n, 'bulk' || n,
              CASE WHEN n % 2 = 0 THEN 'wedding' ELSE 'banquet' END,
-             'bulk ' || n, '', :salesperson, :salesperson, :status,
+             :salesperson, :salesperson, '', 0, CAST(:now AS timestamptz),
+             CAST(:now AS timestamptz)
+      FROM t
+    ), h AS (
+      INSERT INTO holds (venue_id, id, enquiry_id, local_date, status, rank, expires_at,
+                         extensions_used, created_at, updated_at)
+      SELECT :venue, id, enquiry_id, day, :status,
              CASE WHEN :status = 'tentative' THEN CAST(:rank AS smallint) END,
              CASE WHEN :status = 'tentative' AND :rank = 1
                   THEN LEAST(CAST(:expires AS timestamptz), start_at) END,
              0, CAST(:now AS timestamptz), CAST(:now AS timestamptz)
       FROM t
-      RETURNING id, room_id, start_at, span_end, status
-    )
-    , s AS (
-      INSERT INTO hold_spans (venue_id, hold_id, part_id, starts_at, ends_at, blocking,
-                              confirmed)
-      SELECT :venue, h.id, rp.part_id, h.start_at, h.span_end, :rank = 1 OR h.status = 'confirmed',
-             h.status = 'confirmed'
-      FROM h JOIN room_parts rp ON rp.venue_id = :venue AND rp.room_id = h.room_id
-      WHERE h.status IN ('tentative', 'confirmed')
+    ), i AS (
+      INSERT INTO hold_items (venue_id, hold_id, item_no, room_id, start_at, end_at, span_end,
+                              rank)
+      SELECT :venue, id, 1, room_id, start_at, end_at, end_at + interval '60 minutes',
+             CASE WHEN :status = 'tentative' THEN CAST(:rank AS smallint) END
+      FROM t
+    ), s AS (
+      INSERT INTO hold_spans (venue_id, hold_id, item_no, part_id, starts_at, ends_at,
+                              blocking, confirmed)
+      SELECT :venue, t.id, 1, rp.part_id, t.start_at, t.end_at + interval '60 minutes',
+             :rank = 1 OR :status = 'confirmed', :status = 'confirmed'
+      FROM t JOIN room_parts rp ON rp.venue_id = :venue AND rp.room_id = t.room_id
+      WHERE :status IN ('tentative', 'confirmed')
       RETURNING part_id, starts_at
     )
     -- Every slot lies inside one local day, so each span counts on one part-day row.

@@ -22,8 +22,9 @@ Where the rules are silent the model makes these choices (change them here if th
 from __future__ import annotations
 
 import copy
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -50,6 +51,8 @@ class MPolicy:
     max_extensions: int = 1
     banquet_open_days: int = 90
     horizon_days: int = 730
+    max_items: int = 4
+    max_candidates: int = 2
 
 
 def jp_priority_day(day: date) -> bool:
@@ -59,15 +62,32 @@ def jp_priority_day(day: date) -> bool:
 
 # -- holds and answers ------------------------------------------------------------------------
 @dataclass
-class MHold:
-    id: int  # arrival order: 1, 2, 3, ... in the order requests were accepted
+class MItem:
     room_id: str
     parts: frozenset[str]
-    kind: Kind
-    local_date: date
     start: datetime
     end: datetime
     span_end: datetime  # end + the room's turnover
+    rank: int | None = None  # while its hold is tentative
+
+
+@dataclass
+class MEnquiry:
+    id: int  # 1, 2, 3, ... in the order enquiries were made
+    customer: str
+    kind: Kind
+    salesperson: str
+    creator: str
+
+
+@dataclass
+class MHold:
+    id: int  # arrival order: 1, 2, 3, ... in the order requests were accepted
+    enquiry: int
+    items: list[MItem]
+    kind: Kind
+    local_date: date
+    customer: str
     salesperson: str
     creator: str
     status: Status
@@ -87,18 +107,39 @@ class MHold:
     def first(self) -> bool:
         return self.status is Status.TENTATIVE and self.rank == 1
 
+    # The first item's, for one-room scenarios.
+    @property
+    def room_id(self) -> str:
+        return self.items[0].room_id
+
+    @property
+    def parts(self) -> frozenset[str]:
+        return self.items[0].parts
+
+    @property
+    def start(self) -> datetime:
+        """The earliest start: a deadline never falls after it."""
+        return min(i.start for i in self.items)
+
 
 @dataclass(frozen=True)
 class Accepted:
+    """A request's answer. Only id, rank, deadline and replay take part in ``==`` (what the
+    one-room scenarios compare); the machine compares the rest field by field."""
+
     hold_id: int
     rank: int
     expires_at: datetime | None
     replayed: bool = False
+    enquiry: int = field(default=0, compare=False)
+    item_ranks: tuple[int, ...] = field(default=(), compare=False)
+    warnings: tuple[int, ...] = field(default=(), compare=False)  # same customer elsewhere
 
 
 @dataclass(frozen=True)
 class Refusal:
     code: Code
+    room: str | None = field(default=None, compare=False)  # the item at fault (compared apart)
 
 
 @dataclass(frozen=True)
@@ -106,10 +147,11 @@ class Done:
     """confirm / release / extend / cancel went through."""
 
     hold_id: int
-    released: tuple[int, ...] = ()  # lost the slot to a confirmation
+    released: tuple[int, ...] = ()  # lost the slot to a confirmation, or other candidates
     promoted: tuple[int, ...] = ()  # now 1st, with a new deadline
     notified: tuple[int, ...] = ()  # extend: the holds waiting behind it
     expires_at: datetime | None = None  # extend: the new deadline
+    candidates: tuple[int, ...] = ()  # confirm: of ``released``, the enquiry's other dates
 
 
 @dataclass(frozen=True)
@@ -118,23 +160,22 @@ class SweepResult:
     promoted: tuple[int, ...]
 
 
+Span = tuple[frozenset[str], datetime, datetime]
+Check = tuple[Callable[[], bool], Code, str | None]  # (is it bad?, refusal, the room it names)
+
+
 # -- the pure rules ---------------------------------------------------------------------------
 def overlaps(a_start: datetime, a_end: datetime, b_start: datetime, b_end: datetime) -> bool:
     """Half-open intervals: touching ones do not overlap."""
     return a_start < b_end and b_start < a_end
 
 
-def conflict(
-    a: tuple[frozenset[str], datetime, datetime], b: tuple[frozenset[str], datetime, datetime]
-) -> bool:
+def conflict(a: Span, b: Span) -> bool:
     """(parts, span start, span end): share a part and overlap in time."""
     return bool(a[0] & b[0]) and overlaps(a[1], a[2], b[1], b[2])
 
 
-def rank_among(
-    target: tuple[frozenset[str], datetime, datetime],
-    earlier_tentatives: Iterable[tuple[frozenset[str], datetime, datetime]],
-) -> int:
+def rank_among(target: Span, earlier_tentatives: Iterable[Span]) -> int:
     """1 + the most earlier tentatives covering one part of ``target`` at one instant.
 
     The most intervals covering one instant is reached at some interval's start, so it is
@@ -149,6 +190,15 @@ def rank_among(
             covering = sum(1 for s, e in pieces if s <= instant < e)
             best = max(best, covering)
     return best + 1
+
+
+def same_customer(name: str) -> str:
+    """A name as staff mean it: width-blind, space-blind, without a trailing 様 / さま."""
+    text = "".join(unicodedata.normalize("NFKC", name).casefold().split())
+    for suffix in ("様", "さま"):
+        while text.endswith(suffix):
+            text = text[: -len(suffix)]
+    return text
 
 
 # -- the model --------------------------------------------------------------------------------
@@ -167,6 +217,7 @@ class Model:
         self.tz = ZoneInfo(tz)
         self.priority_day = priority_day
         self.holds: dict[int, MHold] = {}
+        self.enquiries: dict[int, MEnquiry] = {}
         self.keys: dict[str, tuple[tuple[object, ...], Accepted]] = {}
 
     # -- queries ---------------------------------------------------------------------------
@@ -176,20 +227,27 @@ class Model:
     def firsts(self) -> list[MHold]:
         return [h for h in self.holds.values() if h.first]
 
-    def span(self, h: MHold) -> tuple[frozenset[str], datetime, datetime]:
-        return (h.parts, h.start, h.span_end)
+    @staticmethod
+    def span(item: MItem) -> Span:
+        return (item.parts, item.start, item.span_end)
+
+    def touches(self, a: MHold, b: MHold) -> bool:
+        """Some item of one conflicts with some item of the other."""
+        return any(conflict(self.span(x), self.span(y)) for x in a.items for y in b.items)
 
     def conflicting(self, h: MHold) -> list[MHold]:
-        """Live holds other than ``h`` that conflict with it, in arrival order."""
-        return [
-            o
-            for o in self.holds.values()
-            if o.id != h.id and o.live and conflict(self.span(h), self.span(o))
-        ]
+        """Live holds other than ``h`` with an item in the way of one of its items."""
+        return [o for o in self.holds.values() if o.id != h.id and o.live and self.touches(h, o)]
 
-    def rank_now(self, h: MHold) -> int:
-        earlier = [self.span(o) for o in self.holds.values() if o.id < h.id and o.tentative]
-        return rank_among(self.span(h), earlier)
+    def item_rank(self, item: MItem, hold_id: int) -> int:
+        """Behind the earlier live tentative items of other holds."""
+        earlier = [
+            self.span(i)
+            for o in self.holds.values()
+            if o.id < hold_id and o.tentative
+            for i in o.items
+        ]
+        return rank_among(self.span(item), earlier)
 
     def local(self, day: date, minute: int) -> datetime:
         """``minute`` wall-clock minutes after local midnight of ``day`` (may pass 24:00)."""
@@ -200,109 +258,226 @@ class Model:
     def deadline(self, now: datetime, kind: Kind, start: datetime) -> datetime:
         return min(now + timedelta(days=self.policy.hold_days[kind.value]), start)
 
+    def warnings(self, customer: str, enquiry: int | None) -> tuple[int, ...]:
+        """Live holds of other enquiries whose customer is the same one (never a refusal)."""
+        key = same_customer(customer)
+        return tuple(
+            sorted(
+                h.id
+                for h in self.holds.values()
+                if h.live and h.enquiry != enquiry and same_customer(h.customer) == key
+            )
+        )
+
     # -- request ---------------------------------------------------------------------------
     def request(
         self,
-        room_id: str,
+        items: list[tuple[str, int, int]],
         local_date: date,
-        start_min: int,
-        end_min: int,
         kind: str,
+        customer: str,
         salesperson: str,
         creator: str,
         now: datetime,
         *,
+        enquiry: int | None = None,
+        note: str = "",
         key: str | None = None,
         fingerprint: tuple[object, ...] = (),
         write: bool = True,
     ) -> Accepted | Refusal:
-        """``fingerprint`` identifies the request for idempotency (same key, same request)."""
+        """``items``: (room, start minute, end minute) in the order asked, the first first.
+        ``enquiry``: join that enquiry as another candidate date (-1: one that does not
+        exist here). ``fingerprint`` identifies the request for idempotency."""
         if key is not None and key in self.keys:
-            seen, answer = self.keys[key]
-            if seen != fingerprint:
-                return Refusal(Code.IDEMPOTENCY_MISMATCH)
-            return Accepted(answer.hold_id, answer.rank, answer.expires_at, replayed=True)
-        refused = self._bad_input(room_id, local_date, start_min, end_min, kind, now)
+            return self._replay(key, fingerprint, joining=enquiry is not None)
+        joined = None
+        if enquiry is not None:
+            joined = self._join(enquiry, customer, kind, salesperson, creator)
+            if isinstance(joined, Refusal):
+                return joined
+            customer, kind, salesperson = joined.customer, joined.kind.value, joined.salesperson
+            creator = joined.creator
+        refused = self._bad_input(items, local_date, kind, customer, note, salesperson, now)
+        if refused is None and joined is not None:
+            refused = self._full(joined)
         if refused:
             return refused
-        room, the_kind = self.rooms[room_id], Kind(kind)
-        start, end = self.local(local_date, start_min), self.local(local_date, end_min)
-        new_id = max(self.holds, default=0) + 1
         hold = MHold(
-            id=new_id,
-            room_id=room_id,
-            parts=room.parts,
-            kind=the_kind,
+            id=max(self.holds, default=0) + 1,
+            enquiry=joined.id if joined else max(self.enquiries, default=0) + 1,
+            items=[self._item(room, local_date, s, e) for room, s, e in items],
+            kind=Kind(kind),
             local_date=local_date,
-            start=start,
-            end=end,
-            span_end=end + timedelta(minutes=room.turnover_min),
-            salesperson=salesperson,
+            customer=customer.strip(),
+            salesperson=salesperson.strip(),
             creator=creator,
             status=Status.TENTATIVE,
             rank=None,
             expires_at=None,
         )
-        around = [o for o in self.live() if conflict(self.span(hold), self.span(o))]
-        if any(o.status is Status.CONFIRMED for o in around):
-            return Refusal(Code.CONFIRMED_CONFLICT)
-        rank = self.rank_now(hold)
-        if rank > self.policy.max_rank:
-            return Refusal(Code.RANK_TOO_LOW)
-        hold.rank = rank
-        hold.expires_at = self.deadline(now, the_kind, start) if rank == 1 else None
-        answer = Accepted(new_id, rank, hold.expires_at)
+        refused = self._place(hold, now)
+        if refused:
+            return refused
+        answer = Accepted(
+            hold.id,
+            hold.rank or 1,
+            hold.expires_at,
+            enquiry=hold.enquiry,
+            item_ranks=tuple(i.rank or 1 for i in hold.items),
+            warnings=self.warnings(hold.customer, None) if joined is None else (),
+        )
         if write:
-            self.holds[new_id] = hold
+            self.holds[hold.id] = hold
+            if joined is None:
+                self.enquiries[hold.enquiry] = MEnquiry(
+                    hold.enquiry, hold.customer, hold.kind, hold.salesperson, creator
+                )
             if key is not None:
                 self.keys[key] = (fingerprint, answer)
         return answer
 
+    def _replay(
+        self, key: str, fingerprint: tuple[object, ...], *, joining: bool
+    ) -> Accepted | Refusal:
+        """The first answer again (its ranks as first given); warnings as they are now."""
+        seen, answer = self.keys[key]
+        if seen != fingerprint:
+            return Refusal(Code.IDEMPOTENCY_MISMATCH)
+        hold = self.holds[answer.hold_id]
+        shown = () if joining else self.warnings(hold.customer, hold.enquiry)
+        return replace(answer, replayed=True, warnings=shown)
+
+    def _place(self, hold: MHold, now: datetime) -> Refusal | None:
+        """Refused if a confirmed hold is in any item's way, or an item would rank above
+        max_rank (the first such item named); else the hold's ranks and deadline."""
+        confirmed = [i for o in self.live() if o.status is Status.CONFIRMED for i in o.items]
+        for item in hold.items:
+            if any(conflict(self.span(item), self.span(i)) for i in confirmed):
+                return Refusal(Code.CONFIRMED_CONFLICT, room=item.room_id)
+        for item in hold.items:
+            item.rank = self.item_rank(item, hold.id)
+        for item in hold.items:
+            if (item.rank or 1) > self.policy.max_rank:
+                return Refusal(Code.RANK_TOO_LOW, room=item.room_id)
+        hold.rank = max(i.rank or 1 for i in hold.items)
+        hold.expires_at = self.deadline(now, hold.kind, hold.start) if hold.rank == 1 else None
+        return None
+
+    def _item(self, room_id: str, day: date, start_min: int, end_min: int) -> MItem:
+        room = self.rooms[room_id]
+        start, end = self.local(day, start_min), self.local(day, end_min)
+        return MItem(room_id, room.parts, start, end, end + timedelta(minutes=room.turnover_min))
+
+    def _join(
+        self, enquiry: int, customer: str, kind: str, salesperson: str, creator: str
+    ) -> MEnquiry | Refusal:
+        """The enquiry a candidate date joins; what it gives must match (or be left out)."""
+        found = self.enquiries.get(enquiry)
+        if found is None:
+            return Refusal(Code.ENQUIRY_NOT_FOUND)
+        if creator not in (found.salesperson, found.creator) and creator not in self.managers:
+            return Refusal(Code.NOT_AUTHORIZED)
+        if customer.strip() and same_customer(customer) != same_customer(found.customer):
+            return Refusal(Code.ENQUIRY_MISMATCH)
+        if kind and kind != found.kind.value:
+            return Refusal(Code.ENQUIRY_MISMATCH)
+        if salesperson.strip() and salesperson.strip() != found.salesperson:
+            return Refusal(Code.ENQUIRY_MISMATCH)
+        return found
+
+    def _full(self, enquiry: MEnquiry) -> Refusal | None:
+        mine = [h for h in self.holds.values() if h.enquiry == enquiry.id and h.live]
+        if any(h.status is Status.CONFIRMED for h in mine):
+            return Refusal(Code.ENQUIRY_CONFIRMED)
+        if len(mine) >= self.policy.max_candidates:
+            return Refusal(Code.TOO_MANY_CANDIDATES)
+        return None
+
     def _bad_input(
         self,
-        room_id: str,
+        items: list[tuple[str, int, int]],
         local_date: date,
-        start_min: int,
-        end_min: int,
         kind: str,
+        customer: str,
+        note: str,
+        salesperson: str,
         now: datetime,
     ) -> Refusal | None:
-        """Refusals that need no look at the ledger, in the order the modal's fields come."""
+        """Refusals that need no look at the ledger, in the order the form's fields come;
+        the ones about one item name its room (each check over every item before the next)."""
         today = now.astimezone(self.tz).date()
         opens = self.local(local_date - timedelta(days=self.policy.banquet_open_days), 0)
-        checks: list[tuple[Callable[[], bool], Code]] = [
-            (lambda: room_id not in self.rooms, Code.UNKNOWN_ROOM),
-            (lambda: kind not in {k.value for k in Kind}, Code.UNKNOWN_KIND),
-            (lambda: not 0 <= start_min < MINUTES_PER_DAY, Code.BAD_TIMES),
-            (lambda: end_min <= start_min, Code.BAD_TIMES),
-            (lambda: end_min - start_min > MINUTES_PER_DAY, Code.TOO_LONG),
-            (lambda: local_date < today, Code.IN_PAST),
-            (lambda: self.local(local_date, start_min) <= now, Code.IN_PAST),
+        who, what = customer.strip(), salesperson.strip()
+
+        def each(bad: Callable[[str, int, int], bool], code: Code) -> list[Check]:
+            return [(lambda i=i: bad(*i), code, i[0]) for i in items]
+
+        checks: list[Check] = [
+            (lambda: len(items) > self.policy.max_items, Code.TOO_MANY_ITEMS, None),
+            *each(lambda room, _s, _e: room not in self.rooms, Code.UNKNOWN_ROOM),
+            (lambda: kind not in {k.value for k in Kind}, Code.UNKNOWN_KIND, None),
+        ]
+        for item in items:
+            checks += [
+                (lambda i=item: not 0 <= i[1] < MINUTES_PER_DAY, Code.BAD_TIMES, item[0]),
+                (lambda i=item: i[2] <= i[1], Code.BAD_TIMES, item[0]),
+                (lambda i=item: i[2] - i[1] > MINUTES_PER_DAY, Code.TOO_LONG, item[0]),
+            ]
+        checks += [
+            (lambda: not who or len(who) > 200, Code.BAD_CUSTOMER, None),
+            (lambda: len(note.strip()) > 1000, Code.BAD_NOTE, None),
+            (lambda: not what or len(what) > 64, Code.BAD_SALESPERSON, None),
+            # the date, common to every room, before any item's start
+            (lambda: local_date < today, Code.IN_PAST, None),
             (
                 lambda: local_date > today + timedelta(days=self.policy.horizon_days),
                 Code.BEYOND_HORIZON,
+                None,
             ),
+            *each(lambda _r, start, _e: self.local(local_date, start) <= now, Code.IN_PAST),
             (
                 lambda: kind == Kind.BANQUET and self.priority_day(local_date) and now < opens,
                 Code.BANQUET_NOT_OPEN,
+                None,
             ),
         ]
-        return next((Refusal(code) for bad, code in checks if bad()), None)
+        refused = next((Refusal(code, room=room) for bad, code, room in checks if bad()), None)
+        return refused or self._apart(items, local_date)
+
+    def _apart(self, items: list[tuple[str, int, int]], local_date: date) -> Refusal | None:
+        """No item may conflict with an earlier one of the same hold."""
+        made = [self._item(room, local_date, s, e) for room, s, e in items]
+        for j, later in enumerate(made):
+            if any(conflict(self.span(later), self.span(earlier)) for earlier in made[:j]):
+                return Refusal(Code.ITEMS_OVERLAP, room=later.room_id)
+        return None
 
     def preview(
         self,
-        room_id: str,
+        items: list[tuple[str, int, int]],
         local_date: date,
-        start_min: int,
-        end_min: int,
         kind: str,
+        customer: str,
         salesperson: str,
         creator: str,
         now: datetime,
+        *,
+        enquiry: int | None = None,
+        note: str = "",
     ) -> Accepted | Refusal:
         """What ``request`` would answer now, writing nothing (no idempotency key)."""
         return self.request(
-            room_id, local_date, start_min, end_min, kind, salesperson, creator, now, write=False
+            items,
+            local_date,
+            kind,
+            customer,
+            salesperson,
+            creator,
+            now,
+            enquiry=enquiry,
+            note=note,
+            write=False,
         )
 
     # -- decisions -------------------------------------------------------------------------
@@ -328,19 +503,29 @@ class Model:
         return None
 
     def confirm(self, hold_id: int, actor: str, now: datetime) -> Done | Refusal:
+        """Every tentative hold with an item in the way is released whole; so are the
+        enquiry's other candidate dates (the customer chose; that reason wins)."""
         h = self._actionable(hold_id, actor)
         if isinstance(h, Refusal):
             return h
         refused = self._first_before_deadline(h, now)
         if refused:
             return refused
-        losers = self.conflicting(h)
+        others = [
+            o
+            for o in self.holds.values()
+            if o.enquiry == h.enquiry and o.id != h.id and o.tentative
+        ]
+        other_ids = {o.id for o in others}
+        losers = [o for o in self.conflicting(h) if o.id not in other_ids]
         assert all(o.tentative for o in losers), "a 1st hold conflicts with a confirmed one"
-        for o in losers:
+        for o in [*losers, *others]:
             self._leave(o, Status.RELEASED)
-        h.status, h.rank, h.expires_at = Status.CONFIRMED, None, None
+        self._leave(h, Status.CONFIRMED)
         promoted = self._promote(now)
-        return Done(h.id, released=tuple(o.id for o in losers), promoted=promoted)
+        released = tuple(sorted(o.id for o in [*losers, *others]))
+        candidates = tuple(sorted(o.id for o in others))
+        return Done(h.id, released=released, promoted=promoted, candidates=candidates)
 
     def confirm_plan(self, hold_id: int, actor: str, now: datetime) -> Done | Refusal:
         return copy.deepcopy(self).confirm(hold_id, actor, now)
@@ -396,19 +581,24 @@ class Model:
     # -- bookkeeping -----------------------------------------------------------------------
     def _leave(self, h: MHold, status: Status) -> None:
         h.status, h.rank, h.expires_at = status, None, None
+        for item in h.items:
+            item.rank = None
 
     def _promote(self, now: datetime) -> tuple[int, ...]:
-        """Re-rank every tentative hold; the ones that reach 1st get a deadline from now."""
+        """Re-rank every item of every tentative hold; a hold whose items are all rank 1
+        now (and were not) becomes 1st with a deadline from now."""
         promoted = []
         for h in sorted(self.holds.values(), key=lambda o: o.id):
             if not h.tentative:
                 continue
             assert h.rank is not None
-            rank = self.rank_now(h)
-            assert rank <= h.rank, f"model: rank of {h.id} rose from {h.rank} to {rank}"
-            if rank < h.rank:
-                if rank == 1:
-                    h.expires_at = self.deadline(now, h.kind, h.start)
-                    promoted.append(h.id)
-                h.rank = rank
+            for item in h.items:
+                rank = self.item_rank(item, h.id)
+                assert item.rank is not None and rank <= item.rank, f"model: item of {h.id} rose"
+                item.rank = rank
+            rank = max(i.rank or 1 for i in h.items)
+            if rank < h.rank and rank == 1:
+                h.expires_at = self.deadline(now, h.kind, h.start)
+                promoted.append(h.id)
+            h.rank = rank
         return tuple(promoted)

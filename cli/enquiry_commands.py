@@ -1,0 +1,46 @@
+"""`osae enquiry show ID`: one customer's case and its holds (candidate dates)."""
+
+from __future__ import annotations
+
+import argparse
+
+from cli.context import emit, emit_refusal, open_venue
+from cli.hold_commands import item_lines, ledger_line
+from core.results import Refused
+from core.serialize import hold_summary
+
+
+def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    enquiry = commands.add_parser("enquiry", help="a customer's case and its candidate dates")
+    actions = enquiry.add_subparsers(dest="enquiry_command", metavar="ACTION", required=True)
+    show = actions.add_parser("show", parents=[common], help="an enquiry and its holds")
+    show.add_argument("id", type=int)
+    show.set_defaults(handler=show_enquiry)
+
+
+def show_enquiry(args: argparse.Namespace) -> int:
+    engine, venue = open_venue(args)
+    found = engine.enquiry(venue.id, args.id)
+    if isinstance(found, Refused):
+        return emit_refusal(args.json, found, venue.tz)
+    case = found.enquiry
+    head = f"#{case.id} {case.customer} ({case.kind.value}) <{case.salesperson}>"
+    lines = [head]
+    for hold in found.holds:
+        lines += [f"  {ledger_line(hold, venue)}", *(f"  {x}" for x in item_lines(hold, venue))]
+    return emit(
+        args.json,
+        {
+            "enquiry": {
+                "id": case.id,
+                "customer": case.customer,
+                "kind": case.kind.value,
+                "salesperson": case.salesperson,
+                "creator": case.creator,
+                "note": case.note,
+                "created_at": case.created_at.isoformat(),
+            },
+            "holds": [hold_summary(h, venue.tz) for h in found.holds],
+        },
+        lines,
+    )
