@@ -4,10 +4,10 @@ read back from what older versions wrote (no database)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from core.model import Hold, HoldItem, ItemRequest, Kind, Status
-from core.results import Code
+from core.results import Code, Refused
 from core.rules.promotion import new_ranks
 from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
 from core.rules.spans import Span
@@ -83,6 +83,17 @@ def _package(hold_id: int, ranks: tuple[int, int]) -> Hold:
         Kind.WEDDING, base.customer, "", base.salesperson, base.creator, Status.TENTATIVE,
         max(ranks), None, 0, NOW, NOW, enquiry_id=hold_id, items=(hall, chapel),
     )  # fmt: skip
+
+
+def test_a_package_on_the_last_day_there_is_is_refused_before_its_rooms_are_timed() -> None:
+    """Its first room ends that evening; another runs past midnight into year 10000."""
+    req = replace(
+        factories.request(room="hoo-a", day=date(9999, 12, 31), start="12:00", end="15:00"),
+        also=(ItemRequest("chapel", 22 * 60, 26 * 60),),
+    )
+    refused = check_request(req, VENUE, NOW)
+    assert isinstance(refused, Refused)
+    assert (refused.code, refused.field, refused.room) == (Code.BEYOND_HORIZON, "date", None)
 
 
 def test_a_package_moves_up_only_when_its_last_waiting_item_does() -> None:
