@@ -118,7 +118,8 @@ def submit(deps: Deps, args: Args) -> None:
         return  # the first submission posted already
 
     def announce() -> None:
-        post_result(args.client, meta, user, posted(result, venue.tz, meta.locale))
+        message = posted(result, venue.tz, meta.locale, candidate=meta.enquiry_id is not None)
+        post_result(args.client, meta, user, message)
         publish_homes(deps, args.client, venue, {result.hold.salesperson, user})
 
     deps.after(args.body, args.client, announce)

@@ -203,5 +203,7 @@ TEXTS: dict[str, str] = {
     "card.waiting.package": "*{rank_text}* (waiting: {items})",
     "button.another_date": "Another date",
     "confirm.candidates": "The customer is choosing this date, so these other candidate dates of the enquiry will be released:",
-    "group.candidates": "*{customer} ({kind}) · enquiry #{enquiry} · {count} candidate dates*",
+    "done.released_candidates": "The customer chose this date, so the other candidate dates were released: {holds}",
+    "posted.candidate": ":calendar: <@{creator}> held another candidate date of enquiry #{enquiry} as *{rank_text}*",
+    "card.candidates": ":calendar: A candidate date of enquiry #{enquiry} · also {others}",
 }

@@ -204,5 +204,7 @@ TEXTS: dict[str, str] = {
     "card.waiting.package": "*{rank_text}*（順番待ち: {items}）",
     "button.another_date": "別の候補日",
     "confirm.candidates": "お客様がこの日に決めるので、同じ案件の次の候補日は取り下げになります:",
-    "group.candidates": "*{customer}（{kind}）· 案件 #{enquiry} · 候補日 {count}件*",
+    "done.released_candidates": "お客様がこの日に決めたため、別の候補日を取り下げました: {holds}",
+    "posted.candidate": ":calendar: <@{creator}> さんが案件 #{enquiry} の別の候補日を *{rank_text}* で押さえました",
+    "card.candidates": ":calendar: 案件 #{enquiry} の候補日 · ほかに {others}",
 }

@@ -68,7 +68,7 @@ def hold_modal(
     return View(
         type="modal",
         callback_id=ids.HOLD_MODAL,
-        title=plain(text(locale, "modal.title"), 24),
+        title=plain(text(locale, "modal.title.another" if meta.enquiry_id else "modal.title"), 24),
         submit=plain(text(locale, "modal.submit"), 24),
         close=plain(text(locale, "modal.close"), 24),
         private_metadata=meta.dump(),
