@@ -121,9 +121,10 @@ class Form:
             rows = [(self.room_id, (ids.ROOM, ids.START, ids.END))]
             rows += [(row.room_id, row.blocks()) for row in self.rows]
             matching = [blocks for room, blocks in rows if room == room_id]
-            if len(matching) != 1:
-                return None  # the room is in no row, or in several: said above the form
-            return matching[0][("room", "start", "end").index(field)]
+            if not matching:
+                return None  # said above the form
+            # A room in several rows: the later one (an overlap names the later of the two).
+            return matching[-1][("room", "start", "end").index(field)]
         return ids.FIELD_BLOCKS[field]
 
     def request(self, creator: str) -> HoldRequest:
