@@ -12,7 +12,7 @@ from typing import Any
 from bot import ids
 from core.model import Hold, HoldRequest, ItemRequest, Status
 from core.results import Requested
-from tests.bot.conftest import Harness, click, values
+from tests.bot.conftest import ENGLISH_USER, Harness, click, values
 from tests.bot.packages import (
     add_row,
     block,
@@ -206,8 +206,6 @@ def test_a_malformed_room_after_plus_is_refused_saying_what_would_work(bot: Harn
 
 
 def test_the_malformed_room_refusal_in_english(bot: Harness) -> None:
-    from tests.bot.conftest import ENGLISH_USER
-
     view_id = bot.command("3/10 chapel 11:00-12:00 + nowhere 12:30-15:30", user=ENGLISH_USER)
     notice = block(bot.slack.view(view_id), ids.NOTICE)["text"]["text"]
     assert "Could not read a room and its times after '+': 'nowhere 12:30-15:30'" in notice
@@ -334,3 +332,16 @@ def open_home(bot: Harness, user: str = sr.USER_ID) -> dict[str, Any]:
     home = bot.slack.home(user)
     assert home is not None
     return home
+
+
+def test_the_package_preview_in_english(bot: Harness) -> None:
+    take(bot, request(room="hoo", customer="佐藤様"))
+    view_id = bot.command(
+        "3/10 chapel 11:00-12:00 + 鳳凰の間 12:30-15:30 wedding Yamada", user=ENGLISH_USER
+    )
+    add = block(bot.slack.view(view_id), ids.ROWS_ACTIONS)["elements"][0]
+    assert add["text"]["text"] == "+ Add a room"
+    assert bot.preview_text(view_id) == (
+        "チャペル 1st · 鳳凰の間 2nd → 2nd: the deadline starts once every room is 1st\n"
+        "Waiting behind: 佐藤様 (wedding) until Mon 8 Mar"
+    )
