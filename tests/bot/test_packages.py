@@ -17,6 +17,7 @@ from tests.bot.packages import (
     add_row,
     block,
     choose,
+    courier,
     has_block,
     remove_row,
     row,
@@ -345,3 +346,53 @@ def test_the_package_preview_in_english(bot: Harness) -> None:
         "チャペル 1st · 鳳凰の間 2nd → 2nd: the deadline starts once every room is 1st\n"
         "Waiting behind: 佐藤様 (wedding) until Mon 8 Mar"
     )
+
+
+# -- the package as one, in the DMs --------------------------------------------------------------
+def dms_to(bot: Harness, user: str) -> list[dict[str, Any]]:
+    return [c.body for c in bot.slack.calls_to("chat.postMessage") if c.body["channel"] == user]
+
+
+def test_a_package_behind_a_lapsed_hold_is_promoted_with_one_dm_naming_its_rooms(
+    bot: Harness,
+) -> None:
+    asked = bot.clock[0]
+    take(bot, request(room="hoo", customer="佐藤様", salesperson=SALES))
+    mine = take(bot, package())
+    assert mine.rank == 2
+    bot.clock[0] = asked + timedelta(days=8)  # past 佐藤様's seven days
+    assert bot.engine.sweep(bot.venue.id, now=bot.clock[0]).ok
+    assert courier(bot).drain(bot.venue.id).sent == 2  # 佐藤様's expiry, my promotion
+
+    (promoted,) = dms_to(bot, sr.USER_ID)
+    assert promoted["text"].startswith("1番手になりました:")
+    assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in promoted["text"]
+    assert hold_now(bot, mine.hold.id).is_first
+
+
+def test_a_confirm_on_the_chapel_releases_a_package_whole_and_promotes_who_waited_behind_it(
+    bot: Harness,
+) -> None:
+    chapel = take(bot, request(room="chapel", start="10:30", end="11:30", salesperson=SALES))
+    mine = take(bot, package())  # chapel 2nd, 鳳凰の間 1st: the package is 2nd
+    behind = take(bot, request(room="hoo", start="13:00", end="14:00", salesperson="U0SALES002"))
+    assert (mine.rank, behind.rank) == (2, 2)
+    home = open_home(bot, SALES)
+    opens = len(bot.slack.calls_to("views.open"))
+    button = sr.action(ids.CONFIRM, str(chapel.hold.id), block_id=ids.card_actions(chapel.hold.id))
+    bot.post(sr.block_actions(actions=[button], view=home, user_id=SALES))
+    dialog = bot.slack.wait_for("views.open", opens + 1)[-1]
+    said = text_of(dialog.body["view"])
+    assert f"#{mine.hold.id} 3/10(水) チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in said
+    bot.post(sr.view_submission(view=bot.slack.view(dialog.response["view"]["id"]), user_id=SALES))
+    bot.settle()
+
+    assert hold_now(bot, mine.hold.id).status is Status.RELEASED
+    assert [i.rank for i in hold_now(bot, mine.hold.id).items] == [None, None]
+    assert hold_now(bot, behind.hold.id).is_first
+    courier(bot).drain(bot.venue.id)
+    (lost,) = dms_to(bot, sr.USER_ID)
+    assert lost["text"].startswith("押さえが取り下げになりました")
+    assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in lost["text"]
+    (promoted,) = dms_to(bot, "U0SALES002")
+    assert f"#{behind.hold.id}" in promoted["text"]
