@@ -14,7 +14,7 @@ from slack_sdk.models.views import View
 from bot import cards, ids
 from bot.blocks import context, header, section
 from bot.enquiries import candidates_note, grouped
-from bot.texts import dates, text
+from bot.texts import dates, lang, text
 from bot.texts.refusals import ordinal
 from core.model import Hold
 from core.results import Overview, Waiting
@@ -79,11 +79,18 @@ def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
         )
         for a in item.ahead
     )
+    rank_text = ordinal(item.hold.rank or 0, locale)
+    if item.hold.is_package:  # which room it waits on
+        rank_text += (
+            f"（{cards.item_ranks(item.hold, locale)}）"
+            if lang(locale) == "ja"
+            else (f" ({cards.item_ranks(item.hold, locale)})")
+        )
     return text(
         locale,
         "home.waiting.item",
         hold=cards.line(item.hold, tz, locale),
-        rank_text=ordinal(item.hold.rank or 0, locale),
+        rank_text=rank_text,
         ahead=ahead or text(locale, "nobody"),
     )
 

@@ -396,3 +396,11 @@ def test_a_confirm_on_the_chapel_releases_a_package_whole_and_promotes_who_waite
     assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in lost["text"]
     (promoted,) = dms_to(bot, "U0SALES002")
     assert f"#{behind.hold.id}" in promoted["text"]
+
+
+def test_app_home_says_which_room_a_waiting_package_waits_on(bot: Harness) -> None:
+    chapel = take(bot, request(room="chapel", start="10:30", end="11:30", salesperson=SALES))
+    take(bot, package())
+    said = text_of(open_home(bot)["blocks"])
+    assert "*2番手（チャペル 2番手 · 鳳凰の間 1番手）* · 前: " in said
+    assert f"#{chapel.hold.id} " in said
