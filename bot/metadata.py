@@ -65,6 +65,7 @@ class Meta:
     hold_id: int | None = None  # the hold a dialog is about (Confirm, cancel)
     source: Source | None = None  # the message whose button opened the dialog
     rows: tuple[int, ...] = ()  # the /hold form's further room rows, by key (``ids.item_room``)
+    last_row: int = 0  # the highest row key this form has used (a removed row's is not reused)
     enquiry_id: int | None = None  # the form adds a candidate date to this enquiry
 
     def dump(self) -> str:
@@ -76,6 +77,7 @@ class Meta:
             "h": self.hold_id,
             "s": _dump_source(self.source) if self.source is not None else None,
             "k": list(self.rows),
+            "m": self.last_row or None,
             "q": self.enquiry_id,
         }
         raw = json.dumps(
@@ -102,6 +104,7 @@ class Meta:
             hold_id=strict.hold_id(data.get("h")),
             source=_load_source(source) if isinstance(source, dict) else None,
             rows=_row_keys(rows if isinstance(rows, list) else ()),
+            last_row=_last_row(data.get("m")),
             enquiry_id=strict.hold_id(data.get("q")),  # an enquiry id has the same range
         )
 
@@ -154,6 +157,10 @@ def _row_keys(raw: Iterable[object]) -> tuple[int, ...]:
         if type(value) is int and 0 < value <= ids.MAX_ROW_KEY and value not in keys:
             keys.append(value)
     return tuple(keys[:MAX_ROWS])
+
+
+def _last_row(value: object) -> int:
+    return value if type(value) is int and 0 < value <= ids.MAX_ROW_KEY else 0
 
 
 def _text(value: object) -> str | None:

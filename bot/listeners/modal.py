@@ -53,8 +53,9 @@ def refresh_preview(deps: Deps, args: Args) -> None:
     form = read_form(view["state"]["values"], meta.rows, meta.enquiry_id)
     action = args.body["actions"][0]
     if action.get("action_id") in (ids.ADD_ROOM, ids.REMOVE_ROOM):
-        form = _with_rows(form, action, venue.policy.max_items)
-        meta = replace(meta, rows=tuple(row.key for row in form.rows))
+        form = _with_rows(form, action, venue.policy.max_items, meta.last_row)
+        keys = tuple(row.key for row in form.rows)
+        meta = replace(meta, rows=keys, last_row=max((meta.last_row, *keys)))
     user = args.body["user"]["id"]
     line = current_preview(deps.engine, venue, form, user, meta.locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=line)
@@ -64,16 +65,17 @@ def refresh_preview(deps: Deps, args: Args) -> None:
     )
 
 
-def _with_rows(form: Form, action: dict[str, object], max_items: int) -> Form:
-    """The form after an add (a new row whose start is the last row's end) or a remove (the
-    row the button's value names); a click past the venue's limit or on no row changes nothing.
+def _with_rows(form: Form, action: dict[str, object], max_items: int, last_key: int) -> Form:
+    """The form after an add (a new row whose start is the last row's end, its key never used
+    in this form before) or a remove (the row the button's value names); a click past the
+    venue's limit or on no row changes nothing.
     """
     if action.get("action_id") == ids.REMOVE_ROOM:
         key = strict.number(action.get("value"))
         return replace(form, rows=tuple(row for row in form.rows if row.key != key))
     if len(form.rows) + 1 >= max_items:
         return form
-    key = max((row.key for row in form.rows), default=0) + 1
+    key = max((last_key, *(row.key for row in form.rows))) + 1
     if key > ids.MAX_ROW_KEY:  # a thousand rows added and removed in one form
         return form
     last_end = form.rows[-1].end_min if form.rows else form.end_min
