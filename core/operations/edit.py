@@ -112,7 +112,7 @@ def _editable(snap: Snapshot, change: HoldEdit) -> Hold | Refused:
     if hold.status not in LIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
     if hold.status is Status.CONFIRMED and not snap.venue.is_manager(change.actor):
-        return Refused(Code.NOT_AUTHORIZED, hold=hold, detail="manager")
+        return Refused(Code.NOT_AUTHORIZED, hold=hold, detail="edit_confirmed")
     if not hold.may_act(change.actor, snap.venue):
         return Refused(Code.NOT_AUTHORIZED, hold=hold)
     if change.version != hold.version:
@@ -167,7 +167,7 @@ def _which(hold: Hold, item_room: str | None, *, needed: bool) -> int | Refused 
     if not needed:
         return None
     if hold.is_package:
-        return Refused(Code.ITEM_NOT_FOUND, field="item", hold=hold)
+        return Refused(Code.ITEM_NOT_FOUND, field="which", hold=hold)
     return 0
 
 
