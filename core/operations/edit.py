@@ -109,14 +109,16 @@ def _editable(snap: Snapshot, change: HoldEdit) -> Hold | Refused:
     hold = holds.get(snap.conn, snap.venue, change.hold_id)
     if hold is None:
         return Refused(Code.HOLD_NOT_FOUND, detail=str(change.hold_id))
+    if not hold.may_act(change.actor, snap.venue):
+        return Refused(Code.NOT_AUTHORIZED, hold=hold)
+    # Before its status: a form opened on a hold that has since been swapped, confirmed or
+    # released is stale, whatever happened to it.
+    if change.version != hold.version:
+        return Refused(Code.STALE_VERSION, hold=hold, limit=hold.version)
     if hold.status not in LIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
     if hold.status is Status.CONFIRMED and not snap.venue.is_manager(change.actor):
         return Refused(Code.NOT_AUTHORIZED, hold=hold, detail="edit_confirmed")
-    if not hold.may_act(change.actor, snap.venue):
-        return Refused(Code.NOT_AUTHORIZED, hold=hold)
-    if change.version != hold.version:
-        return Refused(Code.STALE_VERSION, hold=hold, limit=hold.version)
     return hold
 
 
