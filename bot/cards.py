@@ -76,7 +76,7 @@ def card(
 def decision_buttons(
     hold: Hold, tz: ZoneInfo, locale: str | None, *, extend: bool = True
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none."""
+    """1st: Confirm (Extend) Release Edit; waiting: Release Edit; decided holds: none."""
     if hold.status is not Status.TENTATIVE:
         return None
     value = str(hold.id)
@@ -90,6 +90,7 @@ def decision_buttons(
         )
         more = [_button(ids.EXTEND, "button.extend", value, locale)] if extend else []
         elements = [confirm, *more, *elements]
+    elements.append(_button(ids.EDIT, "edit.button", value, locale))
     return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)
 
 

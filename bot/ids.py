@@ -43,6 +43,7 @@ CONFIRM = "hold_confirm"
 RELEASE = "hold_release"
 EXTEND = "hold_extend"
 DECISION_ACTION = re.compile(r"^hold_(confirm|release|extend)$")
+EDIT = "hold_edit"  # opens the /hold form filled in with the hold, to change it
 
 
 def card_actions(hold_id: int) -> str:

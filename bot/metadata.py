@@ -63,6 +63,13 @@ class Meta:
     notes: tuple[str, ...] = ()  # what the quick form did not understand, already worded
     hold_id: int | None = None  # the hold a dialog is about (Confirm, cancel)
     source: Source | None = None  # the message whose button opened the dialog
+    version: int | None = None  # an edit form: the hold's version when it was opened
+    item: str | None = None  # an edit form: the room of the hold's item it shows
+
+    @property
+    def editing(self) -> bool:
+        """The /hold form opened by "Edit" on ``hold_id`` (its submission changes that hold)."""
+        return self.hold_id is not None and self.version is not None
 
     def dump(self) -> str:
         data = {
@@ -72,6 +79,8 @@ class Meta:
             "n": list(self.notes),
             "h": self.hold_id,
             "s": _dump_source(self.source) if self.source is not None else None,
+            "v": self.version,
+            "i": self.item,
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -95,6 +104,8 @@ class Meta:
             notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
             hold_id=strict.hold_id(data.get("h")),
             source=_load_source(source) if isinstance(source, dict) else None,
+            version=strict.hold_id(data.get("v")),  # a positive integer, as an id is
+            item=_text(data.get("i")),
         )
 
 

@@ -47,6 +47,8 @@ TEXTS: dict[str, str] = {
     "edit.submit": "Change",
     "edit.kept": "Changed, keeps its place ({rank_text}): {hold}",
     "edit.swapped": "Changed as a new hold #{id} ({rank_text}): {hold}",
+    "preview.edit.unchanged": "Change the room, date or times: this line says whether the hold keeps its place or becomes a new hold.",
+    "edit.kind_fixed": "An edit keeps the kind of event. For another kind, release this hold and request a new one.",
     "preview.edit.keeps": "Keeps its place as {rank_text}",
     "preview.edit.keeps_first": "Keeps its place as 1st · reply by {deadline}",
     "preview.edit.confirmed": "Stays a confirmed booking, moved to the new time",

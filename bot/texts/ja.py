@@ -48,6 +48,8 @@ TEXTS: dict[str, str] = {
     "edit.submit": "変更する",
     "edit.kept": "変更しました（順位はそのまま・{rank_text}）: {hold}",
     "edit.swapped": "新しい押さえ #{id}（{rank_text}）として変更しました: {hold}",
+    "preview.edit.unchanged": "部屋・日付・時間を変えると、順位がそのままか新しい押さえになるかをここに表示します。",
+    "edit.kind_fixed": "変更では種別は変えられません。別の種別にするときは、この押さえを取り下げて新しく押さえてください。",
     "preview.edit.keeps": "順位はそのまま（{rank_text}）",
     "preview.edit.keeps_first": "順位はそのまま（1番手 · 期限 {deadline}）",
     "preview.edit.confirmed": "本予約のまま、新しい日時に移します",

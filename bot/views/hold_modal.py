@@ -62,11 +62,14 @@ def hold_modal(
         _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),
         _note(form, locale),
     ]
+    title, submit = (
+        ("edit.title", "edit.submit") if meta.editing else ("modal.title", "modal.submit")
+    )
     return View(
         type="modal",
         callback_id=ids.HOLD_MODAL,
-        title=plain(text(locale, "modal.title"), 24),
-        submit=plain(text(locale, "modal.submit"), 24),
+        title=plain(text(locale, title), 24),
+        submit=plain(text(locale, submit), 24),
         close=plain(text(locale, "modal.close"), 24),
         private_metadata=meta.dump(),
         blocks=blocks,
