@@ -98,8 +98,8 @@ def card(
 def decision_buttons(
     hold: Hold, tz: ZoneInfo, locale: str | None, *, extend: bool = True, another: bool = False
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none. ``another``
-    adds "Another date" (a second candidate date of the hold's enquiry) to a tentative hold."""
+    """1st: Confirm (Extend) Release Edit; waiting: Release Edit; decided holds: none.
+    ``another`` adds "Another date" (a second candidate date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
         return None
     value = str(hold.id)
@@ -113,6 +113,7 @@ def decision_buttons(
         )
         more = [_button(ids.EXTEND, "button.extend", value, locale)] if extend else []
         elements = [confirm, *more, *elements]
+    elements.append(_button(ids.EDIT, "edit.button", value, locale))
     if another:
         elements.append(_button(ids.ANOTHER_DATE, "button.another_date", value, locale))
     return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)

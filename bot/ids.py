@@ -77,6 +77,7 @@ RELEASE = "hold_release"
 EXTEND = "hold_extend"
 DECISION_ACTION = re.compile(r"^hold_(confirm|release|extend)$")
 ANOTHER_DATE = "hold_another_date"  # "別の候補日": the form again, same customer and rooms
+EDIT = "hold_edit"  # opens the /hold form filled in with the hold, to change it
 
 
 def card_actions(hold_id: int) -> str:

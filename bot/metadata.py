@@ -67,6 +67,13 @@ class Meta:
     rows: tuple[int, ...] = ()  # the /hold form's further room rows, by key (``ids.item_room``)
     last_row: int = 0  # the highest row key this form has used (a removed row's is not reused)
     enquiry_id: int | None = None  # the form adds a candidate date to this enquiry
+    version: int | None = None  # an edit form: the hold's version when it was opened
+    item: str | None = None  # an edit form: the room of the hold's item it shows
+
+    @property
+    def editing(self) -> bool:
+        """The /hold form opened by "Edit" on ``hold_id`` (its submission changes that hold)."""
+        return self.hold_id is not None and self.version is not None
 
     def dump(self) -> str:
         data = {
@@ -79,6 +86,8 @@ class Meta:
             "k": list(self.rows),
             "m": self.last_row or None,
             "q": self.enquiry_id,
+            "v": self.version,
+            "i": self.item,
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -106,6 +115,8 @@ class Meta:
             rows=_row_keys(rows if isinstance(rows, list) else ()),
             last_row=_last_row(data.get("m")),
             enquiry_id=strict.hold_id(data.get("q")),  # an enquiry id has the same range
+            version=strict.hold_id(data.get("v")),  # a positive integer, as an id is
+            item=_text(data.get("i")),
         )
 
 

@@ -14,7 +14,7 @@ from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
 from cli.errors import CommandError
 from core.engine import HoldEngine
-from core.model import Hold, HoldRequest, ItemRequest, Venue
+from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Venue
 from core.results import Refused
 from core.rules.spans import end_minute
 from core.serialize import hold_summary, hold_to_json
@@ -59,6 +59,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
     listing.add_argument("--date", type=_date)
     listing.set_defaults(handler=list_holds)
+    _register_edit(actions, common)
     show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
     show.add_argument("id", type=int)
     show.set_defaults(handler=show_hold)
@@ -167,7 +168,84 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    return emit(args.json, {**summary, "hold": hold_to_json(found), "trail": events}, lines)
+    payload = {**summary, "version": found.version, "hold": hold_to_json(found), "trail": events}
+    return emit(args.json, payload, lines)
+
+
+def _register_edit(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    edit = actions.add_parser(
+        "edit",
+        parents=[common],
+        help="change a hold: a shrink keeps its place, anything else becomes a new arrival",
+    )
+    edit.add_argument("id", type=int)
+    edit.add_argument(
+        "--item", metavar="ROOM", help="which room of a package --room/--start/--end change"
+    )
+    edit.add_argument("--room", help="the item's new room")
+    edit.add_argument("--date", type=_date, help="YYYY-MM-DD: every room moves to it")
+    edit.add_argument("--start", type=_clock, help="HH:MM")
+    edit.add_argument("--end", type=_clock, help="HH:MM (at/before start: next day)")
+    edit.add_argument("--customer")
+    edit.add_argument("--note")
+    edit.add_argument("--salesperson", help="Slack user id")
+    edit.add_argument("--actor", required=True, help="Slack user id of who changes it")
+    edit.add_argument(
+        "--version", required=True, type=int, help="the version `osae hold show` gave"
+    )
+    edit.set_defaults(handler=edit_hold)
+
+
+def edit_hold(args: argparse.Namespace) -> int:
+    engine, venue = _open(args)
+    change = HoldEdit(
+        hold_id=args.id,
+        version=args.version,
+        actor=args.actor,
+        item_room=args.item,
+        room_id=args.room,
+        local_date=args.date,
+        start_min=args.start,
+        end_min=args.end,
+        customer=args.customer,
+        note=args.note,
+        salesperson=args.salesperson,
+    )
+    result = engine.edit(venue.id, change, now=now_of(args, venue.tz))
+    if isinstance(result, Refused):
+        return emit_refusal(args.json, result, venue.tz)
+    hold = result.hold
+    rank_text = (
+        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
+    )
+    line = hold_line(hold, venue.tz, locale())
+    said = (
+        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
+        if result.kept_place
+        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
+    )
+    lines = [said, *item_lines(hold, venue)]
+    lines += [f"  released: {hold_line(h, venue.tz, locale())}" for h in result.released]
+    lines += [f"  promoted: {hold_line(h, venue.tz, locale())}" for h in result.promoted]
+    wake_drain(settings_of(args), venue.id)  # promotions' notices go out now
+    return emit(
+        args.json,
+        {
+            "id": hold.id,
+            "kept_place": result.kept_place,
+            "rank": hold.rank,
+            "expires_at": hold.expires_at.astimezone(venue.tz).isoformat()
+            if hold.expires_at
+            else None,
+            "released": [h.id for h in result.released],
+            "promoted": [h.id for h in result.promoted],
+            "replaced": None if result.kept_place else result.before.id,
+            "ahead": [h.id for h in result.ahead],
+            "version": hold.version,
+            "hold": hold_to_json(hold),
+        },
+        lines,
+    )
 
 
 def run_sweep(args: argparse.Namespace) -> int:

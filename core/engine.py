@@ -19,9 +19,9 @@ import sqlalchemy as sa
 from core.admission import Admission, Key
 from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
-from core.model import Hold, HoldRequest, Status, Venue
+from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
 from core.notices import Notice
-from core.operations import decisions, digests, reads, request, sweep, venues
+from core.operations import decisions, digests, edit, reads, request, sweep, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
@@ -29,6 +29,8 @@ from core.results import (
     Code,
     Confirmed,
     ConfirmPlan,
+    Edited,
+    EditPlan,
     EnquiryView,
     Extended,
     Overview,
@@ -147,6 +149,15 @@ class HoldEngine:
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> Cancelled | Refused:
         return self._answer(venue_id, now, partial(decisions.cancel, hold_id=hold_id, actor=actor))
+
+    def edit(self, venue_id: str, change: HoldEdit, *, now: datetime) -> Edited | Refused:
+        """Change a hold's rooms, times or people (docs/rules.md, Changing a hold): a shrink
+        keeps its place, anything else swaps it for a new arrival, atomically."""
+        return self._answer(venue_id, now, partial(edit.edit, change=change))
+
+    def edit_plan(self, venue_id: str, change: HoldEdit, *, now: datetime) -> EditPlan | Refused:
+        """What ``edit`` would do now (the form's preview); nothing is written."""
+        return self._run.read(venue_id, partial(edit.plan_edit, change=change, now=now))
 
     def sweep(self, venue_id: str, *, now: datetime, batch: int = 500) -> Swept | Refused:
         """Expire every due 1st hold, ``batch`` at a time (see ``operations.sweep``)."""

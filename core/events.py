@@ -29,6 +29,7 @@ class Action(StrEnum):
     CANCELLED = "cancelled"
     PROMOTED = "promoted"
     EXPIRED = "expired"
+    EDITED = "edited"  # rooms, times or people changed: in place, or replaced by a new hold
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,17 @@ class Expired:
 
 
 @dataclass(frozen=True)
+class Edited:
+    """A hold changed (docs/rules.md, Changing a hold): in place when ``kept_place``, else
+    ``after`` is the new hold that replaced it (``before`` is then released)."""
+
+    before: Hold  # as it was
+    after: Hold  # as it is now
+    actor: str
+    kept_place: bool
+
+
+@dataclass(frozen=True)
 class ReminderDue:
     """Its deadline is near: one reminder per hold and deadline."""
 
@@ -145,6 +157,7 @@ Event = (
     | Cancelled
     | Promoted
     | Expired
+    | Edited
     | ReminderDue
     | DigestDue
 )

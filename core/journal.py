@@ -81,6 +81,17 @@ def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR09
             return _on(event.hold, event.actor, Action.PROMOTED, at, expires_at=expires)
         case events.Expired():
             return _on(event.hold, SYSTEM, Action.EXPIRED, at)
+        case events.Edited():
+            return _on(
+                event.before,
+                event.actor,
+                Action.EDITED,
+                at,
+                kept_place=event.kept_place,
+                now_id=event.after.id,
+                before=_as_edited(event.before),
+                after=_as_edited(event.after),
+            )
         case events.ReminderDue() | events.DigestDue():
             return None
 
@@ -133,6 +144,24 @@ def _digest(event: events.DigestDue) -> NewNotice:
         },
         dedupe_key=f"digest:{event.salesperson}:{event.week}",
     )
+
+
+def _as_edited(hold: Hold) -> dict[str, Any]:
+    """What an edit may change, and the place it had: the before and after of the trail."""
+    return {
+        "id": hold.id,
+        "local_date": hold.local_date.isoformat(),
+        "items": [
+            {"room": i.room_id, "start_at": i.start_at.isoformat(), "end_at": i.end_at.isoformat()}
+            for i in hold.items
+        ],
+        "customer": hold.customer,
+        "note": hold.note,
+        "salesperson": hold.salesperson,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "expires_at": _iso(hold.expires_at),
+    }
 
 
 def _iso(value: datetime | None) -> str | None:

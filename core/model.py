@@ -128,6 +128,7 @@ class Hold:
     updated_at: datetime
     enquiry_id: int = 0  # the customer's case this hold is a candidate date of
     items: tuple[HoldItem, ...] = ()
+    version: int = 0  # +1 on every change of the stored row: a form carries the one it saw
 
     def __post_init__(self) -> None:
         if not self.items:
@@ -237,3 +238,24 @@ class HoldRequest:
     def items(self) -> tuple[ItemRequest, ...]:
         """Every room asked for, the first one first."""
         return (ItemRequest(self.room_id, self.start_min, self.end_min), *self.also)
+
+
+@dataclass(frozen=True)
+class HoldEdit:
+    """What an edit of a hold asks for (docs/rules.md, Changing a hold): each field given
+    replaces the hold's, None keeps it. ``room_id``, ``start_min`` and ``end_min`` change the
+    item whose room is ``item_room`` (a one-room hold's only item when None); ``local_date``
+    moves every item. Minutes count from local midnight as in ``HoldRequest``; an end at or
+    before the item's start runs past midnight. ``version``: the one the form saw."""
+
+    hold_id: int
+    version: int
+    actor: str
+    item_room: str | None = None
+    room_id: str | None = None
+    local_date: date | None = None
+    start_min: int | None = None
+    end_min: int | None = None
+    customer: str | None = None
+    note: str | None = None
+    salesperson: str | None = None

@@ -43,6 +43,11 @@ class Code(StrEnum):
     EXTENSION_PAST_START = "extension_past_start"
     TOO_MANY_CANDIDATES = "too_many_candidates"  # the enquiry has max_candidates live holds
     ENQUIRY_CONFIRMED = "enquiry_confirmed"  # the customer chose: no more candidate dates
+    # edits (docs/rules.md, Changing a hold)
+    STALE_VERSION = "stale_version"  # the hold changed since the form was opened
+    NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold
+    ITEM_NOT_FOUND = "item_not_found"  # no item of the hold in that room / which one is meant
+    EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
     # the database stayed contended through every retry
     BUSY = "busy"
 
@@ -171,4 +176,32 @@ class EnquiryView:
 
     enquiry: Enquiry
     holds: tuple[Hold, ...]
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Edited:
+    """An edit done: ``hold`` as it is now (a new hold when it was a swap), ``before`` as it
+    was, and who lost (``released``: the old hold of a swap) or moved up (``promoted``)."""
+
+    hold: Hold
+    before: Hold
+    kept_place: bool
+    released: tuple[Hold, ...]
+    promoted: tuple[Hold, ...]
+    ahead: tuple[Hold, ...] = ()  # the holds it now waits behind (a swap that is not 1st)
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class EditPlan:
+    """What an edit would do now (nothing written): keep the place, or be a new arrival of
+    ``rank`` behind ``ahead`` (the tentative holds in its way once the old one is gone)."""
+
+    hold: Hold  # as it stands
+    kept_place: bool
+    rank: int | None  # None for a confirmed hold
+    expires_at: datetime | None
+    ahead: tuple[Hold, ...]
+    item_ranks: tuple[int, ...] = ()
     ok: ClassVar[bool] = True

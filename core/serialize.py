@@ -33,6 +33,7 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "updated_at": hold.updated_at.isoformat(),
         "enquiry_id": hold.enquiry_id,
         "items": [item_to_json(item) for item in hold.items],
+        "version": hold.version,
     }
 
 
@@ -96,6 +97,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         updated_at=datetime.fromisoformat(data["updated_at"]),
         enquiry_id=data.get("enquiry_id", 0),
         items=tuple(_item_from_json(i) for i in data.get("items", ())),
+        version=data.get("version", 0),
     )
 
 

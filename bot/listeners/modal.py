@@ -9,8 +9,10 @@ from slack_bolt import Ack, App, Args
 
 from bot import ids, strict
 from bot.deps import Deps
+from bot.edit_form import edit_preview
 from bot.form import Form, Row, invalid_text, read_form
 from bot.homes import publish_homes
+from bot.listeners.edit import submit_edit
 from bot.logs import log_action
 from bot.metadata import Meta
 from bot.preview import current_preview, preview_line, room_names
@@ -57,7 +59,10 @@ def refresh_preview(deps: Deps, args: Args) -> None:
         keys = tuple(row.key for row in form.rows)
         meta = replace(meta, rows=keys, last_row=max((meta.last_row, *keys)))
     user = args.body["user"]["id"]
-    line = current_preview(deps.engine, venue, form, user, meta.locale, deps.now())
+    if meta.editing:
+        line = edit_preview(deps.engine, venue, form, meta, user, deps.now())
+    else:
+        line = current_preview(deps.engine, venue, form, user, meta.locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=line)
     stamp = strict.action_ts(args.body["actions"][0].get("action_ts")) or 0.0
     deps.views.update(
@@ -106,6 +111,9 @@ def submit(deps: Deps, args: Args) -> None:
         ack(response_action="errors", errors=dict.fromkeys(missing, required))
         return
     venue = deps.venue(args.context)
+    if meta.editing:
+        submit_edit(deps, args, venue, form, meta)
+        return
     # The view id is the same for a double click and for Slack's retries: one hold.
     result = deps.engine.request(
         venue.id, form.request(user), now=deps.now(), idempotency_key=f"modal:{view['id']}"

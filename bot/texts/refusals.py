@@ -22,6 +22,10 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         key += ".manager"
     if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
         key += ".enquiry"
+    if refused.code is Code.NOT_AUTHORIZED and refused.detail == "edit_confirmed":
+        key += ".edit_confirmed"
+    if refused.code is Code.ITEM_NOT_FOUND:
+        key += ".which" if refused.field == "which" else ".item"
     if refused.code is Code.ENQUIRY_MISMATCH:
         key += f".{refused.field}"
         detail = text(locale, f"kind.{refused.detail}") if refused.field == "kind" else detail
@@ -40,6 +44,7 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
         "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
         "room": esc(refused.room_name),
+        "rooms": ", ".join(esc(i.room_name) for i in hold.items) if hold else "",
     }
     said = text(locale, key, **facts)
     if refused.room_name and refused.code is not Code.ITEMS_OVERLAP:

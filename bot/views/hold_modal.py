@@ -58,18 +58,23 @@ def hold_modal(
         _input(ids.ROOM, "field.room", _room_select(venue, ids.ROOM, form.room_id, locale), locale),
         _input(ids.START, "field.start", _time_picker(ids.START, form.start_min), locale),
         _input(ids.END, "field.end", _time_picker(ids.END, form.end_min), locale, hint=True),
-        *_rows(venue, form, locale),
+        *([] if meta.editing else _rows(venue, form, locale)),  # an edit changes one room
         _input(ids.KIND, "field.kind", _kind_buttons(form.kind, locale), locale),
         context(preview, block_id=ids.PREVIEW),
         _input(ids.CUSTOMER, "field.customer", _customer(form, locale), locale),
         _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),
         _note(form, locale),
     ]
+    title, submit = (
+        ("edit.title", "edit.submit") if meta.editing else ("modal.title", "modal.submit")
+    )
+    if meta.enquiry_id and not meta.editing:
+        title = "modal.title.another"
     return View(
         type="modal",
         callback_id=ids.HOLD_MODAL,
-        title=plain(text(locale, "modal.title.another" if meta.enquiry_id else "modal.title"), 24),
-        submit=plain(text(locale, "modal.submit"), 24),
+        title=plain(text(locale, title), 24),
+        submit=plain(text(locale, submit), 24),
         close=plain(text(locale, "modal.close"), 24),
         private_metadata=meta.dump(),
         blocks=blocks,

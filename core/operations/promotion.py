@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import date
 
@@ -18,10 +18,18 @@ from core.store.holds import RankChange
 
 
 def promote_after(
-    tx: Tx, leaving: Sequence[Hold], bumped: set[tuple[str, date]], actor: str
+    tx: Tx,
+    leaving: Sequence[Hold],
+    bumped: set[tuple[str, date]],
+    actor: str,
+    *,
+    gone: Collection[int] | None = None,
 ) -> list[Hold]:
     """Give every waiting hold with an item that conflicted with ``leaving`` its new item
     ranks; the holds whose every item is now rank 1 get a deadline counted from now.
+
+    ``leaving`` are the holds as they were; ``gone``, those of them no longer live (all, by
+    default). A hold that shrank stays: itself and those behind it are ranked again.
 
     A waiting item's rank depends on holds beyond the ones that left (a whole room waits
     behind both halves), and a hold's on all its items, so the part-days of every item of
@@ -29,15 +37,14 @@ def promote_after(
     """
     if not leaving:
         return []
-    waiting = waiting_behind(tx, leaving)
+    left = _ids(leaving) if gone is None else set(gone)
+    waiting = waiting_behind(tx, leaving, left)
     if not waiting:
         return []
     venue, now = tx.venue, tx.now
     spans = [s for h in waiting for s in spans_of(h)]
     ledger.bump(tx.conn, venue.id, touch(k for k in part_days(spans, venue.tz) if k not in bumped))
-    moves = new_ranks(
-        waiting, holds.occupants(tx.conn, venue, _waiting_spans(waiting)), _ids(leaving)
-    )
+    moves = new_ranks(waiting, holds.occupants(tx.conn, venue, _waiting_spans(waiting)), left)
     changes = [_change(tx, move) for move in moves]
     holds.set_ranks(tx.conn, venue, changes, now)
     promoted = [
@@ -49,10 +56,12 @@ def promote_after(
     return promoted
 
 
-def waiting_behind(snap: Snapshot, leaving: Sequence[Hold]) -> list[Hold]:
-    """Holds with a waiting item (rank 2 or more) in the way of ``leaving``: span rows
-    first, then just those holds."""
-    gone = _ids(leaving)
+def waiting_behind(
+    snap: Snapshot, leaving: Sequence[Hold], gone: Collection[int] | None = None
+) -> list[Hold]:
+    """Holds with a waiting item (rank 2 or more) in the way of ``leaving`` (besides those
+    ``gone``, by default all of them): span rows first, then just those holds."""
+    gone = _ids(leaving) if gone is None else gone
     spans = [s for h in leaving for s in spans_of(h)]
     found = holds.occupants(snap.conn, snap.venue, spans)
     ids = [o.hold_id for o in found if not o.first and not o.confirmed and o.hold_id not in gone]

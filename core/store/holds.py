@@ -92,6 +92,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any) -> Hold:
         updated_at=hold["updated_at"],
         enquiry_id=hold["enquiry_id"],
         items=items,
+        version=hold["version"],
     )
 
 
@@ -340,7 +341,8 @@ def insert(
 _LEAVE = sa.text(
     """
     WITH left_holds AS (
-      UPDATE holds SET status = :status, rank = NULL, expires_at = NULL, updated_at = :now
+      UPDATE holds SET status = :status, rank = NULL, expires_at = NULL, updated_at = :now,
+                       version = version + 1
       WHERE venue_id = :venue AND id = ANY(CAST(:ids AS bigint[]))
     ), left_items AS (
       UPDATE hold_items SET rank = NULL
@@ -375,7 +377,8 @@ class RankChange:
 _SET_RANKS = sa.text(
     """
     WITH moved_holds AS (
-      UPDATE holds h SET rank = m.rank, expires_at = m.expires_at, updated_at = :now
+      UPDATE holds h SET rank = m.rank, expires_at = m.expires_at, updated_at = :now,
+                         version = h.version + 1
       FROM unnest(CAST(:ids AS bigint[]), CAST(:ranks AS smallint[]),
                   CAST(:expires AS timestamptz[])) AS m(id, rank, expires_at)
       WHERE h.venue_id = :venue AND h.id = m.id
@@ -419,7 +422,8 @@ def set_ranks(
 _CONFIRM = sa.text(
     """
     WITH confirmed AS (
-      UPDATE holds SET status = 'confirmed', rank = NULL, expires_at = NULL, updated_at = :now
+      UPDATE holds SET status = 'confirmed', rank = NULL, expires_at = NULL, updated_at = :now,
+                       version = version + 1
       WHERE venue_id = :venue AND id = :id
     ), items AS (
       UPDATE hold_items SET rank = NULL WHERE venue_id = :venue AND hold_id = :id
@@ -440,7 +444,12 @@ def extend(
     conn.execute(
         holds.update()
         .where(holds.c.venue_id == venue.id, holds.c.id == hold.id)
-        .values(expires_at=expires_at, extensions_used=hold.extensions_used + 1, updated_at=now)
+        .values(
+            expires_at=expires_at,
+            extensions_used=hold.extensions_used + 1,
+            updated_at=now,
+            version=holds.c.version + 1,
+        )
     )
 
 

@@ -105,6 +105,9 @@ holds = sa.Table(
     sa.Column("extensions_used", sa.SmallInteger, nullable=False),
     sa.Column("created_at", TS, nullable=False),
     sa.Column("updated_at", TS, nullable=False),
+    # +1 on every change of this row (an edit, a promotion, a decision): a form opened at
+    # one version and submitted at another is stale (docs/rules.md, Changing a hold).
+    sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),

@@ -45,7 +45,11 @@ def test_promoted_names_the_hold_the_new_deadline_and_offers_confirm_and_release
 
     assert "1番手になりました" in out.text
     assert "鳳凰の間" in out.text and "3/8(月) 9:00" in out.text
-    assert buttons(out.blocks) == [(ids.CONFIRM, str(held.id)), (ids.RELEASE, str(held.id))]
+    assert buttons(out.blocks) == [
+        (ids.CONFIRM, str(held.id)),
+        (ids.RELEASE, str(held.id)),
+        (ids.EDIT, str(held.id)),
+    ]
     release = out.blocks[1]["elements"][1]
     assert release["style"] == "danger" and "confirm" in release  # Slack asks before releasing
 
@@ -55,7 +59,7 @@ def test_promoted_in_english_for_an_english_locale() -> None:
     assert out.text.startswith("Now 1st")
     assert "Mon 8 Mar 9:00" in out.text
     labels = [e["text"]["text"] for e in out.blocks[1]["elements"]]
-    assert labels == ["Confirm", "Release"]
+    assert labels == ["Confirm", "Release", "Edit"]
 
 
 def test_lost_names_the_confirmed_winner_and_has_no_buttons() -> None:
@@ -101,7 +105,7 @@ def test_reminder_offers_confirm_extend_and_release() -> None:
     held = samples.hold()
     out = render_notice(samples.about(NoticeKind.REMINDER, held), tz=JST, locale="ja")
     assert "24時間" in out.text
-    assert [a for a, _ in buttons(out.blocks)] == [ids.CONFIRM, ids.EXTEND, ids.RELEASE]
+    assert [a for a, _ in buttons(out.blocks)] == [ids.CONFIRM, ids.EXTEND, ids.RELEASE, ids.EDIT]
 
 
 def test_customer_text_is_escaped_for_mrkdwn() -> None:

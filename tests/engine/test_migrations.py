@@ -22,7 +22,7 @@ from migrations import MigrationRefused
 from tests.support import factories, invariants
 from tests.support.factories import NOW
 
-HEAD = "0002"  # the newest revision in migrations/versions
+HEAD = "0003_edit"  # the newest revision in migrations/versions
 
 
 def tables(url: str) -> set[str]:
@@ -189,6 +189,7 @@ def test_upgrading_keeps_every_hold_rank_deadline_and_span(
         assert kept == {name: was[name] for name in KEPT}, was["id"]
         assert hold.enquiry_id == hold.id, "each hold is the one candidate of its own enquiry"
         assert [i.rank for i in hold.items] == [was["rank"]]
+        assert hold.version == 1, "0003: every stored hold starts at version 1"
     spans = rows(db, "SELECT * FROM hold_spans ORDER BY hold_id, part_id")
     assert [{k: v for k, v in s.items() if k != "item_no"} for s in spans] == old_spans
     assert {s["item_no"] for s in spans} == {1}

@@ -16,7 +16,7 @@ from core.results import Code
 from tests.support import factories
 from tests.support.factories import MANAGER, NOW, SALES
 from tests.support.machine import D10, D11, D12, OTHER, STRANGER, fresh, step
-from tests.support.model import Accepted, Done, Refusal, SweepResult
+from tests.support.model import Accepted, Done, EditDone, MEdit, Refusal, SweepResult
 
 MORNING = (660, 900)  # 11:00-15:00
 
@@ -237,3 +237,45 @@ def test_a_new_enquiry_for_a_customer_holding_elsewhere_is_warned_not_refused(
     assert (again.rank, again.warnings) == (1, (yamada.hold_id,))
     candidate = step(m, m.join(yamada.enquiry, "sakura", D12, MORNING))
     assert candidate.warnings == ()  # the same enquiry: nothing to warn of
+
+
+def test_a_waiting_whole_room_that_shrinks_to_the_free_half_moves_up_itself(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    """鳳凰A is 1st; the whole room waits behind it. Shrunk to 鳳凰B (inside its old parts)
+    it keeps its place and, with nobody earlier in its way, is 1st with a deadline from now;
+    a swap to 鳳凰A later would be a new arrival behind nobody but A1's hold."""
+    m = fresh(engine, sa_engine)
+    a1 = step(m, m.submit("hoo-a", D10, MORNING))
+    whole = step(m, m.submit("hoo", D10, MORNING, people=(OTHER, OTHER)))
+    assert whole.rank == 2
+    version = m.model.holds[whole.hold_id].version
+    m.now = NOW + timedelta(hours=2)
+    done = step(m, m.change(whole.hold_id, MEdit(version, room="hoo-b"), "natural"))
+    assert done == EditDone(
+        whole.hold_id, True, 1, m.now + timedelta(days=7), promoted=(whole.hold_id,)
+    )
+    version = m.model.holds[whole.hold_id].version
+    moved = step(m, m.change(whole.hold_id, MEdit(version, room="hoo-a"), "natural"))
+    assert isinstance(moved, EditDone) and not moved.kept_place
+    assert (moved.rank, moved.released) == (2, (whole.hold_id,))
+    stale = step(m, m.change(whole.hold_id, MEdit(version, end=800), "natural"))
+    assert stale == Refusal(Code.STALE_VERSION)
+    assert m.model.holds[a1.hold_id].rank == 1
+
+
+def test_a_confirmed_booking_moves_only_where_nobody_else_holds(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    m = fresh(engine, sa_engine)
+    booked = step(m, m.submit("hoo", D10, MORNING))
+    step(m, m.act("confirm", booked.hold_id, "natural"))
+    other = step(m, m.submit("sakura", D10, MORNING, people=(OTHER, OTHER)))
+    assert other.rank == 1
+    version = m.model.holds[booked.hold_id].version
+    mine = step(m, m.change(booked.hold_id, MEdit(version, end=960), "natural"))
+    assert mine == Refusal(Code.NOT_AUTHORIZED)
+    blocked = step(m, m.change(booked.hold_id, MEdit(version, room="sakura"), MANAGER))
+    assert blocked == Refusal(Code.EDIT_BLOCKED)
+    moved = step(m, m.change(booked.hold_id, MEdit(version, end=960), MANAGER))
+    assert moved == EditDone(booked.hold_id, True, None, None)

@@ -20,6 +20,7 @@ from a refusal).
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, timedelta
@@ -37,11 +38,13 @@ from hypothesis.stateful import (
 )
 
 from core.engine import HoldEngine
-from core.model import Hold, HoldRequest, ItemRequest, Kind, Policy, Status
+from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Kind, Policy, Status
 from core.results import (
     Cancelled,
     Confirmed,
     ConfirmPlan,
+    Edited,
+    EditPlan,
     Extended,
     Preview,
     Refused,
@@ -55,6 +58,8 @@ from tests.support.invariants import item_blocks
 from tests.support.model import (
     Accepted,
     Done,
+    EditDone,
+    MEdit,
     Model,
     MPolicy,
     MRoom,
@@ -108,6 +113,18 @@ OPS += ["cancel", "confirm_plan"]
 POOLS = ["natural", "natural", "natural", "natural", "first", "waiting", "confirmed", "live"]
 POOLS += ["any", "foreign"]
 ACTORS = ["natural", "natural", "natural", "creator", MANAGER, OTHER, STRANGER]
+
+# Edits, relative to the item they change: (what, by). Shrinks keep the place; the others
+# swap (or are refused as a request would be); "nothing" changes nothing.
+EDITS = [
+    ("shrink_end", 60), ("shrink_end", 60), ("shrink_start", 60), ("shrink_start", 30),
+    ("grow_end", 60), ("grow_end", 120), ("earlier", 60), ("later", 120),
+    ("room", "hoo-a"), ("room", "hoo"), ("room", "hoo-b"), ("room", "sakura"), ("room", "ghost"),
+    ("day", D11), ("day", D12), ("customer", "佐藤様"), ("customer", " "),
+    ("salesperson", OTHER), ("nothing", None), ("item", "ghost"),
+]  # fmt: skip
+MOVES = {"shrink_end", "shrink_start", "grow_end", "earlier", "later", "room"}
+EDIT_POOLS = ["tentative", "tentative", "tentative", "waiting", "confirmed", "any"]
 
 ADVANCE = st.one_of(
     st.integers(1, 180).map(lambda n: timedelta(minutes=n)),
@@ -524,6 +541,90 @@ class HoldMachine(RuleBasedStateMachine):
         )
         return expected
 
+    # -- edits -----------------------------------------------------------------------------
+    @precondition(lambda self: self.ready and bool(self.model.holds))
+    @rule(
+        pool=st.sampled_from(EDIT_POOLS),
+        which=st.integers(0, 30),
+        item=st.integers(0, 3),
+        what=st.sampled_from(EDITS),
+        actor=st.sampled_from(["natural", "natural", "natural", "creator", MANAGER, OTHER]),
+        stale=st.sampled_from([False] * 9 + [True]),
+    )
+    def edit(
+        self,
+        pool: str,
+        which: int,
+        item: int,
+        what: tuple[str, Any],
+        actor: str,
+        stale: bool,
+    ) -> None:
+        """Change a hold's rooms, times or people, as the edit form would."""
+        mid = self._pick(pool, which)
+        assert mid is not None
+        self.change(mid, _edit_of(self.model, mid, item, what, stale), actor)
+
+    # The same on the holds and changes that make places move, so that sequences get there.
+    @precondition(lambda self: self.ready and bool(self._pool("tentative")))
+    @rule(
+        which=st.integers(0, 30),
+        item=st.integers(0, 3),
+        what=st.sampled_from([e for e in EDITS if e[0] in MOVES]),
+    )
+    def edit_tentative(self, which: int, item: int, what: tuple[str, Any]) -> None:
+        mid = self._pick("tentative", which)
+        assert mid is not None
+        self.change(mid, _edit_of(self.model, mid, item, what, stale=False), "natural")
+
+    @precondition(lambda self: self.ready and bool(self._pool("confirmed")))
+    @rule(which=st.integers(0, 30), what=st.sampled_from(EDITS))
+    def edit_confirmed(self, which: int, what: tuple[str, Any]) -> None:
+        mid = self._pick("confirmed", which)
+        assert mid is not None
+        self.change(mid, _edit_of(self.model, mid, 0, what, stale=False), MANAGER)
+
+    def change(self, mid: int, change: MEdit, actor_role: str) -> EditDone | Refusal:
+        """Run one edit on the model's hold ``mid`` and on the engine; compare answers, the
+        preview the form showed, and what the edit wrote."""
+        hold = self.model.holds[mid]
+        actor = {"natural": hold.salesperson, "creator": hold.creator}.get(actor_role, actor_role)
+        edit = HoldEdit(
+            hold_id=self.engine_id[mid],
+            version=change.version,
+            actor=actor,
+            item_room=change.item_room,
+            room_id=change.room,
+            local_date=change.day,
+            start_min=change.start,
+            end_min=change.end,
+            customer=change.customer,
+            salesperson=change.salesperson,
+        )
+        dry = copy.deepcopy(self.model).edit(mid, actor, self.now, change)
+        planned = self.engine.edit_plan(self.venue.id, edit, now=self.now)
+        if isinstance(dry, Refusal):
+            assert isinstance(planned, Refused) and planned.code is dry.code, (planned, dry)
+        else:
+            assert isinstance(planned, EditPlan) and planned.kept_place == dry.kept_place
+            if not dry.kept_place:
+                assert (planned.rank, planned.expires_at) == (dry.rank, dry.expires_at)
+        self._check_writes(None)
+        expected = self.model.edit(mid, actor, self.now, change)
+        got = self.engine.edit(self.venue.id, edit, now=self.now)
+        if isinstance(got, Edited) and isinstance(expected, EditDone) and not got.kept_place:
+            assert got.hold.id > max(self.model_id), "a swap is a new arrival"
+            self.model_id[got.hold.id] = expected.hold_id
+            self.engine_id[expected.hold_id] = got.hold.id
+        assert self._outcome(got) == expected, (mid, change, actor, self.now)
+        note(f"edit: {_label(expected)}")
+        if isinstance(expected, Refusal):
+            self._check_writes(None)
+        else:
+            acted = sorted({mid, expected.hold_id})
+            self._check_writes(actor, acted=acted, bumped=acted, promoted=expected.promoted)
+        return expected
+
     # -- after every step ------------------------------------------------------------------
     @invariant()
     def ledger_agrees(self) -> None:
@@ -546,11 +647,12 @@ class HoldMachine(RuleBasedStateMachine):
             items = [(i.room_id, i.start_at, i.end_at, i.span_end, i.rank) for i in e.items]
             want = [(i.room_id, i.start, i.end, i.span_end, i.rank) for i in m.items]
             assert items == want, (mid, items, want)
-            assert (e.status, e.rank, e.expires_at, e.extensions_used) == (
+            assert (e.status, e.rank, e.expires_at, e.extensions_used, e.version) == (
                 m.status,
                 m.rank,
                 m.expires_at,
                 m.extensions_used,
+                m.version,
             ), (mid, self.now)
         invariants.check_holds(listed, self.venue.policy.max_rank)
         self._check_rows(listed)
@@ -600,6 +702,15 @@ class HoldMachine(RuleBasedStateMachine):
                 )
             case Swept():
                 return SweepResult(self._ids(got.expired), self._ids(got.promoted))
+            case Edited():
+                return EditDone(
+                    self._mid(got.hold),
+                    got.kept_place,
+                    got.hold.rank,
+                    got.hold.expires_at,
+                    self._ids(got.released),
+                    self._ids(got.promoted),
+                )
         return self._decision(got)
 
     def _decision(self, got: object) -> Done:
@@ -778,11 +889,45 @@ def _label(answer: object) -> str:
             moved = ["released"] * bool(answer.released) + ["promoted"] * bool(answer.promoted)
             moved += ["candidates"] * bool(answer.candidates)
             return " ".join(["done", *moved])
+        case EditDone():
+            kept = "kept place" if answer.kept_place else "swapped"
+            return f"{kept} rank {answer.rank}" + " promoted" * bool(answer.promoted)
         case SweepResult():
             return (
                 f"expired {min(len(answer.expired), 2)}+ promoted {min(len(answer.promoted), 2)}+"
             )
     return type(answer).__name__
+
+
+def _edit_of(model: Model, mid: int, item: int, what: tuple[str, Any], stale: bool) -> MEdit:
+    """An edit of the model's hold ``mid``: ``what`` applied to its item number ``item``
+    (named by room when the hold has several), at its version (or a stale one)."""
+    hold = model.holds[mid]
+    version = hold.version + (-1 if hold.version > 1 else 1) if stale else hold.version
+    chosen = hold.items[item % len(hold.items)]
+    midnight = model.local(hold.local_date, 0)
+    start = int((chosen.start - midnight).total_seconds() // 60)
+    end = int((chosen.end - midnight).total_seconds() // 60)
+    named = chosen.room_id if len(hold.items) > 1 else None
+    how, by = what
+    if how in ("shrink_end", "shrink_start", "grow_end", "earlier", "later"):
+        moved = {
+            "shrink_end": (start, end - by),
+            "shrink_start": (start + by, end),
+            "grow_end": (start, end + by),
+            "earlier": (start - by, end - by),
+            "later": (start + by, end + by),
+        }[how]
+        return MEdit(version, item_room=named, start=moved[0], end=moved[1])
+    if how == "room":
+        return MEdit(version, item_room=named, room=by)
+    if how == "item":
+        return MEdit(version, item_room=by, start=start)
+    if how == "day":
+        return MEdit(version, day=by)
+    if how in ("customer", "salesperson"):
+        return MEdit(version, **{how: by})
+    return MEdit(version)
 
 
 def _same_details(got: object, expected: object, req: HoldRequest) -> None:

@@ -16,7 +16,11 @@ Where the rules are silent the model makes these choices (change them here if th
   sweep whose deadline is already due (the event has started) waits for the next sweep,
   and gets no "promoted" notice (its Confirm could not work), only the "expired" one;
 - extend tells every waiting hold that conflicts with the extended one;
-- release may take any tentative hold, 1st (even past its deadline, before a sweep) or not.
+- release may take any tentative hold, 1st (even past its deadline, before a sweep) or not;
+- edit refuses in this order: not found, not authorized, stale version, decided, a confirmed
+  hold by a non-manager, the item (which room), the request's input checks, nothing changed,
+  then (confirmed) anyone in the way or (swap) the request's ledger refusals; a shrink's own
+  rank may drop (it is ranked again like anyone behind what it gave up).
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ class MHold:
     rank: int | None
     expires_at: datetime | None
     extensions_used: int = 0
+    version: int = 1  # +1 on every change of the hold: edit, rank, deadline, status
 
     @property
     def live(self) -> bool:
@@ -152,6 +157,18 @@ class Done:
     notified: tuple[int, ...] = ()  # extend: the holds waiting behind it
     expires_at: datetime | None = None  # extend: the new deadline
     candidates: tuple[int, ...] = ()  # confirm: of ``released``, the enquiry's other dates
+
+
+@dataclass(frozen=True)
+class EditDone:
+    """An edit went through: ``hold_id`` is the hold as it is now (a new one after a swap)."""
+
+    hold_id: int
+    kept_place: bool
+    rank: int | None
+    expires_at: datetime | None
+    released: tuple[int, ...] = ()  # the old hold of a swap
+    promoted: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -555,6 +572,7 @@ class Model:
             return Refusal(Code.EXTENSION_PAST_START)
         h.expires_at = new_deadline
         h.extensions_used += 1
+        h.version += 1
         behind = tuple(o.id for o in self.conflicting(h) if o.tentative and (o.rank or 0) > 1)
         return Done(h.id, notified=behind, expires_at=new_deadline)
 
@@ -578,8 +596,14 @@ class Model:
             self._leave(h, Status.EXPIRED)
         return SweepResult(tuple(sorted(h.id for h in due)), self._promote(now))
 
+    def edit(self, hold_id: int, actor: str, now: datetime, change: MEdit) -> EditDone | Refusal:
+        """A shrink keeps the place (and ranks again whoever it freed, itself too); anything
+        else is a new arrival placed as if the old hold had gone, which then goes."""
+        return _edit(self, hold_id, actor, now, change)
+
     # -- bookkeeping -----------------------------------------------------------------------
     def _leave(self, h: MHold, status: Status) -> None:
+        h.version += 1
         h.status, h.rank, h.expires_at = status, None, None
         for item in h.items:
             item.rank = None
@@ -592,13 +616,155 @@ class Model:
             if not h.tentative:
                 continue
             assert h.rank is not None
+            before = [i.rank for i in h.items]
             for item in h.items:
                 rank = self.item_rank(item, h.id)
                 assert item.rank is not None and rank <= item.rank, f"model: item of {h.id} rose"
                 item.rank = rank
+            h.version += before != [i.rank for i in h.items]
             rank = max(i.rank or 1 for i in h.items)
             if rank < h.rank and rank == 1:
                 h.expires_at = self.deadline(now, h.kind, h.start)
                 promoted.append(h.id)
             h.rank = rank
         return tuple(promoted)
+
+
+# -- edits ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MEdit:
+    """What an edit asks for; None keeps the hold's. ``start`` / ``end``: minutes of the
+    item in ``item_room`` (a one-room hold's only one); an end at or before the start is
+    the next day's."""
+
+    version: int
+    item_room: str | None = None
+    room: str | None = None
+    day: date | None = None
+    start: int | None = None
+    end: int | None = None
+    customer: str | None = None
+    salesperson: str | None = None
+
+
+def _edit(  # noqa: PLR0911 - one return per refusal, in the order the class docstring gives
+    model: Model, hold_id: int, actor: str, now: datetime, change: MEdit
+) -> EditDone | Refusal:
+    h = _editable(model, hold_id, actor, change.version)
+    if isinstance(h, Refusal):
+        return h
+    asked = _asked(model, h, change)
+    if isinstance(asked, Refusal):
+        return asked
+    day = change.day or h.local_date
+    customer = h.customer if change.customer is None else change.customer
+    salesperson = h.salesperson if change.salesperson is None else change.salesperson
+    refused = model._bad_input(asked, day, h.kind.value, customer, "", salesperson, now)
+    if refused:
+        return refused
+    items = [model._item(room, day, s, e) for room, s, e in asked]
+    same_items = [(i.room_id, i.start, i.end) for i in items] == [
+        (i.room_id, i.start, i.end) for i in h.items
+    ]
+    people = (customer.strip(), salesperson.strip()) != (h.customer, h.salesperson)
+    if day == h.local_date and same_items and not people:
+        return Refusal(Code.NO_CHANGE)
+    shrink = day == h.local_date and all(
+        new.parts <= old.parts and old.start <= new.start and new.span_end <= old.span_end
+        for new, old in zip(items, h.items, strict=True)
+    )
+    if h.status is Status.CONFIRMED:
+        others = [j for o in model.live() if o.id != h.id for j in o.items]
+        if any(conflict(model.span(i), model.span(j)) for i in items for j in others):
+            return Refusal(Code.EDIT_BLOCKED)
+    if h.status is Status.CONFIRMED or shrink:
+        for new, old in zip(items, h.items, strict=True):
+            new.rank = old.rank
+        h.items, h.local_date, h.version = items, day, h.version + 1
+        _people(model, h.enquiry, customer, salesperson)
+        promoted = model._promote(now)
+        return EditDone(h.id, True, h.rank, h.expires_at, promoted=promoted)
+    return _swap(model, h, items, day, customer, salesperson, now)
+
+
+def _editable(model: Model, hold_id: int, actor: str, version: int) -> MHold | Refusal:
+    h = model._actionable(hold_id, actor)
+    if isinstance(h, Refusal):
+        return h
+    if version != h.version:
+        return Refusal(Code.STALE_VERSION)
+    if not h.live:
+        return Refusal(Code.ALREADY_DECIDED)
+    if h.status is Status.CONFIRMED and actor not in model.managers:
+        return Refusal(Code.NOT_AUTHORIZED)
+    return h
+
+
+def _asked(model: Model, h: MHold, change: MEdit) -> list[tuple[str, int, int]] | Refusal:
+    """The hold's items as (room, start, end) minutes of its date, the change applied."""
+    midnight = model.local(h.local_date, 0)
+    asked = [(i.room_id, _minutes(i.start - midnight), _minutes(i.end - midnight)) for i in h.items]
+    moves = (change.room, change.start, change.end) != (None, None, None)
+    rooms = [room for room, _, _ in asked]
+    if change.item_room is not None and change.item_room not in rooms:
+        return Refusal(Code.ITEM_NOT_FOUND)
+    if change.item_room is None and moves and len(asked) > 1:
+        return Refusal(Code.ITEM_NOT_FOUND)
+    if change.item_room is None and not moves:
+        return asked
+    which = rooms.index(change.item_room) if change.item_room is not None else 0
+    room, start, end = asked[which]
+    start = start if change.start is None else change.start
+    if change.end is not None:
+        end = change.end if change.end > start else change.end + MINUTES_PER_DAY
+    asked[which] = (change.room or room, start, end)
+    return asked
+
+
+def _swap(
+    model: Model,
+    h: MHold,
+    items: list[MItem],
+    day: date,
+    customer: str,
+    salesperson: str,
+    now: datetime,
+) -> EditDone | Refusal:
+    """A new arrival of the same enquiry, placed as if the old hold had gone; if it is
+    refused, the old hold is as it was."""
+    new = MHold(
+        id=max(model.holds) + 1,
+        enquiry=h.enquiry,
+        items=items,
+        kind=h.kind,
+        local_date=day,
+        customer=customer.strip(),
+        salesperson=salesperson.strip(),
+        creator=h.creator,
+        status=Status.TENTATIVE,
+        rank=None,
+        expires_at=None,
+    )
+    kept = copy.deepcopy(h)
+    model._leave(h, Status.RELEASED)
+    refused = model._place(new, now)
+    if refused:
+        model.holds[h.id] = kept
+        return refused
+    model.holds[new.id] = new
+    _people(model, h.enquiry, customer, salesperson)
+    promoted = model._promote(now)
+    return EditDone(new.id, False, new.rank, new.expires_at, (h.id,), promoted)
+
+
+def _people(model: Model, enquiry: int, customer: str, salesperson: str) -> None:
+    """The enquiry's customer and salesperson, as every one of its holds shows them."""
+    found = model.enquiries[enquiry]
+    found.customer, found.salesperson = customer.strip(), salesperson.strip()
+    for o in model.holds.values():
+        if o.enquiry == enquiry:
+            o.customer, o.salesperson = found.customer, found.salesperson
+
+
+def _minutes(delta: timedelta) -> int:
+    return int(delta.total_seconds() // 60)

@@ -1,0 +1,89 @@
+"""The /hold form as an edit of a hold: filled in from the hold, read back as the change, and
+its preview line ("keeps its place" / "becomes 2nd behind …")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.form import Form
+from bot.metadata import Meta
+from bot.preview import preview_line
+from bot.texts import dates, esc, lang, text
+from bot.texts.refusals import ordinal
+from core.engine import HoldEngine
+from core.model import Hold, HoldEdit, HoldItem, Venue
+from core.results import Code, EditPlan, Refused
+from core.rules.spans import MINUTES_PER_DAY
+
+
+def form_of(hold: Hold, item: HoldItem, tz: ZoneInfo) -> Form:
+    """The form as the hold stands: ``item``'s room and times, the enquiry's people."""
+    return Form(
+        room_id=item.room_id,
+        day=hold.local_date,
+        start_min=_clock(item.start_at, tz),
+        end_min=_clock(item.end_at, tz),
+        kind=hold.kind.value,
+        customer=hold.customer,
+        salesperson=hold.salesperson,
+        note=hold.note,
+    )
+
+
+def change_of(form: Form, meta: Meta, user: str) -> HoldEdit:
+    """The form as the engine's edit: what is filled in replaces the hold's, the rest stays
+    (the engine finds what changed, and says so when nothing did)."""
+    assert meta.hold_id is not None and meta.version is not None  # noqa: S101 - meta.editing
+    return HoldEdit(
+        hold_id=meta.hold_id,
+        version=meta.version,
+        actor=user,
+        item_room=meta.item,
+        room_id=form.room_id,
+        local_date=form.day,
+        start_min=form.start_min,
+        end_min=form.end_min,
+        customer=form.customer.strip() or None,
+        note=form.note,
+        salesperson=form.salesperson,
+    )
+
+
+def edit_preview(
+    engine: HoldEngine, venue: Venue, form: Form, meta: Meta, user: str, now: datetime
+) -> str:
+    """The engine's dry run of the edit as the form stands, as one line."""
+    plan = engine.edit_plan(venue.id, change_of(form, meta, user), now=now)
+    return edit_line(plan, venue.tz, meta.locale)
+
+
+def edit_line(plan: EditPlan | Refused, tz: ZoneInfo, locale: str) -> str:
+    """``順位はそのまま（1番手 · 期限 …）``, ``新しい押さえとして2番手（佐藤様（婚礼）の後ろ）``, or
+    why it cannot be done; with nothing changed yet, what the line will say."""
+    if isinstance(plan, Refused):
+        if plan.code is Code.NO_CHANGE:
+            return text(locale, "preview.edit.unchanged")
+        return preview_line(plan, tz, locale)
+    if plan.rank is None:
+        return text(locale, "preview.edit.confirmed")
+    if plan.rank == 1 and plan.expires_at:
+        key = "preview.edit.keeps_first" if plan.kept_place else "preview.edit.swap_first"
+        return text(locale, key, deadline=dates.when(plan.expires_at, tz, locale))
+    rank_text = ordinal(plan.rank, locale)
+    if plan.kept_place:
+        return text(locale, "preview.edit.keeps", rank_text=rank_text)
+    ahead = " / ".join(_named(h, locale) for h in plan.ahead) or text(locale, "nobody")
+    return text(locale, "preview.edit.swap_waiting", rank_text=rank_text, ahead=ahead)
+
+
+def _named(hold: Hold, locale: str) -> str:
+    kind = text(locale, f"kind.{hold.kind.value}")
+    if lang(locale) == "en":
+        return f"{esc(hold.customer)} ({kind})"
+    return f"{esc(hold.customer)}（{kind}）"
+
+
+def _clock(at: datetime, tz: ZoneInfo) -> int:
+    local = at.astimezone(tz)
+    return (local.hour * 60 + local.minute) % MINUTES_PER_DAY

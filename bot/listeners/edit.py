@@ -1,0 +1,121 @@
+""" "Edit" on a hold's card: the /hold form filled in with the hold, its preview saying
+whether the change keeps the hold's place, and its submission (the engine's edit)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, App, Args
+
+from bot import ids, strict
+from bot.deps import Deps
+from bot.edit_form import change_of, edit_line, form_of
+from bot.form import Form
+from bot.homes import publish_homes
+from bot.logs import log_action
+from bot.metadata import Meta, Source
+from bot.replies import post_result
+from bot.texts import text
+from bot.texts.refusals import describe, hold_line, ordinal
+from bot.views.dialogs import info_modal
+from bot.views.hold_modal import hold_modal, loading_modal
+from bot.views.messages import outcome
+from core.model import HoldEdit, Venue
+from core.results import Code, Edited, Refused
+
+
+def register(app: App, deps: Deps) -> None:
+    app.block_action(ids.EDIT)(deps.listener(clicked))
+
+
+def clicked(deps: Deps, args: Args) -> None:
+    """A loading modal at once (the trigger lasts 3 s), then the form filled in."""
+    args.ack()
+    body = args.body
+    venue = deps.venue(args.context)
+    opened = args.client.views_open(trigger_id=body["trigger_id"], view=loading_modal().to_dict())
+    deps.after(body, args.client, lambda: fill(deps, args, venue, opened["view"]))
+
+
+def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
+    """The form as the hold stands, or why it cannot be edited (nothing to open)."""
+    body, user = args.body, args.body["user"]["id"]
+    locale = deps.locales.get(user)
+    hold_id = strict.hold_id(body["actions"][0].get("value"))
+    found = deps.engine.hold(venue.id, hold_id) if hold_id is not None else None
+    if found is None or isinstance(found, Refused):
+        refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
+        return _update(deps, args, view, info_modal(describe(refused, venue.tz, locale), locale))
+    item = found.items[0]
+    meta = Meta(
+        locale=locale,
+        channel=Source.of(body).channel,  # the result goes where the card was
+        hold_id=found.id,
+        version=found.version,
+        item=item.room_id,
+    )
+    # Nothing changed yet: the dry run says only whether this user may edit this hold now.
+    plan = deps.engine.edit_plan(venue.id, change_of(Form(), meta, user), now=deps.now())
+    if isinstance(plan, Refused) and plan.code is not Code.NO_CHANGE:
+        return _update(deps, args, view, info_modal(describe(plan, venue.tz, locale), locale))
+    form = form_of(found, item, venue.tz)
+    modal = hold_modal(venue, form, meta, preview=edit_line(plan, venue.tz, locale))
+    return _update(deps, args, view, modal)
+
+
+def _update(deps: Deps, args: Args, view: dict[str, Any], modal: Any) -> None:
+    deps.views.update(
+        args.client, view_id=view["id"], view=modal.to_dict(), hash=view["hash"], stamp=0.0
+    )
+
+
+def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) -> None:
+    """The form (already read and checked for blanks) as an edit of ``meta.hold_id``."""
+    ack, user = args.ack, args.body["user"]["id"]
+    change = change_of(form, meta, user)
+    current = deps.engine.hold(venue.id, change.hold_id)
+    if not isinstance(current, Refused) and form.kind != current.kind.value:
+        ack(response_action="errors", errors={ids.KIND: text(meta.locale, "edit.kind_fixed")})
+        return
+    result = deps.engine.edit(venue.id, change, now=deps.now())
+    if isinstance(result, Refused):
+        _refuse(ack, venue, form, meta, result)
+        log_action("edit", venue.id, user, change.hold_id, result.code.value)
+        return
+    ack()
+    log_action("edit", venue.id, user, result.hold.id, "kept" if result.kept_place else "swap")
+    deps.after(args.body, args.client, lambda: _announce(deps, args, venue, meta, change, result))
+
+
+def _announce(
+    deps: Deps, args: Args, venue: Venue, meta: Meta, change: HoldEdit, result: Edited
+) -> None:
+    hold, locale = result.hold, meta.locale
+    place = ordinal(hold.rank, locale) if hold.rank else text(locale, "status.confirmed")
+    line = hold_line(hold, venue.tz, locale)
+    lead = (
+        text(locale, "edit.kept", rank_text=place, hold=line)
+        if result.kept_place
+        else text(locale, "edit.swapped", id=hold.id, rank_text=place, hold=line)
+    )
+    message = outcome(hold, venue.tz, locale, lead)
+    if meta.channel:  # where the card was; from App Home, to the user directly
+        post_result(args.client, meta, change.actor, message)
+    else:
+        args.client.chat_postMessage(channel=change.actor, text=message.text, blocks=message.blocks)
+    if result.promoted:
+        deps.notices_written(venue.id)  # their "promoted" DMs wait in the outbox
+    people = {change.actor, hold.salesperson, result.before.salesperson}
+    publish_homes(deps, args.client, venue, people | {h.salesperson for h in result.promoted})
+
+
+def _refuse(ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused) -> None:
+    """On the field at fault, or in the form itself (a stale form says so at its top)."""
+    reason = describe(refused, venue.tz, meta.locale)
+    block = ids.FIELD_BLOCKS.get(refused.field or "")
+    if block is not None:
+        ack(response_action="errors", errors={block: reason})
+        return
+    line = edit_line(refused, venue.tz, meta.locale)
+    modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
+    ack(response_action="update", view=modal.to_dict())

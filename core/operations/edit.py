@@ -1,0 +1,304 @@
+"""Changing a hold (docs/rules.md, Changing a hold): an edit that only shrinks keeps the
+hold's place; any other is a swap for a new arrival, the old hold released in the same
+transaction. And the dry run the form previews."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from core import events
+from core.events import Requested as HoldRequested
+from core.journal import audit_event
+from core.model import LIVE, Hold, HoldEdit, HoldItem, HoldRequest, ItemRequest, Status, Venue
+from core.operations.promotion import promote_after
+from core.operations.request import new_hold, ranked_items
+from core.operations.tx import Snapshot, Tx
+from core.results import Code, Edited, EditPlan, Refused
+from core.rules.customers import customer_key
+from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank, spans_of
+from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
+from core.store import edits, enquiries, holds, ledger
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An edit checked against the hold as this snapshot shows it."""
+
+    hold: Hold  # as it stands
+    req: HoldRequest  # the hold as it would be, as a request
+    checked: Checked
+    shrink: bool  # every new item inside its old one, on the same date: the place is kept
+    people: bool  # customer, note or salesperson change (the enquiry's row)
+
+    @property
+    def items(self) -> tuple[HoldItem, ...]:
+        """The new items with the ranks the old ones had (an edit in place keeps them)."""
+        return tuple(
+            HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, old.rank)
+            for i, old in zip(self.checked.items, self.hold.items, strict=True)
+        )
+
+
+def edit(tx: Tx, change: HoldEdit) -> Edited | Refused:
+    """The edit, or why not (a refusal writes nothing). The enquiry's row is written first,
+    then the part-days of the old and the new items in one sorted statement."""
+    plan = prepare(tx, change, tx.now)
+    if isinstance(plan, Refused):
+        return plan
+    hold = plan.hold
+    if hold.status is Status.CONFIRMED:
+        blocked = _in_the_way(tx, plan)
+        if blocked is not None:
+            return blocked
+    enquiry = enquiries.bump(tx.conn, tx.venue, hold.enquiry_id, tx.now)
+    assert enquiry is not None  # noqa: S101 - a hold's enquiry is never deleted
+    if hold.status is Status.CONFIRMED or plan.shrink:
+        return _in_place(tx, plan, change.actor)
+    return _swap(tx, plan, change.actor)
+
+
+def plan_edit(snap: Snapshot, change: HoldEdit, now: datetime) -> EditPlan | Refused:
+    """What the edit would do now, read-only: keep the place, or the rank it would get as a
+    new arrival and the holds it would wait behind once the old hold is gone."""
+    plan = prepare(snap, change, now)
+    if isinstance(plan, Refused):
+        return plan
+    hold = plan.hold
+    if hold.status is Status.CONFIRMED:
+        return _in_the_way(snap, plan) or EditPlan(hold, True, None, None, ())
+    if plan.shrink:
+        ranks = tuple(i.rank or 1 for i in hold.items)
+        return EditPlan(hold, True, hold.rank, hold.expires_at, (), ranks)
+    around = _around(snap, plan)
+    ranked = decide_rank(plan.checked, around, snap.venue, now)
+    if isinstance(ranked, Blocked):
+        return _refusal(snap, ranked, plan)
+    ahead = holds.get_many(snap.conn, snap.venue, _ahead(around))
+    return EditPlan(hold, False, ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks)
+
+
+def prepare(snap: Snapshot, change: HoldEdit, now: datetime) -> Plan | Refused:
+    """The hold, who may edit it, the form's version, and the hold as it would be, checked
+    as a request is (bad input is refused here, before anything is written)."""
+    venue = snap.venue
+    hold = _editable(snap, change)
+    if isinstance(hold, Refused):
+        return hold
+    req = as_request(hold, change, venue)
+    if isinstance(req, Refused):
+        return req
+    checked = check_request(req, venue, now)
+    if isinstance(checked, Refused):
+        return checked
+    people = (checked.customer, checked.note, req.salesperson.strip()) != (
+        hold.customer,
+        hold.note,
+        hold.salesperson,
+    )
+    same_day = req.local_date == hold.local_date
+    if same_day and not people and _same_items(checked, hold):
+        return Refused(Code.NO_CHANGE, hold=hold)
+    shrink = same_day and _inside(checked, hold)
+    return Plan(hold, req, checked, shrink, people)
+
+
+def _editable(snap: Snapshot, change: HoldEdit) -> Hold | Refused:
+    """The live hold, if the actor may edit it and the form saw its current version."""
+    hold = holds.get(snap.conn, snap.venue, change.hold_id)
+    if hold is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(change.hold_id))
+    if not hold.may_act(change.actor, snap.venue):
+        return Refused(Code.NOT_AUTHORIZED, hold=hold)
+    # Before its status: a form opened on a hold that has since been swapped, confirmed or
+    # released is stale, whatever happened to it.
+    if change.version != hold.version:
+        return Refused(Code.STALE_VERSION, hold=hold, limit=hold.version)
+    if hold.status not in LIVE:
+        return Refused(Code.ALREADY_DECIDED, hold=hold)
+    if hold.status is Status.CONFIRMED and not snap.venue.is_manager(change.actor):
+        return Refused(Code.NOT_AUTHORIZED, hold=hold, detail="edit_confirmed")
+    return hold
+
+
+def as_request(hold: Hold, change: HoldEdit, venue: Venue) -> HoldRequest | Refused:
+    """The hold with the change applied, as the request that would ask for it."""
+    tz = venue.tz
+    asked = [
+        ItemRequest(
+            i.room_id,
+            _minute(i.start_at, hold.local_date, tz),
+            _minute(i.end_at, hold.local_date, tz),
+        )
+        for i in hold.items
+    ]
+    moves_item = (change.room_id, change.start_min, change.end_min) != (None, None, None)
+    which = _which(hold, change.item_room, needed=moves_item)
+    if isinstance(which, Refused):
+        return which
+    if which is not None:
+        old = asked[which]
+        start = old.start_min if change.start_min is None else change.start_min
+        end = old.end_min if change.end_min is None else end_minute(start, change.end_min)
+        asked[which] = ItemRequest(change.room_id or old.room_id, start, end)
+    first, *also = asked
+    return HoldRequest(
+        room_id=first.room_id,
+        local_date=change.local_date or hold.local_date,
+        start_min=first.start_min,
+        end_min=first.end_min,
+        kind=hold.kind.value,
+        customer=hold.customer if change.customer is None else change.customer,
+        salesperson=hold.salesperson if change.salesperson is None else change.salesperson,
+        creator=change.actor,
+        note=hold.note if change.note is None else change.note,
+        also=tuple(also),
+    )
+
+
+def _which(hold: Hold, item_room: str | None, *, needed: bool) -> int | Refused | None:
+    """The index of the item the change is about: the one in ``item_room`` (by id or name),
+    a one-room hold's only item, or None when no room or time changes."""
+    if item_room is not None:
+        wanted = item_room.strip()
+        for n, item in enumerate(hold.items):
+            if wanted in (item.room_id, item.room_name):
+                return n
+        return Refused(Code.ITEM_NOT_FOUND, field="item", hold=hold, detail=wanted)
+    if not needed:
+        return None
+    if hold.is_package:
+        return Refused(Code.ITEM_NOT_FOUND, field="which", hold=hold)
+    return 0
+
+
+def _minute(at: datetime, day: date, tz: ZoneInfo) -> int:
+    """Minutes from local midnight of ``day`` (past 1440 the next day): ``local_instant``'s
+    inverse."""
+    local = at.astimezone(tz)
+    return (local.date() - day).days * MINUTES_PER_DAY + local.hour * 60 + local.minute
+
+
+def _same_items(checked: Checked, hold: Hold) -> bool:
+    return [(i.room.id, i.start, i.end) for i in checked.items] == [
+        (i.room_id, i.start_at, i.end_at) for i in hold.items
+    ]
+
+
+def _inside(checked: Checked, hold: Hold) -> bool:
+    """Every new item's parts and span inside the old item's (turnover included)."""
+    return len(checked.items) == len(hold.items) and all(
+        new.span.parts <= old.parts
+        and old.start_at <= new.span.start
+        and new.span.end <= old.span_end
+        for new, old in zip(checked.items, hold.items, strict=True)
+    )
+
+
+def _around(snap: Snapshot, plan: Plan) -> list[Occupant]:
+    """The live items of other holds in the way of the new items."""
+    found = holds.occupants(snap.conn, snap.venue, plan.checked.spans)
+    return [o for o in found if o.hold_id != plan.hold.id]
+
+
+def _ahead(around: list[Occupant]) -> list[int]:
+    """The tentative holds a new arrival there would wait behind (the old hold gone)."""
+    return sorted({o.hold_id for o in around if not o.confirmed})
+
+
+def _in_the_way(snap: Snapshot, plan: Plan) -> Refused | None:
+    """A confirmed hold moves only where no live hold of anyone else is."""
+    around = _around(snap, plan)
+    if not around:
+        return None
+    found = holds.get_many(snap.conn, snap.venue, [o.hold_id for o in around])
+    return Refused(Code.EDIT_BLOCKED, hold=plan.hold, holders=tuple(found))
+
+
+def _refusal(snap: Snapshot, blocked: Blocked, plan: Plan) -> Refused:
+    room = snap.venue.rooms.get(blocked.room or "")
+    return Refused(
+        blocked.code,
+        holders=tuple(holds.get_many(snap.conn, snap.venue, blocked.holders)),
+        rank=blocked.rank,
+        limit=blocked.limit,
+        hold=plan.hold,
+        room=blocked.room,
+        room_name=room.name if room and len(plan.checked.items) > 1 else "",
+    )
+
+
+def _bump(tx: Tx, plan: Plan) -> set[tuple[str, date]]:
+    """The part-days of the old items and of the new ones, in one sorted statement."""
+    changes = merge(
+        span_counts(plan.checked.spans, tx.venue.tz),
+        span_counts(spans_of(plan.hold), tx.venue.tz, sign=-1),
+    )
+    ledger.bump(tx.conn, tx.venue.id, changes)
+    return set(changes)
+
+
+def _amend(tx: Tx, plan: Plan) -> None:
+    if plan.people:
+        checked = plan.checked
+        edits.amend(
+            tx.conn,
+            tx.venue,
+            plan.hold.enquiry_id,
+            customer=checked.customer,
+            customer_key=customer_key(checked.customer),
+            note=checked.note,
+            salesperson=plan.req.salesperson.strip(),
+            now=tx.now,
+        )
+
+
+def _in_place(tx: Tx, plan: Plan, actor: str) -> Edited:
+    """A shrink, or a confirmed hold moved by a manager: same id, same place; whoever
+    waited behind what it gave up may move up, and so may the hold itself."""
+    hold = plan.hold
+    bumped = _bump(tx, plan)
+    confirmed = hold.status is Status.CONFIRMED
+    edits.reshape(
+        tx.conn, tx.venue, hold.id, plan.req.local_date, plan.items, confirmed=confirmed, now=tx.now
+    )
+    _amend(tx, plan)
+    tx.journal.record(events.Edited(hold, _reload(tx, hold.id), actor, kept_place=True))
+    promoted = [] if confirmed else promote_after(tx, [hold], bumped, actor, gone=())
+    return Edited(_reload(tx, hold.id), hold, True, (), tuple(promoted))
+
+
+def _swap(tx: Tx, plan: Plan, actor: str) -> Edited | Refused:
+    """The new items as a new arrival; if accepted, the old hold is released here too."""
+    hold, checked, venue = plan.hold, plan.checked, tx.venue
+    around = _around(tx, plan)
+    ranked = decide_rank(checked, around, venue, tx.now)
+    if isinstance(ranked, Blocked):
+        return _refusal(tx, ranked, plan)
+    bumped = _bump(tx, plan)
+    _amend(tx, plan)
+    # The old spans go first: the new hold may block where the old one did.
+    holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
+    items = ranked_items(checked, ranked)
+    happened = HoldRequested(
+        actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)
+    )
+    requested = audit_event(happened, tx.now)
+    assert requested is not None  # noqa: S101 - every request leaves one
+    requested = replace(requested, detail={**requested.detail, "replaces": hold.id})
+    enquiry = enquiries.get(tx.conn, venue, hold.enquiry_id)
+    new = holds.insert(
+        tx.conn, venue, new_hold(plan.req, checked, ranked, items, enquiry), tx.now, requested
+    )
+    released = _reload(tx, hold.id)
+    tx.journal.record(events.Edited(hold, new, actor, kept_place=False))
+    promoted = promote_after(tx, [hold], bumped, actor)
+    ahead = holds.get_many(tx.conn, venue, _ahead(around))
+    return Edited(_reload(tx, new.id), hold, False, (released,), tuple(promoted), tuple(ahead))
+
+
+def _reload(snap: Snapshot, hold_id: int) -> Hold:
+    hold = holds.get(snap.conn, snap.venue, hold_id)
+    assert hold is not None  # noqa: S101 - holds are never deleted
+    return hold

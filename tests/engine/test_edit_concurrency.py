@@ -1,0 +1,137 @@
+"""Edits racing on real concurrent connections, trial after trial: two edits of one hold
+(one wins, the other is told the form is stale), and an edit racing a request for the span
+it frees or takes. The invariants of docs/rules.md hold after every trial."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+
+from core.db import create_engine
+from core.engine import HoldEngine
+from core.model import HoldEdit, Venue
+from core.results import Code, Edited, Refused, Requested
+from tests.engine.test_concurrency import race
+from tests.engine.test_package_concurrency import deadlocks
+from tests.support import factories, invariants
+from tests.support.factories import NOW, SALES, minutes, request
+
+pytestmark = pytest.mark.slow
+
+TRIALS = 30
+OTHER = "U0SALES002"
+
+
+@pytest.fixture
+def empty(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
+    db = create_engine(fresh_db, pool_size=6)
+    yield HoldEngine(db, writers=None), db
+    db.dispose()
+
+
+def venue_with_first(engine: HoldEngine) -> tuple[Venue, Requested]:
+    venue = engine.save_venue(factories.venue(), now=NOW)
+    first = engine.request(venue.id, request(room="hoo", start="11:00", end="15:00"), now=NOW)
+    assert isinstance(first, Requested)
+    return venue, first
+
+
+def edit_of(first: Requested, **fields: int | str) -> HoldEdit:
+    return HoldEdit(hold_id=first.hold.id, version=first.hold.version, actor=SALES, **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        ({"end_min": minutes("16:00")}, {"room_id": "sakura"}),  # two swaps
+        ({"end_min": minutes("14:00")}, {"end_min": minutes("17:00")}),  # a shrink and a swap
+        ({"customer": "佐藤様"}, {"start_min": minutes("12:00")}),  # people and a shrink
+    ],
+    ids=["swap-swap", "shrink-swap", "people-shrink"],
+)
+def test_two_edits_of_one_hold_at_once_one_wins_the_other_is_stale(
+    empty: tuple[HoldEngine, sa.Engine], edits: tuple[dict[str, int | str], ...]
+) -> None:
+    engine, db = empty
+    before = deadlocks(db)
+    for _ in range(TRIALS):
+        one_wins(engine, db, edits)
+    assert deadlocks(db) == before
+
+
+def one_wins(engine: HoldEngine, db: sa.Engine, edits: tuple[dict[str, int | str], ...]) -> None:
+    venue, first = venue_with_first(engine)
+    calls = [lambda e=e: engine.edit(venue.id, edit_of(first, **e), now=NOW) for e in edits]
+    answers = race(calls)
+    won = [a for a in answers if isinstance(a, Edited)]
+    lost = [a for a in answers if isinstance(a, Refused)]
+    assert len(won) == 1, answers
+    assert [a.code for a in lost] == [Code.STALE_VERSION], answers
+    live = invariants.check(db, venue)
+    assert [h.id for h in live] == [won[0].hold.id]
+    assert live[0].version == won[0].hold.version
+
+
+def test_a_shrink_racing_a_request_for_the_span_it_frees_leaves_the_request_1st(
+    empty: tuple[HoldEngine, sa.Engine],
+) -> None:
+    """鳳凰の間 11:00-15:00 shrinks to 11:00-13:00 while 鳳凰A 14:00-16:00 is asked for: in
+    either order the request ends 1st (at once, or promoted by the shrink)."""
+    engine, db = empty
+    seen = Counter(shrink_and_request(engine, db) for _ in range(TRIALS))
+    assert sum(seen.values()) == TRIALS
+
+
+def shrink_and_request(engine: HoldEngine, db: sa.Engine) -> int:
+    """One trial; the rank the request was first answered with."""
+    venue, first = venue_with_first(engine)
+    shrink = edit_of(first, end_min=minutes("13:00"))
+    asked = request(room="hoo-a", start="14:00", end="16:00", salesperson=OTHER)
+    edited, requested = race(
+        [
+            lambda: engine.edit(venue.id, shrink, now=NOW),
+            lambda: engine.request(venue.id, asked, now=NOW),
+        ]
+    )
+    assert isinstance(edited, Edited) and edited.kept_place, edited
+    assert isinstance(requested, Requested), requested
+    live = {h.id: h for h in invariants.check(db, venue)}
+    assert live[requested.hold.id].rank == 1 and live[requested.hold.id].expires_at
+    assert live[first.hold.id].rank == 1
+    if requested.rank == 2:  # it came first, behind the old span: the shrink promoted it
+        assert [h.id for h in edited.promoted] == [requested.hold.id]
+    return requested.rank
+
+
+def test_a_swap_racing_a_request_for_the_span_it_takes_and_the_one_it_frees(
+    empty: tuple[HoldEngine, sa.Engine],
+) -> None:
+    """鳳凰の間 moves to 桜の間 while someone asks for 桜の間 and someone for 鳳凰の間: whoever
+    commits first is ahead in 桜の間, and the one asking for 鳳凰の間 always ends 1st."""
+    engine, db = empty
+    for _ in range(TRIALS):
+        swap_and_requests(engine, db)
+
+
+def swap_and_requests(engine: HoldEngine, db: sa.Engine) -> None:
+    venue, first = venue_with_first(engine)
+    move = edit_of(first, room_id="sakura")
+    sakura = request(room="sakura", salesperson=OTHER)
+    hoo = request(room="hoo", salesperson=OTHER)
+    edited, took, freed = race(
+        [
+            lambda: engine.edit(venue.id, move, now=NOW),
+            lambda: engine.request(venue.id, sakura, now=NOW),
+            lambda: engine.request(venue.id, hoo, now=NOW),
+        ]
+    )
+    assert isinstance(edited, Edited) and not edited.kept_place, edited
+    assert isinstance(took, Requested) and isinstance(freed, Requested)
+    live = {h.id: h for h in invariants.check(db, venue)}
+    assert first.hold.id not in live
+    assert live[freed.hold.id].rank == 1
+    in_sakura = sorted([edited.hold.id, took.hold.id])
+    assert [live[i].rank for i in in_sakura] == [1, 2]
