@@ -7,40 +7,51 @@ from zoneinfo import ZoneInfo
 
 from bot.form import Form
 from bot.texts import dates, esc, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import describe, ordinal
 from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.results import Code, Preview, Refused
 
 
-def preview_line(result: Preview | Refused | None, tz: ZoneInfo, locale: str | None) -> str:
-    """``1番手として受付 · 期限 12/8(火) 19:20``, ``2番手 · 1番手は 佐藤様（婚礼）期限 12/8(火)``,
+def preview_line(
+    result: Preview | Refused | None,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    style: DateStyle = PLAIN,
+) -> str:
+    """``1番手として受付 · 期限 12/8(火) 19:20まで``, ``2番手 · 1番手は 佐藤様（婚礼）期限
+    12/8(火) 19:20まで`` (the same deadline, to the minute, as the card will show),
     ``本予約あり — 受付できません``, ``3番手になるため受付できません``, ... ``None``: a hint.
     """
     if result is None:
         return text(locale, "preview.hint")
     if isinstance(result, Refused):
-        return _refused(result, tz, locale)
+        return _refused(result, tz, locale, style)
     rank_text = ordinal(result.rank, locale)
     if result.rank == 1 and result.expires_at:
-        return text(locale, "preview.first", deadline=dates.when(result.expires_at, tz, locale))
-    ahead = " / ".join(_ahead(h, tz, locale) for h in result.ahead) or text(locale, "nobody")
+        deadline = dates.deadline(result.expires_at, tz, locale, style=style)
+        return text(locale, "preview.first", deadline=deadline)
+    ahead = " / ".join(_ahead(h, tz, locale, style) for h in result.ahead)
+    ahead = ahead or text(locale, "nobody")
     return text(locale, "preview.waiting", rank_text=rank_text, ahead=ahead)
 
 
-def _refused(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+def _refused(refused: Refused, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     if refused.code is Code.CONFIRMED_CONFLICT:
         return text(locale, "preview.confirmed_conflict")
     if refused.code is Code.RANK_TOO_LOW:
         return text(locale, "preview.rank_too_low", rank_text=ordinal(refused.rank or 0, locale))
     if refused.code is Code.BANQUET_NOT_OPEN and refused.opens_at:
-        opens = dates.when(refused.opens_at, tz, locale, year=True)
+        opens = dates.when(refused.opens_at, tz, locale, year=True, style=style)
         return text(locale, "preview.banquet_not_open", opens=opens)
-    return describe(refused, tz, locale)
+    return describe(refused, tz, locale, style=style)
 
 
-def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    deadline = dates.day(hold.expires_at.astimezone(tz).date(), locale) if hold.expires_at else "—"
+def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
+    expires = hold.expires_at
+    deadline = dates.deadline(expires, tz, locale, style=style) if expires else "—"
     kind = text(locale, f"kind.{hold.kind.value}")
     return text(locale, "preview.ahead", customer=esc(hold.customer), kind=kind, deadline=deadline)
 
@@ -52,4 +63,4 @@ def current_preview(
     if not form.slot_chosen():
         return preview_line(None, venue.tz, locale)
     result = engine.preview(venue.id, form.preview_request(user), now=now)
-    return preview_line(result, venue.tz, locale)
+    return preview_line(result, venue.tz, locale, style=dates.style_for(venue, now))

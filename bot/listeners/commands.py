@@ -14,7 +14,7 @@ from bot.form import Form
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
-from bot.texts import text
+from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import cancel_modal
 from bot.views.hold_modal import hold_modal, loading_modal, quick_notes
@@ -95,7 +95,8 @@ def my_holds(deps: Deps, args: Args) -> None:
     found = deps.engine.holds(venue.id, salesperson=user, statuses=sorted(LIVE))
     holds = [h for h in found if h.local_date >= today]
     holds.sort(key=lambda h: (h.start_at, h.id))
-    message = listing(holds, venue.tz, locale)
+    now = deps.now()
+    message = listing(holds, venue.tz, locale, style=dates.style_for(venue, now), now=now)
     args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
 
 
@@ -116,8 +117,11 @@ def ask_to_cancel(deps: Deps, args: Args, argument: str) -> None:
     if not isinstance(found, Refused) and not venue.is_manager(user):
         found = Refused(Code.NOT_AUTHORIZED, hold=found, detail="manager")  # spare a dialog
     if isinstance(found, Refused):
-        args.respond(text=describe(found, venue.tz, locale), response_type="ephemeral")
+        args.respond(
+            text=describe(found, venue.tz, locale, style=dates.style_for(venue, deps.now())),
+            response_type="ephemeral",
+        )
         return
     meta = Meta(locale=locale, hold_id=found.id, response_url=args.body.get("response_url"))
-    view = cancel_modal(found, venue.tz, meta)
+    view = cancel_modal(found, venue.tz, meta, style=dates.style_for(venue, deps.now()))
     args.client.views_open(trigger_id=args.body["trigger_id"], view=view.to_dict())

@@ -102,6 +102,7 @@ def deadline(
     shown = when(moment, tz, locale, style=style)
     left = time_left(moment, now, tz, locale) if now is not None else None
     if lang(locale) == "ja":
+        left = "本日" if left == "本日まで" else left  # not "10:30まで（本日まで）"
         return f"{shown}まで" + (f"（{left}）" if left else "")
     return shown + (f" ({left})" if left else "")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -12,6 +13,7 @@ from slack_sdk.models.blocks import Block
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
 from bot.texts import text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold
 from core.results import Confirmed, Extended, Released, Requested
@@ -25,7 +27,7 @@ class Message:
     blocks: list[dict[str, Any]]
 
 
-def posted(result: Requested, tz: ZoneInfo, locale: str) -> Message:
+def posted(result: Requested, tz: ZoneInfo, locale: str, *, style: DateStyle = PLAIN) -> Message:
     """In the channel: who took which slot, as which rank, until when, for which salesperson."""
     hold = result.hold
     rank_text = ordinal(result.rank, locale)
@@ -35,17 +37,24 @@ def posted(result: Requested, tz: ZoneInfo, locale: str) -> Message:
     if result.ahead:
         ahead = " / ".join(cards.brief(h, locale) for h in result.ahead)
         notes = (text(locale, "card.ahead", ahead=ahead),)
-    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes)
-    summary = text(locale, "posted.text", rank_text=rank_text, hold=hold_line(hold, tz, locale))
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes, style=style)
+    line = hold_line(hold, tz, locale, style=style)
+    summary = text(locale, "posted.text", rank_text=rank_text, hold=line)
     return Message(summary, dump(blocks))
 
 
 def outcome(
-    hold: Hold, tz: ZoneInfo, locale: str, lead: str | None, notes: Sequence[str] = ()
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str,
+    lead: str | None,
+    notes: Sequence[str] = (),
+    *,
+    style: DateStyle = PLAIN,
 ) -> Message:
     """A hold's card after a click: what happened (if anything), then the hold as it stands."""
-    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes))
-    line = hold_line(hold, tz, locale)
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes), style=style)
+    line = hold_line(hold, tz, locale, style=style)
     if not lead:
         return Message(line, dump(blocks))
     plain_lead = lead.split(" ", 1)[-1] if lead.startswith(":") else lead  # no emoji code
@@ -53,7 +62,12 @@ def outcome(
 
 
 def decided(
-    result: Confirmed | Released | Extended, actor: str, tz: ZoneInfo, locale: str
+    result: Confirmed | Released | Extended,
+    actor: str,
+    tz: ZoneInfo,
+    locale: str,
+    *,
+    style: DateStyle = PLAIN,
 ) -> tuple[str, tuple[str, ...]]:
     """What a click did, as the lead line of the hold's card and the notes under it."""
     notes: list[str] = []
@@ -64,9 +78,8 @@ def decided(
     elif isinstance(result, Released):
         lead = text(locale, "done.released", actor=actor)
     else:
-        lead = text(
-            locale, "done.extended", actor=actor, deadline=cards.deadline(result.hold, tz, locale)
-        )
+        deadline = cards.deadline(result.hold, tz, locale, style=style)
+        lead = text(locale, "done.extended", actor=actor, deadline=deadline)
     promoted = getattr(result, "promoted", ())
     if promoted:
         notes.append(text(locale, "done.promoted", count=len(promoted)))
@@ -87,13 +100,25 @@ def splice(
     return spliced if len(spliced) <= MAX_MESSAGE_BLOCKS else blocks[:start] + replacement[:1]
 
 
-def listing(holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Message:
-    """``/hold list``: my live holds, soonest first, only to me."""
+def listing(
+    holds: Sequence[Hold],
+    tz: ZoneInfo,
+    locale: str,
+    *,
+    style: DateStyle = PLAIN,
+    now: datetime | None = None,
+) -> Message:
+    """``/hold list``: my live holds, soonest first, only to me; with ``now``, the time left."""
     if not holds:
         empty = text(locale, "list.empty")
         return Message(empty, dump([section(empty)]))
     lines = [
-        text(locale, "list.item", hold=cards.line(h, tz, locale), state=cards.state(h, tz, locale))
+        text(
+            locale,
+            "list.item",
+            hold=cards.line(h, tz, locale, style=style),
+            state=cards.state(h, tz, locale, style=style, now=now),
+        )
         for h in holds[:MAX_LISTED]
     ]
     blocks: list[Block] = [section(text(locale, "list.header", count=len(holds)))]

@@ -86,6 +86,8 @@ def test_a_deadline_has_weekday_and_time_and_reads_until() -> None:
     assert dates.deadline(due, JST, "en", style=THIS_YEAR) == "Wed 9 Dec (Taian) 10:30"
     shown = dates.deadline(due, JST, "ja", style=THIS_YEAR, now=at(2026, 12, 6, 9))
     assert shown == "12/9(水・大安) 10:30まで（あと3日）"
+    shown = dates.deadline(due, JST, "ja", style=NO_ROKUYO, now=at(2026, 12, 9, 8))
+    assert shown == "12/9(水) 10:30まで（本日）"
     shown = dates.deadline(due, JST, "en", style=NO_ROKUYO, now=at(2026, 12, 6, 9))
     assert shown == "Wed 9 Dec 10:30 (3 days left)"
 
