@@ -26,7 +26,7 @@ def test_a_quick_form_opens_the_modal_prefilled_with_its_preview(bot: Harness) -
     assert block(view, ids.END)["element"]["initial_time"] == "15:00"
     assert block(view, ids.KIND)["element"]["initial_option"]["value"] == "wedding"
     assert block(view, ids.CUSTOMER)["element"]["initial_value"] == "山田様"
-    assert bot.preview_text(view_id) == "1番手として受付 · 期限 3/8(月) 9:00"
+    assert bot.preview_text(view_id) == "1番手として受付 · 期限 3/8(月・友引) 9:00まで"
     assert not any(b.get("block_id") == ids.NOTICE for b in view["blocks"])
 
 
@@ -47,7 +47,7 @@ def test_the_modal_stays_in_english_for_an_english_user(bot: Harness) -> None:
     assert view["title"]["text"] == "New hold"
     assert block(view, ids.ROOM)["label"]["text"] == "Room"
     assert block(view, ids.CUSTOMER)["element"]["initial_value"] == "ABC Trading"
-    assert bot.preview_text(view_id) == "Held as 1st · reply by Thu 4 Mar 9:00"
+    assert bot.preview_text(view_id) == "Held as 1st · reply by Thu 4 Mar (Tomobiki) 9:00"
     groups = block(view, ids.ROOM)["element"]["option_groups"]
     assert [g["label"]["text"] for g in groups] == ["Whole rooms", "Partitions", "Other rooms"]
     assert [o["value"] for o in groups[1]["options"]] == ["hoo-a", "hoo-b"]
@@ -66,7 +66,10 @@ def test_hold_list_shows_my_live_holds_only_to_me(bot: Harness) -> None:
     reply = bot.slack.wait_for("response_url")[0].body
     assert reply["response_type"] == "ephemeral"
     shown = json.dumps(reply["blocks"], ensure_ascii=False)
-    assert f"#{mine.hold.id} 鳳凰の間" in shown and "*1番手* · 期限 *3/8(月) 9:00*" in shown
+    assert (
+        f"#{mine.hold.id} 鳳凰の間" in shown
+        and "*1番手* · 期限 *3/8(月・友引) 9:00まで（あと7日）*" in shown
+    )
     assert "他人様" not in shown
     assert bot.slack.calls_to("views.open") == []
 

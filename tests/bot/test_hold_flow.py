@@ -30,7 +30,7 @@ def test_hold_opens_a_modal_previews_and_posts_the_hold_to_the_channel(bot: Harn
     status, _ = bot.choose(view_id, chosen, ids.KIND)
     assert status == 200
     bot.slack.wait_for("views.update", 2)
-    assert bot.preview_text(view_id) == "1番手として受付 · 期限 3/8(月) 9:00"
+    assert bot.preview_text(view_id) == "1番手として受付 · 期限 3/8(月・友引) 9:00まで"
 
     status, answer = bot.submit(view_id, values())
     assert (status, answer) == (200, {})  # closes the modal
@@ -38,7 +38,16 @@ def test_hold_opens_a_modal_previews_and_posts_the_hold_to_the_channel(bot: Harn
     post = bot.slack.wait_for("chat.postMessage")[0]
     assert post.body["channel"] == sr.CHANNEL_ID
     text = json.dumps(post.body["blocks"], ensure_ascii=False)
-    for fact in ("鳳凰の間", "3/10(水)", "11:00–15:00", "婚礼", "山田様", "1番手", "3/8(月) 9:00"):
+    facts = (
+        "鳳凰の間",
+        "3/10(水・仏滅)",
+        "11:00〜15:00",
+        "婚礼",
+        "山田様",
+        "1番手",
+        "3/8(月・友引) 9:00まで",
+    )
+    for fact in facts:
         assert fact in text
     assert f"<@{sr.USER_ID}>" in text
     held = bot.engine.holds(bot.venue.id)
@@ -54,4 +63,4 @@ def test_the_preview_says_second_and_who_is_first(bot: Harness) -> None:
     view_id = bot.command()
     bot.choose(view_id, values(), ids.ROOM)
     bot.slack.wait_for("views.update", 2)
-    assert bot.preview_text(view_id) == "2番手 · 1番手は 佐藤様（婚礼）期限 3/8(月)"
+    assert bot.preview_text(view_id) == "2番手 · 1番手は 佐藤様（婚礼）期限 3/8(月・友引) 9:00まで"
