@@ -61,6 +61,14 @@ def day(value: date, locale: str | None, *, year: bool = False, style: DateStyle
     return f"{written} ({six.romaji.capitalize()})" if six else written
 
 
+def bare_day(value: date, locale: str | None, *, style: DateStyle = PLAIN) -> str:
+    """The date alone, to name it in a sentence: ``5/16``, ``2027/5/16`` / ``16 May 2027``."""
+    code = lang(locale)
+    shown_year = style.today is not None and value.year != style.today.year
+    pattern = {"ja": ("M/d", "y/M/d"), "en": ("d MMM", "d MMM y")}[code][shown_year]
+    return format_date(value, pattern, locale=code)
+
+
 def when(
     moment: datetime,
     tz: ZoneInfo,
@@ -133,3 +141,11 @@ def weekday_name(weekday: int, locale: str | None) -> str:
 
 def _plural(count: int, unit: str) -> str:
     return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+def either(days: list[date], locale: str | None, *, style: DateStyle = PLAIN) -> str:
+    """``5/16(日)、5/15(土)、5/22(土)`` / ``Sun 16 May, Sat 15 May or Sat 22 May``."""
+    shown = [day(d, locale, style=style) for d in days]
+    if lang(locale) == "ja" or len(shown) < 2:
+        return "、".join(shown)
+    return ", ".join(shown[:-1]) + " or " + shown[-1]

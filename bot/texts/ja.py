@@ -173,6 +173,7 @@ TEXTS: dict[str, str] = {
     "home.footer": "{when} 時点 · `/hold` で新しく押さえられます",
     # /hold list, help
     "list.header": "*あなたの押さえ*（{count} 件）",
+    "quick.weekday_mismatch": "{date} は{actual}で、{written}ではありません。{choices} のどれのことでしょうか。まだ何も押さえていません。日付か曜日を直して、もう一度 `/hold` で送ってください。",
     "list.empty": "いま生きている押さえはありません。`/hold` で新しく押さえられます。",
     "list.item": "• {hold} — {state}",
     "list.more": "ほか {count} 件はホームタブで確認できます。",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -12,7 +12,7 @@ from slack_sdk.models.blocks import Block
 
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
-from bot.texts import text
+from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold
@@ -126,6 +126,23 @@ def listing(
     if len(holds) > MAX_LISTED:
         blocks.append(context(text(locale, "list.more", count=len(holds) - MAX_LISTED)))
     return Message(text(locale, "list.header", count=len(holds)), dump(blocks))
+
+
+def weekday_question(
+    day: date, written: int, today: date, locale: str, *, style: DateStyle = PLAIN
+) -> str:
+    """``/hold 5/16(土)`` when 5/16 is a Sunday: say so, offer the date as written and the
+    nearest days of the written weekday (not past ones), and say nothing was held."""
+    before = day - timedelta(days=(day.weekday() - written) % 7)
+    choices = [d for d in (day, before, before + timedelta(days=7)) if d >= today]
+    return text(
+        locale,
+        "quick.weekday_mismatch",
+        date=dates.bare_day(day, locale, style=style),
+        actual=dates.weekday_name(day.weekday(), locale),
+        written=dates.weekday_name(written, locale),
+        choices=dates.either(choices, locale, style=style),
+    )
 
 
 def help_message(locale: str) -> Message:

@@ -80,3 +80,44 @@ def test_hold_help_answers_at_once_in_the_users_language(bot: Harness) -> None:
     assert json.loads(answer)["text"].startswith("*仮押さえ（/hold）の使い方*")
     status, _, answer = bot.post(sr.slash_command(text="help", user_id=ENGLISH_USER))
     assert json.loads(answer)["text"].startswith("*Using /hold*")
+
+
+def ask(bot: Harness, typed: str, user: str = sr.USER_ID) -> str:
+    """Type ``/hold typed``; the ephemeral answer (no modal is opened)."""
+    body = sr.slash_command(text=typed, user_id=user, response_url=bot.slack.response_url("ask"))
+    status, _, answer = bot.post(body)
+    assert (status, answer) == (200, "")
+    reply = bot.slack.wait_for("response_url")[0].body
+    assert reply["response_type"] == "ephemeral"
+    return str(reply["text"])
+
+
+def test_a_weekday_that_is_not_the_dates_is_asked_back_and_nothing_is_held(bot: Harness) -> None:
+    """5/16 is a Sunday in 2027 (the next 5/16 from 1 March 2027): the form does not open."""
+    said = ask(bot, "鳳凰 5/16(土) 11:00-15:00 婚礼 山田様")
+    assert said == (
+        "5/16 は日曜日で、土曜日ではありません。5/16(日・友引)、5/15(土・先勝)、5/22(土・友引) の"
+        "どれのことでしょうか。まだ何も押さえていません。日付か曜日を直して、もう一度 `/hold` で"
+        "送ってください。"
+    )
+    assert bot.slack.calls_to("views.open") == []
+    assert bot.engine.holds(bot.venue.id) == []
+
+
+def test_the_weekday_ask_back_in_english_and_with_the_year_when_it_is_next_year(
+    bot: Harness,
+) -> None:
+    bot.clock[0] = bot.clock[0].replace(year=2026, month=12, day=2)  # the next 5/16 is in 2027
+    said = ask(bot, "sakura 5/16 (Sat) 18-21 banquet ABC Trading", user=ENGLISH_USER)
+    assert said.startswith(
+        "16 May 2027 is a Sunday, not a Saturday. Which did you mean: Sun 16 May 2027 (Tomobiki), "
+        "Sat 15 May 2027 (Sensho) or Sat 22 May 2027 (Tomobiki)? Nothing has been held yet;"
+    )
+    assert bot.slack.calls_to("views.open") == []
+    assert bot.engine.holds(bot.venue.id) == []
+
+
+def test_a_weekday_that_matches_opens_the_form_as_usual(bot: Harness) -> None:
+    view_id = bot.command("鳳凰 5/15(土・先勝) 11:00-15:00 婚礼 山田様")
+    date_block = block(bot.slack.view(view_id), ids.DATE)
+    assert date_block["element"]["initial_date"] == "2027-05-15"
