@@ -22,6 +22,8 @@ from babel.dates import format_date
 
 from bot.texts import lang
 from core.model import Venue
+from core.rules.lunisolar import OutOfRange
+from core.rules.rokuyo import Rokuyo
 from core.rules.rokuyo import rokuyo as rokuyo_of
 
 _PATTERNS = {
@@ -54,7 +56,7 @@ def day(value: date, locale: str | None, *, year: bool = False, style: DateStyle
     code = lang(locale)
     shown_year = year or (style.today is not None and value.year != style.today.year)
     written = format_date(value, _PATTERNS[code]["day_year" if shown_year else "day"], locale=code)
-    six = rokuyo_of(value) if style.rokuyo else None
+    six = _rokuyo(value) if style.rokuyo else None
     if code == "ja":
         marks = _JA_WEEKDAYS[value.weekday()] + (f"・{six.japanese}" if six else "")
         return f"{written}({marks})"
@@ -137,6 +139,15 @@ def time_left(until: datetime, now: datetime, tz: ZoneInfo, locale: str | None) 
 def weekday_name(weekday: int, locale: str | None) -> str:
     """``土曜日`` / ``Saturday`` for ``date.weekday()``'s number (Monday 0)."""
     return f"{_JA_WEEKDAYS[weekday]}曜日" if lang(locale) == "ja" else _EN_WEEKDAYS[weekday]
+
+
+def _rokuyo(value: date) -> Rokuyo | None:
+    """None beyond the years the 旧暦 is computed for (a date typed as 9999-12-31 is still
+    named in its refusal, without a 六曜)."""
+    try:
+        return rokuyo_of(value)
+    except OutOfRange:
+        return None
 
 
 def _plural(count: int, unit: str) -> str:

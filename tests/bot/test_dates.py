@@ -37,6 +37,11 @@ def test_a_day_of_another_year_carries_its_year() -> None:
     assert dates.day(date(2025, 12, 9), "ja", style=NO_ROKUYO).startswith("2025/12/9(")
 
 
+def test_a_date_beyond_the_computed_calendar_is_shown_without_rokuyo() -> None:
+    assert dates.day(date(9999, 12, 31), "ja", style=THIS_YEAR) == "9999/12/31(金)"
+    assert dates.day(date(9999, 12, 31), "en", style=THIS_YEAR) == "Fri 31 Dec 9999"
+
+
 def test_a_venue_that_hides_rokuyo_shows_only_the_weekday() -> None:
     assert dates.day(date(2026, 5, 16), "ja", style=NO_ROKUYO) == "5/16(土)"
     assert dates.day(date(2026, 5, 16), "en", style=NO_ROKUYO) == "Sat 16 May"
