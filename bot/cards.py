@@ -38,9 +38,29 @@ def state(
     if hold.is_first and hold.expires_at:
         shown = dates.deadline(hold.expires_at, tz, locale, style=style, now=now)
         return text(locale, "card.first", deadline=shown)
+    if hold.status is Status.TENTATIVE and hold.is_package:  # which room it waits on
+        return text(
+            locale,
+            "card.waiting.package",
+            rank_text=ordinal(hold.rank or 0, locale),
+            items=item_ranks(hold, locale),
+        )
     if hold.status is Status.TENTATIVE:
         return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
     return text(locale, f"card.{hold.status.value}")
+
+
+def item_ranks(hold: Hold, locale: str | None) -> str:
+    """``チャペル 1番手 · 鳳凰の間 2番手``: each room's own place in line."""
+    return " · ".join(
+        text(
+            locale,
+            "preview.item",
+            room=esc(item.room_name),
+            rank_text=ordinal(item.rank or 0, locale),
+        )
+        for item in hold.items
+    )
 
 
 def deadline(
@@ -73,10 +93,12 @@ def card(
     lead: str | None = None,
     notes: tuple[str, ...] = (),
     extend: bool = True,
+    another: bool = False,
     style: DateStyle = PLAIN,
     now: datetime | None = None,
 ) -> list[Block]:
-    """Lead line, the hold, its state and salesperson; buttons while it is tentative.
+    """Lead line, the hold, its state and salesperson; buttons while it is tentative
+    (``another``: with "Another date", where a salesperson works on the hold).
     ``now``: the deadline says the time left (App Home, DMs)."""
     body = "\n".join(
         filter(
@@ -90,7 +112,7 @@ def card(
         )
     )
     blocks: list[Block] = [section(body)]
-    buttons = decision_buttons(hold, tz, locale, extend=extend, style=style)
+    buttons = decision_buttons(hold, tz, locale, extend=extend, another=another, style=style)
     if buttons is not None:
         blocks.append(buttons)
     blocks += [context(note) for note in notes]
@@ -103,9 +125,11 @@ def decision_buttons(
     locale: str | None,
     *,
     extend: bool = True,
+    another: bool = False,
     style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none."""
+    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none. ``another``
+    adds "Another date" (a second candidate date of the hold's enquiry) to a tentative hold."""
     if hold.status is not Status.TENTATIVE:
         return None
     value = str(hold.id)
@@ -119,6 +143,8 @@ def decision_buttons(
         )
         more = [_button(ids.EXTEND, "button.extend", value, locale)] if extend else []
         elements = [confirm, *more, *elements]
+    if another:
+        elements.append(_button(ids.ANOTHER_DATE, "button.another_date", value, locale))
     return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)
 
 

@@ -77,6 +77,17 @@ def hold_line(
     """``#12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn and fallback
     text; ``plain`` leaves it as typed, for plain_text (which Slack does not parse)."""
     quote = (lambda typed: typed) if plain else esc
+    # a package: #12 5/15(土・大安) チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 山田様（婚礼）
+    if hold.is_package:
+        return text(
+            locale,
+            "hold.line.package",
+            id=hold.id,
+            day=dates.day(hold.local_date, locale, style=style),
+            items=items_line(hold, tz, locale, plain=plain),
+            customer=quote(hold.customer),
+            kind=text(locale, f"kind.{hold.kind.value}"),
+        )
     return text(
         locale,
         "hold.line",
@@ -86,6 +97,26 @@ def hold_line(
         times=dates.time_range(hold.start_at, hold.end_at, tz, locale),
         customer=quote(hold.customer),
         kind=text(locale, f"kind.{hold.kind.value}"),
+    )
+
+
+def items_line(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    plain: bool = False,
+) -> str:
+    """``チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30``: every room of a hold with its times."""
+    quote = (lambda typed: typed) if plain else esc
+    return " + ".join(
+        text(
+            locale,
+            "hold.item",
+            room=quote(item.room_name),
+            times=dates.time_range(item.start_at, item.end_at, tz, locale),
+        )
+        for item in hold.items
     )
 
 
