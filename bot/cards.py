@@ -6,6 +6,7 @@ a hold reads the same everywhere.
 
 from __future__ import annotations
 
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmObject
@@ -13,19 +14,30 @@ from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmO
 from bot import ids
 from bot.blocks import context, plain, section
 from bot.texts import dates, esc, lang, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold, Status
 
 
-def line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    """``#12 鳳凰の間 3/10(水) 11:00–15:00 山田様（婚礼）``, escaped for mrkdwn."""
-    return hold_line(hold, tz, locale)
+def line(hold: Hold, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN) -> str:
+    """``#12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn."""
+    return hold_line(hold, tz, locale, style=style)
 
 
-def state(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    """``*1番手* · 期限 *3/8(月) 9:00*``, ``*2番手*（順番待ち）``, ``*本予約*`` ..."""
+def state(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    style: DateStyle = PLAIN,
+    now: datetime | None = None,
+) -> str:
+    """``*1番手* · 期限 *3/8(月) 9:00まで*``, ``*2番手*（順番待ち）``, ``*本予約*`` ...;
+    with ``now`` (App Home, DMs: not the channel, whose card is not redrawn as time passes)
+    the deadline says the time left."""
     if hold.is_first and hold.expires_at:
-        return text(locale, "card.first", deadline=dates.when(hold.expires_at, tz, locale))
+        shown = dates.deadline(hold.expires_at, tz, locale, style=style, now=now)
+        return text(locale, "card.first", deadline=shown)
     if hold.status is Status.TENTATIVE and hold.is_package:  # which room it waits on
         return text(
             locale,
@@ -51,9 +63,18 @@ def item_ranks(hold: Hold, locale: str | None) -> str:
     )
 
 
-def deadline(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    """The hold's reply deadline (``3/8(月) 9:00``), or ``—`` without one."""
-    return dates.when(hold.expires_at, tz, locale) if hold.expires_at else "—"
+def deadline(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    style: DateStyle = PLAIN,
+    now: datetime | None = None,
+) -> str:
+    """The hold's reply deadline (``3/8(月) 9:00まで``, with ``now`` ``…（あと3日）``), or ``—``."""
+    if hold.expires_at is None:
+        return "—"
+    return dates.deadline(hold.expires_at, tz, locale, style=style, now=now)
 
 
 def brief(hold: Hold, locale: str | None) -> str:
@@ -73,22 +94,25 @@ def card(
     notes: tuple[str, ...] = (),
     extend: bool = True,
     another: bool = False,
+    style: DateStyle = PLAIN,
+    now: datetime | None = None,
 ) -> list[Block]:
     """Lead line, the hold, its state and salesperson; buttons while it is tentative
-    (``another``: with "Another date", where a salesperson works on the hold)."""
+    (``another``: with "Another date", where a salesperson works on the hold).
+    ``now``: the deadline says the time left (App Home, DMs)."""
     body = "\n".join(
         filter(
             None,
             [
                 lead,
-                line(hold, tz, locale),
-                f"{state(hold, tz, locale)} · "
+                line(hold, tz, locale, style=style),
+                f"{state(hold, tz, locale, style=style, now=now)} · "
                 + text(locale, "card.salesperson", salesperson=esc(hold.salesperson)),
             ],
         )
     )
     blocks: list[Block] = [section(body)]
-    buttons = decision_buttons(hold, tz, locale, extend=extend, another=another)
+    buttons = decision_buttons(hold, tz, locale, extend=extend, another=another, style=style)
     if buttons is not None:
         blocks.append(buttons)
     blocks += [context(note) for note in notes]
@@ -96,14 +120,20 @@ def card(
 
 
 def decision_buttons(
-    hold: Hold, tz: ZoneInfo, locale: str | None, *, extend: bool = True, another: bool = False
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    extend: bool = True,
+    another: bool = False,
+    style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
     """1st: Confirm (Extend) Release Edit; waiting: Release Edit; decided holds: none.
     ``another`` adds "Another date" (a second candidate date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
         return None
     value = str(hold.id)
-    elements = [_release(hold, tz, locale)]
+    elements = [_release(hold, tz, locale, style)]
     if hold.is_first:
         confirm = ButtonElement(
             text=plain(text(locale, "button.confirm")),
@@ -123,12 +153,17 @@ def _button(action_id: str, key: str, value: str, locale: str | None) -> ButtonE
     return ButtonElement(text=plain(text(locale, key)), action_id=action_id, value=value)
 
 
-def _release(hold: Hold, tz: ZoneInfo, locale: str | None) -> ButtonElement:
+def _release(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> ButtonElement:
     """Release cannot be undone, so Slack asks first (a client-side confirm dialog)."""
     ask = ConfirmObject(
         title=plain(text(locale, "release.ask.title"), 100),
         text=plain(
-            text(locale, "release.ask.text", hold=hold_line(hold, tz, locale, plain=True)), 300
+            text(
+                locale,
+                "release.ask.text",
+                hold=hold_line(hold, tz, locale, plain=True, style=style),
+            ),
+            300,
         ),
         confirm=plain(text(locale, "release.ask.ok"), 30),
         deny=plain(text(locale, "release.ask.deny"), 30),

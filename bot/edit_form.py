@@ -55,21 +55,22 @@ def edit_preview(
 ) -> str:
     """The engine's dry run of the edit as the form stands, as one line."""
     plan = engine.edit_plan(venue.id, change_of(form, meta, user), now=now)
-    return edit_line(plan, venue.tz, meta.locale)
+    return edit_line(plan, venue, meta.locale, now)
 
 
-def edit_line(plan: EditPlan | Refused, tz: ZoneInfo, locale: str) -> str:
+def edit_line(plan: EditPlan | Refused, venue: Venue, locale: str, now: datetime) -> str:
     """``順位はそのまま（1番手 · 期限 …）``, ``新しい押さえとして2番手（佐藤様（婚礼）の後ろ）``, or
     why it cannot be done; with nothing changed yet, what the line will say."""
+    tz, style = venue.tz, dates.style_for(venue, now)
     if isinstance(plan, Refused):
         if plan.code is Code.NO_CHANGE:
             return text(locale, "preview.edit.unchanged")
-        return preview_line(plan, tz, locale)
+        return preview_line(plan, tz, locale, style=style)
     if plan.rank is None:
         return text(locale, "preview.edit.confirmed")
     if plan.rank == 1 and plan.expires_at:
         key = "preview.edit.keeps_first" if plan.kept_place else "preview.edit.swap_first"
-        return text(locale, key, deadline=dates.when(plan.expires_at, tz, locale))
+        return text(locale, key, deadline=dates.deadline(plan.expires_at, tz, locale, style=style))
     rank_text = ordinal(plan.rank, locale)
     if plan.kept_place:
         return text(locale, "preview.edit.keeps", rank_text=rank_text)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 from bot.texts import dates, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
 from core.model import Hold, Status
 
@@ -19,14 +20,22 @@ def grouped(holds: Sequence[Hold]) -> list[Hold]:
     return [hold for group in order.values() for hold in group]
 
 
-def candidates_note(hold: Hold, live: Sequence[Hold], tz: ZoneInfo, locale: str | None) -> str:
-    """``:calendar: 案件 #5 の候補日 · ほかに #14 3/17(水) 2番手`` when ``live`` has other holds
-    of ``hold``'s enquiry; else ``""``."""
+def candidates_note(
+    hold: Hold,
+    live: Sequence[Hold],
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    style: DateStyle = PLAIN,
+) -> str:
+    """``:calendar: 案件 #5 の候補日 · ほかに #14 3/17(水・大安) 2番手`` when ``live`` has other
+    holds of ``hold``'s enquiry; else ``""``."""
     others = [h for h in live if h.enquiry_id == hold.enquiry_id and h.id != hold.id]
     if not hold.enquiry_id or not others:
         return ""
     listed = " / ".join(
-        f"#{h.id} {dates.day(h.local_date, locale)} {_place(h, locale)}" for h in others
+        f"#{h.id} {dates.day(h.local_date, locale, style=style)} {_place(h, locale)}"
+        for h in others
     )
     return text(locale, "card.candidates", enquiry=hold.enquiry_id, others=listed)
 

@@ -9,6 +9,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.deps import Deps
+from bot.texts import dates
 from bot.views.home import home_view
 from core.errors import UnknownVenue
 from core.model import Venue
@@ -25,7 +26,8 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
         except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue
-        view = home_view(overview, venue.tz, deps.locales.get(user), now)
+        style = dates.style_for(venue, now)
+        view = home_view(overview, venue.tz, deps.locales.get(user), now, style=style)
         try:
             client.views_publish(user_id=user, view=view.to_dict())
         except SlackApiError as err:

@@ -19,6 +19,7 @@ from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
 from bot.enquiries import candidates_note, grouped
 from bot.texts import dates, esc, text
+from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from core.model import Hold
 from core.notices import Notice, NoticeKind
@@ -38,22 +39,38 @@ class UnrenderableNotice(ValueError):
     """An outbox row of an unknown kind or with a payload this version cannot read."""
 
 
-def render_notice(notice: Notice, *, tz: ZoneInfo, locale: str | None) -> Rendered:
-    """The DM for one outbox row; raises ``UnrenderableNotice`` (a ValueError) if it can't."""
+def render_notice(
+    notice: Notice,
+    *,
+    tz: ZoneInfo,
+    locale: str | None,
+    rokuyo: bool = True,
+    now: datetime | None = None,
+) -> Rendered:
+    """The DM for one outbox row; raises ``UnrenderableNotice`` (a ValueError) if it can't.
+    ``rokuyo``: the venue's ``show_rokuyo``; ``now`` (default: when the row was written)
+    decides which dates carry their year and the time left to each deadline."""
     try:
         render = _RENDERERS[NoticeKind(notice.kind)]
-        return render(notice.payload, tz, locale)
+        at = now or notice.created_at
+        return render(notice.payload, tz, locale, _style(at, tz, rokuyo), at)
     except (KeyError, TypeError, ValueError) as err:
         raise UnrenderableNotice(f"notice {notice.id} ({notice.kind}): {err!r}") from err
 
 
 def render_failure_report(
-    notices: Sequence[Notice], *, tz: ZoneInfo, locale: str | None
+    notices: Sequence[Notice],
+    *,
+    tz: ZoneInfo,
+    locale: str | None,
+    rokuyo: bool = True,
+    now: datetime | None = None,
 ) -> Rendered:
     """For the sales channel: which notices could not be delivered, to whom, and why."""
     count = len(notices)
     title = text(locale, "failures.title", count=count)
-    items = [_failure_item(n, tz, locale) for n in notices[:MAX_FAILURES_LISTED]]
+    style = _style(now, tz, rokuyo) if now else DateStyle(rokuyo=rokuyo)
+    items = [_failure_item(n, tz, locale, style) for n in notices[:MAX_FAILURES_LISTED]]
     blocks: list[Block] = [section(title)]
     blocks += [section(chunk) for chunk in chunk_lines(items)]
     if count > MAX_FAILURES_LISTED:
@@ -63,50 +80,78 @@ def render_failure_report(
 
 # -- one renderer per kind -------------------------------------------------------------------
 Payload = dict[str, Any]
-Renderer = Callable[[Payload, ZoneInfo, str | None], Rendered]
+Renderer = Callable[[Payload, ZoneInfo, str | None, DateStyle, datetime], Rendered]
 
 
-def _promoted(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _promoted(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     hold = _hold(payload)
-    facts = {"hold": cards.line(hold, tz, locale), "deadline": cards.deadline(hold, tz, locale)}
-    return _single("promoted", hold, facts, tz, locale, buttons=True, extend=False)
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
+    }
+    return _single("promoted", hold, facts, tz, locale, style, buttons=True, extend=False)
 
 
-def _lost(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _lost(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     hold, winner = _hold(payload), hold_from_json(payload["winner"])
-    facts = {"hold": cards.line(hold, tz, locale), "winner": cards.brief(winner, locale)}
-    return _single("lost", hold, facts, tz, locale)
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "winner": cards.brief(winner, locale),
+    }
+    return _single("lost", hold, facts, tz, locale, style)
 
 
-def _other_date_chosen(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _other_date_chosen(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     hold, chosen = _hold(payload), hold_from_json(payload["chosen"])
-    facts = {"hold": cards.line(hold, tz, locale), "chosen": cards.line(chosen, tz, locale)}
-    return _single("other_date_chosen", hold, facts, tz, locale)
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "chosen": cards.line(chosen, tz, locale, style=style),
+    }
+    return _single("other_date_chosen", hold, facts, tz, locale, style)
 
 
-def _expired(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _expired(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     hold = _hold(payload)
-    return _single("expired", hold, {"hold": cards.line(hold, tz, locale)}, tz, locale)
+    return _single(
+        "expired", hold, {"hold": cards.line(hold, tz, locale, style=style)}, tz, locale, style
+    )
 
 
-def _extended(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _extended(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     hold, ahead = _hold(payload), hold_from_json(payload["ahead"])
     facts = {
-        "hold": cards.line(hold, tz, locale),
+        "hold": cards.line(hold, tz, locale, style=style),
         "rank_text": ordinal(hold.rank or 0, locale),
         "ahead": cards.brief(ahead, locale),
-        "deadline": cards.deadline(ahead, tz, locale),
+        "deadline": cards.deadline(ahead, tz, locale, style=style, now=now),
     }
-    return _single("extended", hold, facts, tz, locale)
+    return _single("extended", hold, facts, tz, locale, style)
 
 
-def _reminder(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _reminder(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     hold = _hold(payload)
-    facts = {"hold": cards.line(hold, tz, locale), "deadline": cards.deadline(hold, tz, locale)}
-    return _single("reminder", hold, facts, tz, locale, buttons=True)
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
+    }
+    return _single("reminder", hold, facts, tz, locale, style, buttons=True)
 
 
-def _digest(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+def _digest(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
     """A header, then each hold with its buttons (two blocks each) while they fit in 50."""
     holds = sorted(
         (hold_from_json(h) for h in payload["holds"]),
@@ -116,8 +161,8 @@ def _digest(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
     title = text(
         locale,
         "notice.digest.title",
-        start=dates.day(start.astimezone(tz).date(), locale),
-        end=dates.day(until.astimezone(tz).date(), locale),
+        start=dates.day(start.astimezone(tz).date(), locale, style=style),
+        end=dates.day(until.astimezone(tz).date(), locale, style=style),
     )
     if not holds:
         return Rendered(title, dump([header(title), context(text(locale, "notice.digest.empty"))]))
@@ -131,12 +176,12 @@ def _digest(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
         item = text(
             locale,
             "notice.digest.item",
-            hold=cards.line(hold, tz, locale),
-            deadline=cards.deadline(hold, tz, locale),
+            hold=cards.line(hold, tz, locale, style=style),
+            deadline=cards.deadline(hold, tz, locale, style=style, now=now),
         )
-        note = candidates_note(hold, holds, tz, locale)
+        note = candidates_note(hold, holds, tz, locale, style=style)
         blocks.append(section("\n".join(filter(None, [note, item]))))
-        buttons = cards.decision_buttons(hold, tz, locale)
+        buttons = cards.decision_buttons(hold, tz, locale, style=style)
         if buttons is not None:
             blocks.append(buttons)
     if len(shown) < len(holds):
@@ -162,6 +207,7 @@ def _single(
     facts: dict[str, str],
     tz: ZoneInfo,
     locale: str | None,
+    style: DateStyle,
     *,
     buttons: bool = False,
     extend: bool = True,
@@ -171,7 +217,7 @@ def _single(
         text(locale, f"notice.{kind}.title") + "\n" + text(locale, f"notice.{kind}.body", **facts)
     )
     blocks: list[Block] = [section(body)]
-    row = cards.decision_buttons(hold, tz, locale, extend=extend) if buttons else None
+    row = cards.decision_buttons(hold, tz, locale, extend=extend, style=style) if buttons else None
     if row is not None:
         blocks.append(row)
     return Rendered(text(locale, f"notice.{kind}.text", **facts), dump(blocks))
@@ -181,9 +227,11 @@ def _hold(payload: Payload) -> Hold:
     return hold_from_json(payload["hold"])
 
 
-def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None) -> str:
+def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     hold = notice.payload.get("hold") if isinstance(notice.payload, dict) else None
-    about = cards.line(hold_from_json(hold), tz, locale) if hold else f"#{notice.hold_id or '-'}"
+    about = f"#{notice.hold_id or '-'}"
+    if hold:
+        about = cards.line(hold_from_json(hold), tz, locale, style=style)
     if notice.kind == NoticeKind.DIGEST.value:
         about = f"({len(notice.payload.get('holds', []))})"
     try:
@@ -199,3 +247,7 @@ def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None) -> str:
         hold=about,
         error=esc(error.replace("`", "'")),
     )
+
+
+def _style(now: datetime, tz: ZoneInfo, rokuyo: bool) -> DateStyle:
+    return DateStyle(today=now.astimezone(tz).date(), rokuyo=rokuyo)

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from bot.form import Form
 from bot.texts import dates, esc, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import describe, describe_warning, ordinal
 from core.engine import HoldEngine
 from core.model import Hold, Venue
@@ -18,8 +19,11 @@ def preview_line(
     tz: ZoneInfo,
     locale: str | None,
     rooms: tuple[str, ...] = (),
+    *,
+    style: DateStyle = PLAIN,
 ) -> str:
-    """``1番手として受付 · 期限 12/8(火) 19:20``, ``2番手 · 1番手は 佐藤様（婚礼）期限 12/8(火)``,
+    """``1番手として受付 · 期限 12/8(火) 19:20まで``, ``2番手 · 1番手は 佐藤様（婚礼）期限
+    12/8(火) 19:20まで`` (the same deadline, to the minute, as the card will show),
     ``本予約あり — 受付できません``, ``3番手になるため受付できません``, ... ``None``: a hint.
     With several ``rooms`` (their names, in the order asked) each room's place comes first:
     ``チャペル 1番手 · 鳳凰の間 2番手 → 2番手: 全部が1番手になった時点で期限がつきます``.
@@ -28,54 +32,59 @@ def preview_line(
     if result is None:
         return text(locale, "preview.hint")
     if isinstance(result, Refused):
-        return _refused(result, tz, locale)
+        return _refused(result, tz, locale, style)
     warnings = [
-        text(locale, "warning.line", warning=describe_warning(w, tz, locale))
+        text(locale, "warning.line", warning=describe_warning(w, tz, locale, style=style))
         for w in result.warnings
     ]
     if len(rooms) > 1 and len(result.item_ranks) == len(rooms):
-        return "\n".join([_package(result, rooms, tz, locale), *warnings])
-    return "\n".join([_single(result, tz, locale), *warnings])
+        return "\n".join([_package(result, rooms, tz, locale, style), *warnings])
+    return "\n".join([_single(result, tz, locale, style), *warnings])
 
 
-def _single(result: Preview, tz: ZoneInfo, locale: str | None) -> str:
+def _single(result: Preview, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     rank_text = ordinal(result.rank, locale)
     if result.rank == 1 and result.expires_at:
-        return text(locale, "preview.first", deadline=dates.when(result.expires_at, tz, locale))
-    ahead = " / ".join(_ahead(h, tz, locale) for h in result.ahead) or text(locale, "nobody")
+        deadline = dates.deadline(result.expires_at, tz, locale, style=style)
+        return text(locale, "preview.first", deadline=deadline)
+    ahead = " / ".join(_ahead(h, tz, locale, style) for h in result.ahead)
+    ahead = ahead or text(locale, "nobody")
     return text(locale, "preview.waiting", rank_text=rank_text, ahead=ahead)
 
 
-def _package(result: Preview, rooms: tuple[str, ...], tz: ZoneInfo, locale: str | None) -> str:
+def _package(
+    result: Preview, rooms: tuple[str, ...], tz: ZoneInfo, locale: str | None, style: DateStyle
+) -> str:
     items = " · ".join(
         text(locale, "preview.item", room=esc(room), rank_text=ordinal(rank, locale))
         for room, rank in zip(rooms, result.item_ranks, strict=True)
     )
     if result.rank == 1 and result.expires_at:
-        deadline = dates.when(result.expires_at, tz, locale)
+        deadline = dates.deadline(result.expires_at, tz, locale, style=style)
         return text(locale, "preview.package.first", items=items, deadline=deadline)
     line = text(
         locale, "preview.package.waiting", items=items, rank_text=ordinal(result.rank, locale)
     )
     if not result.ahead:
         return line
-    ahead = " / ".join(_ahead(h, tz, locale) for h in result.ahead)
+    ahead = " / ".join(_ahead(h, tz, locale, style) for h in result.ahead)
     return line + "\n" + text(locale, "preview.package.ahead", ahead=ahead)
 
 
-def _refused(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+def _refused(refused: Refused, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     if refused.code is Code.CONFIRMED_CONFLICT:
         return text(locale, "preview.confirmed_conflict")
     if refused.code is Code.RANK_TOO_LOW:
         return text(locale, "preview.rank_too_low", rank_text=ordinal(refused.rank or 0, locale))
     if refused.code is Code.BANQUET_NOT_OPEN and refused.opens_at:
-        opens = dates.when(refused.opens_at, tz, locale, year=True)
+        opens = dates.when(refused.opens_at, tz, locale, year=True, style=style)
         return text(locale, "preview.banquet_not_open", opens=opens)
-    return describe(refused, tz, locale)
+    return describe(refused, tz, locale, style=style)
 
 
-def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    deadline = dates.day(hold.expires_at.astimezone(tz).date(), locale) if hold.expires_at else "—"
+def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
+    expires = hold.expires_at
+    deadline = dates.deadline(expires, tz, locale, style=style) if expires else "—"
     kind = text(locale, f"kind.{hold.kind.value}")
     return text(locale, "preview.ahead", customer=esc(hold.customer), kind=kind, deadline=deadline)
 
@@ -87,7 +96,8 @@ def current_preview(
     if not form.slot_chosen():
         return preview_line(None, venue.tz, locale)
     result = engine.preview(venue.id, form.preview_request(user), now=now)
-    return preview_line(result, venue.tz, locale, room_names(venue, form))
+    style = dates.style_for(venue, now)
+    return preview_line(result, venue.tz, locale, room_names(venue, form), style=style)
 
 
 def room_names(venue: Venue, form: Form) -> tuple[str, ...]:

@@ -32,7 +32,11 @@ _RANGE = re.compile(rf"(?<![\d/.:-]){_TIME}{_SEP}{_TIME}(?:\s*まで)?(?![\d/])"
 _LONE_TIME = re.compile(
     r"(?<![\d/.:-])(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)(?!\d)", re.ASCII
 )
-_WEEKDAY = r"(?:\s*[(（][^)）]{1,4}[)）])?"
+# The weekday written beside a date, as people (and osae's own texts) write it: (土), (土曜日),
+# (Sat), (土・大安). It is checked against the date, never used to move it.
+_WEEKDAY = r"(?:\s*[(（]([^)）]{1,9})[)）])?"
+_JA_WEEKDAYS = "月火水木金土日"
+_EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DATES = (
     re.compile(
         rf"(?<!\d)(\d{{4}})\s*[-/年]\s*(\d{{1,2}})\s*[-/月]\s*(\d{{1,2}})\s*日?{_WEEKDAY}",
@@ -74,6 +78,14 @@ class QuickForm:
     ambiguous: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())  # word, room names
     also: tuple[QuickItem, ...] = ()  # further rooms, each typed after a ``+``
     bad_items: tuple[str, ...] = ()  # pieces after a ``+`` without a room or both times
+    weekday: int | None = None  # the weekday written beside the date (Monday 0), if any
+
+    @property
+    def weekday_mismatch(self) -> bool:
+        """The written weekday is not the date's: ask which is meant, hold nothing."""
+        return (
+            self.day is not None and self.weekday is not None and self.day.weekday() != self.weekday
+        )
 
 
 @dataclass
@@ -85,6 +97,7 @@ class _Found:
     start: int | None = None
     end: int | None = None
     kind: Kind | None = None
+    weekday: int | None = None
 
 
 def parse(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
@@ -167,10 +180,11 @@ def _take_date(rest: str, today: date, found: _Found) -> str:
         match = pattern.search(rest)
         if match is None:
             continue
-        year, month, day = match.groups()
+        year, month, day, weekday = match.groups()
         chosen = _date(int(year) if year else None, int(month), int(day), today)
         if chosen is not None:
             found.day = chosen
+            found.weekday = _weekday(weekday) if weekday else None
             return _cut(rest, match)
     return rest
 
@@ -185,6 +199,16 @@ def _date(year: int | None, month: int, day: int, today: date) -> date | None:
             continue
         if year or candidate >= today:
             return candidate
+    return None
+
+
+def _weekday(written: str) -> int | None:
+    """土, 土曜, 土曜日, 土・大安 / sat, Sat., saturday → 5; anything else (祝, 仮) → None."""
+    word = re.split(r"[・･,、\s]", written.strip(), maxsplit=1)[0].casefold().rstrip(".")
+    if len(word) >= 1 and word[0] in _JA_WEEKDAYS and word[1:] in ("", "曜", "曜日"):
+        return _JA_WEEKDAYS.index(word[0])
+    if len(word) >= 2:
+        return next((i for i, name in enumerate(_EN_WEEKDAYS) if name.startswith(word)), None)
     return None
 
 
@@ -240,6 +264,7 @@ def _read_words(words: list[str], rooms: Sequence[Room], today: date, found: _Fo
         customer=names or None,
         unparsed=unparsed,
         ambiguous=tuple(ambiguous),
+        weekday=found.weekday,
     )
 
 

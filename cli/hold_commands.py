@@ -283,7 +283,7 @@ def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> 
         return []
     lines = []
     for item, rank in zip(hold.items, ranks or tuple(i.rank for i in hold.items), strict=True):
-        times = dates.time_range(item.start_at, item.end_at, venue.tz)
+        times = dates.time_range(item.start_at, item.end_at, venue.tz, locale())
         place = f" {ordinal(rank, locale())}" if rank else ""
         lines.append(f"  {item.room_name} {times}{place}")
     return lines

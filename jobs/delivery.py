@@ -45,11 +45,15 @@ TOKEN_PAUSE = timedelta(minutes=1)  # rows put back after the token was refused
 class RenderNotice(Protocol):
     """Raises ValueError for a row it cannot render (unknown kind, unreadable payload)."""
 
-    def __call__(self, notice: Notice, *, tz: ZoneInfo, locale: str) -> Rendered: ...
+    def __call__(
+        self, notice: Notice, *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
+    ) -> Rendered: ...
 
 
 class RenderReport(Protocol):
-    def __call__(self, notices: list[Notice], *, tz: ZoneInfo, locale: str) -> Rendered: ...
+    def __call__(
+        self, notices: list[Notice], *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
+    ) -> Rendered: ...
 
 
 Now = Callable[[], datetime]
@@ -212,7 +216,13 @@ class Courier:
         """The DM in the recipient's language, or None after marking the row failed."""
         locale = self.transport.locale(notice.recipient)
         try:
-            return self.render(notice, tz=venue.tz, locale=locale)
+            return self.render(
+                notice,
+                tz=venue.tz,
+                locale=locale,
+                rokuyo=venue.policy.show_rokuyo,  # dates as the venue shows them
+                now=self.now(),  # the time left to a deadline, when the DM is sent
+            )
         except ValueError as err:
             # A payload this version cannot read: marked failed, visible and retryable,
             # instead of failing the whole drain again and again.
@@ -222,7 +232,13 @@ class Courier:
 
     def _post_report(self, venue: Venue, failed: list[Notice]) -> None:
         assert self.sales_channel is not None  # noqa: S101 - checked by report_failures
-        message = self.render_report(failed, tz=venue.tz, locale=self.report_locale)
+        message = self.render_report(
+            failed,
+            tz=venue.tz,
+            locale=self.report_locale,
+            rokuyo=venue.policy.show_rokuyo,
+            now=self.now(),
+        )
         outcome = self.transport.send(self.sales_channel, message)
         if not isinstance(outcome, Delivered):
             raise ReportNotPosted(outcome.error)

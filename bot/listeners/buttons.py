@@ -21,6 +21,7 @@ from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta, Source
 from bot.replies import replace_message, tell
+from bot.texts import dates
 from bot.texts.refusals import describe
 from bot.views.dialogs import confirm_modal, info_modal
 from bot.views.messages import Message, decided, outcome, splice
@@ -79,7 +80,7 @@ def clicked(deps: Deps, args: Args) -> None:
     click = Click.of(body, locale)
     if click is None:  # a button value that names no hold: someone crafted it
         refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
-        message = describe(refused, venue.tz, locale)
+        message = describe(refused, venue.tz, locale, style=dates.style_for(venue, deps.now()))
         tell(client, user, message, locale, response_url=body.get("response_url"))
         return
     if click.verb == "confirm":
@@ -98,7 +99,7 @@ def ask_to_confirm(deps: Deps, client: WebClient, venue: Venue, click: Click) ->
     if isinstance(plan, Refused):
         return plan
     meta = Meta(locale=click.locale, hold_id=click.hold_id, source=click.source)
-    view = confirm_modal(plan, venue.tz, meta)
+    view = confirm_modal(plan, venue.tz, meta, style=dates.style_for(venue, deps.now()))
     client.views_open(trigger_id=click.trigger_id, view=view.to_dict())
     return None
 
@@ -109,13 +110,13 @@ def confirm_submitted(deps: Deps, args: Args) -> None:
     venue = deps.venue(args.context)
     if meta.hold_id is None:  # not metadata we wrote
         refused = Refused(Code.HOLD_NOT_FOUND, detail="-")
-        reason = describe(refused, venue.tz, meta.locale)
+        reason = describe(refused, venue.tz, meta.locale, style=dates.style_for(venue, deps.now()))
         args.ack(response_action="update", view=info_modal(reason, meta.locale).to_dict())
         return
     click = Click(user, "confirm", meta.hold_id, meta.locale, meta.source or Source())
     result = deps.engine.confirm(venue.id, click.hold_id, actor=user, now=deps.now())
     if isinstance(result, Refused):  # said in the dialog itself
-        reason = describe(result, venue.tz, click.locale)
+        reason = describe(result, venue.tz, click.locale, style=dates.style_for(venue, deps.now()))
         args.ack(response_action="update", view=info_modal(reason, click.locale).to_dict())
     else:
         args.ack()
@@ -129,8 +130,9 @@ def settle(
     """After the engine answered: redraw the card, tell the clicker, refresh App Homes."""
     outcome_code = result.code.value if isinstance(result, Refused) else "ok"
     log_action(click.verb, venue.id, click.user, click.hold_id, outcome_code)
+    style = dates.style_for(venue, deps.now())
     if isinstance(result, Refused):
-        reason = describe(result, venue.tz, click.locale)
+        reason = describe(result, venue.tz, click.locale, style=style)
         if result.hold is not None and result.code in _STALE:
             notes: tuple[str, ...] = (reason,) if result.code is Code.DEADLINE_PASSED else ()
             _redraw(deps, client, venue, click, result.hold, None, notes)
@@ -145,7 +147,7 @@ def settle(
             )
         return
     deps.notices_written(venue.id)  # lost / promoted / extended notices wait in the outbox
-    lead, notes = decided(result, click.user, venue.tz, click.locale)
+    lead, notes = decided(result, click.user, venue.tz, click.locale, style=style)
     _redraw(deps, client, venue, click, result.hold, lead, notes)
     publish_homes(deps, client, venue, {click.user, result.hold.salesperson})
 
@@ -162,7 +164,9 @@ def _redraw(
     """The clicked message shows the hold as it stands now (App Home is republished instead)."""
     if not click.source.is_message:
         return
-    card = outcome(hold, venue.tz, click.locale, lead, notes)
+    card = outcome(
+        hold, venue.tz, click.locale, lead, notes, style=dates.style_for(venue, deps.now())
+    )
     if click.blocks is not None:
         blocks = splice(click.blocks, hold.id, card.blocks, ids.card_actions(hold.id))
     else:  # after the dialog the message itself is not at hand: draw it again from the ledger
@@ -180,5 +184,7 @@ def _rebuild(
             continue
         other = deps.engine.hold(venue.id, hold_id)
         if not isinstance(other, Refused):
-            blocks += dump(cards.card(other, venue.tz, click.locale))
+            blocks += dump(
+                cards.card(other, venue.tz, click.locale, style=dates.style_for(venue, deps.now()))
+            )
     return blocks[:MAX_MESSAGE_BLOCKS]

@@ -12,7 +12,7 @@ from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta
 from bot.replies import tell
-from bot.texts import text
+from bot.texts import dates, text
 from bot.texts.refusals import describe, hold_line
 from bot.views.dialogs import info_modal
 from core.model import Venue
@@ -35,7 +35,7 @@ def cancel_submitted(deps: Deps, args: Args) -> None:
     )
     log_action("cancel", venue.id, user, meta.hold_id, _outcome(result))
     if isinstance(result, Refused):
-        reason = describe(result, venue.tz, locale)
+        reason = describe(result, venue.tz, locale, style=dates.style_for(venue, deps.now()))
         args.ack(response_action="update", view=info_modal(reason, locale).to_dict())
         return
     args.ack()
@@ -47,7 +47,8 @@ def _announce(
     deps: Deps, client: WebClient, venue: Venue, user: str, meta: Meta, result: Cancelled
 ) -> None:
     deps.notices_written(venue.id)  # the holds promoted into the freed slot are told by DM
-    done = text(meta.locale, "cancel.done", hold=hold_line(result.hold, venue.tz, meta.locale))
+    line = hold_line(result.hold, venue.tz, meta.locale, style=dates.style_for(venue, deps.now()))
+    done = text(meta.locale, "cancel.done", hold=line)
     if result.promoted:
         done += "\n" + text(meta.locale, "done.promoted", count=len(result.promoted))
     tell(client, user, done, meta.locale, response_url=meta.response_url)

@@ -19,7 +19,7 @@ from bot.form import Form, Row
 from bot.logs import log_action
 from bot.metadata import Meta, Source
 from bot.replies import tell
-from bot.texts import esc, text
+from bot.texts import dates, esc, text
 from bot.texts.refusals import describe
 from bot.views.hold_modal import hold_modal
 from core.model import Hold, HoldRequest, ItemRequest, Venue
@@ -60,7 +60,7 @@ def another_date(deps: Deps, args: Args) -> None:
         tell(
             client,
             user,
-            describe(found, venue.tz, locale),
+            describe(found, venue.tz, locale, style=dates.style_for(venue, deps.now())),
             locale,
             response_url=body.get("response_url"),
             trigger_id=None if source.is_message else body.get("trigger_id"),

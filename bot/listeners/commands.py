@@ -4,6 +4,7 @@ and ``/hold cancel 12`` (a manager's dialog; its submission is ``listeners.cance
 from __future__ import annotations
 
 import logging
+from datetime import date
 from typing import Any
 
 from slack_bolt import App, Args
@@ -14,11 +15,11 @@ from bot.form import Form
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
-from bot.texts import text
+from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import cancel_modal
 from bot.views.hold_modal import hold_modal, loading_modal, quick_notes
-from bot.views.messages import help_message, listing
+from bot.views.messages import help_message, listing, weekday_question
 from core.model import LIVE, Hold, Venue
 from core.results import Code, Refused
 
@@ -55,19 +56,49 @@ def hold_command(deps: Deps, args: Args) -> None:
 def open_form(deps: Deps, args: Args, typed: str) -> None:
     """A loading modal at once (the trigger lasts 3 s), then the form built from the engine."""
     venue = deps.venue(args.context)  # before opening: a workspace without a venue is told
+    now = deps.now()
+    today = now.astimezone(venue.tz).date()
+    quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
+    if quick.weekday_mismatch and quick.day and quick.weekday is not None:
+        ask_which_day(deps, args, venue, quick.day, quick.weekday)
+        return
     opened = args.client.views_open(
         trigger_id=args.body["trigger_id"], view=loading_modal().to_dict()
     )
     view = opened["view"]
-    deps.after(args.body, args.client, lambda: fill_form(deps, args, venue, view, typed))
+    deps.after(args.body, args.client, lambda: fill_form(deps, args, venue, view, typed, quick))
 
 
-def fill_form(deps: Deps, args: Args, venue: Venue, view: dict[str, Any], typed: str) -> None:
+def ask_which_day(deps: Deps, args: Args, venue: Venue, day: date, written: int) -> None:
+    """``/hold 5/16(土)`` when 5/16 is a Sunday: ask, open no form, hold nothing."""
+    user = args.body["user_id"]
+    locale = deps.locales.get(user)
+    now = deps.now()
+    today = now.astimezone(venue.tz).date()
+    style = dates.style_for(venue, now)
+    asked = weekday_question(day, written, today, locale, style=style)
+    args.respond(text=asked, response_type="ephemeral")
+    log.info(
+        "hold.weekday_mismatch",
+        extra={"venue": venue.id, "user": user, "action": "open", "outcome": "asked"},
+    )
+
+
+def fill_form(
+    deps: Deps,
+    args: Args,
+    venue: Venue,
+    view: dict[str, Any],
+    typed: str,
+    quick: QuickForm | None = None,
+) -> None:
+    """The form from what ``typed`` said (``quick``: read already, as it was when opened)."""
     body = args.body
     user = body["user_id"]
     locale = deps.locales.get(user)
-    today = deps.now().astimezone(venue.tz).date()
-    quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
+    if quick is None:
+        today = deps.now().astimezone(venue.tz).date()
+        quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
     form = Form.from_quick(quick, salesperson=user, max_items=venue.policy.max_items)
     meta = Meta(
         locale=locale,
@@ -96,7 +127,8 @@ def my_holds(deps: Deps, args: Args) -> None:
     found = deps.engine.holds(venue.id, salesperson=user, statuses=sorted(LIVE))
     holds = [h for h in found if h.local_date >= today]
     holds.sort(key=lambda h: (h.start_at, h.id))
-    message = listing(holds, venue.tz, locale)
+    now = deps.now()
+    message = listing(holds, venue.tz, locale, style=dates.style_for(venue, now), now=now)
     args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
 
 
@@ -117,8 +149,11 @@ def ask_to_cancel(deps: Deps, args: Args, argument: str) -> None:
     if not isinstance(found, Refused) and not venue.is_manager(user):
         found = Refused(Code.NOT_AUTHORIZED, hold=found, detail="manager")  # spare a dialog
     if isinstance(found, Refused):
-        args.respond(text=describe(found, venue.tz, locale), response_type="ephemeral")
+        args.respond(
+            text=describe(found, venue.tz, locale, style=dates.style_for(venue, deps.now())),
+            response_type="ephemeral",
+        )
         return
     meta = Meta(locale=locale, hold_id=found.id, response_url=args.body.get("response_url"))
-    view = cancel_modal(found, venue.tz, meta)
+    view = cancel_modal(found, venue.tz, meta, style=dates.style_for(venue, deps.now()))
     args.client.views_open(trigger_id=args.body["trigger_id"], view=view.to_dict())

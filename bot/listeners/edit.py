@@ -3,6 +3,7 @@ whether the change keeps the hold's place, and its submission (the engine's edit
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from slack_bolt import Ack, App, Args
@@ -15,7 +16,7 @@ from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta, Source
 from bot.replies import post_result
-from bot.texts import text
+from bot.texts import dates, text
 from bot.texts.refusals import describe, hold_line, ordinal
 from bot.views.dialogs import info_modal
 from bot.views.hold_modal import hold_modal, loading_modal
@@ -45,7 +46,15 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
     found = deps.engine.hold(venue.id, hold_id) if hold_id is not None else None
     if found is None or isinstance(found, Refused):
         refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
-        return _update(deps, args, view, info_modal(describe(refused, venue.tz, locale), locale))
+        return _update(
+            deps,
+            args,
+            view,
+            info_modal(
+                describe(refused, venue.tz, locale, style=dates.style_for(venue, deps.now())),
+                locale,
+            ),
+        )
     item = found.items[0]
     meta = Meta(
         locale=locale,
@@ -57,9 +66,16 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
     # Nothing changed yet: the dry run says only whether this user may edit this hold now.
     plan = deps.engine.edit_plan(venue.id, change_of(Form(), meta, user), now=deps.now())
     if isinstance(plan, Refused) and plan.code is not Code.NO_CHANGE:
-        return _update(deps, args, view, info_modal(describe(plan, venue.tz, locale), locale))
+        return _update(
+            deps,
+            args,
+            view,
+            info_modal(
+                describe(plan, venue.tz, locale, style=dates.style_for(venue, deps.now())), locale
+            ),
+        )
     form = form_of(found, item, venue.tz)
-    modal = hold_modal(venue, form, meta, preview=edit_line(plan, venue.tz, locale))
+    modal = hold_modal(venue, form, meta, preview=edit_line(plan, venue, locale, deps.now()))
     return _update(deps, args, view, modal)
 
 
@@ -79,7 +95,7 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
         return
     result = deps.engine.edit(venue.id, change, now=deps.now())
     if isinstance(result, Refused):
-        _refuse(ack, venue, form, meta, result)
+        _refuse(ack, venue, form, meta, result, deps.now())
         log_action("edit", venue.id, user, change.hold_id, result.code.value)
         return
     ack()
@@ -92,7 +108,7 @@ def _announce(
 ) -> None:
     hold, locale = result.hold, meta.locale
     place = ordinal(hold.rank, locale) if hold.rank else text(locale, "status.confirmed")
-    line = hold_line(hold, venue.tz, locale)
+    line = hold_line(hold, venue.tz, locale, style=dates.style_for(venue, deps.now()))
     lead = (
         text(locale, "edit.kept", rank_text=place, hold=line)
         if result.kept_place
@@ -109,13 +125,15 @@ def _announce(
     publish_homes(deps, args.client, venue, people | {h.salesperson for h in result.promoted})
 
 
-def _refuse(ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused) -> None:
+def _refuse(
+    ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused, now: datetime
+) -> None:
     """On the field at fault, or in the form itself (a stale form says so at its top)."""
-    reason = describe(refused, venue.tz, meta.locale)
+    reason = describe(refused, venue.tz, meta.locale, style=dates.style_for(venue, now))
     block = ids.FIELD_BLOCKS.get(refused.field or "")
     if block is not None:
         ack(response_action="errors", errors={block: reason})
         return
-    line = edit_line(refused, venue.tz, meta.locale)
+    line = edit_line(refused, venue, meta.locale, now)
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
     ack(response_action="update", view=modal.to_dict())

@@ -18,7 +18,8 @@ from bot.metadata import Meta
 from bot.preview import current_preview, preview_line, room_names
 from bot.replies import post_result
 from bot.rooms import group_rooms
-from bot.texts import text
+from bot.texts import dates, text
+from bot.texts.dates import DateStyle
 from bot.texts.refusals import describe
 from bot.views.hold_modal import MAX_MENU_ROOMS, hold_modal, room_groups
 from bot.views.messages import posted
@@ -119,7 +120,7 @@ def submit(deps: Deps, args: Args) -> None:
         venue.id, form.request(user), now=deps.now(), idempotency_key=f"modal:{view['id']}"
     )
     if isinstance(result, Refused):
-        _refuse(ack, venue, form, meta, result)
+        _refuse(ack, venue, form, meta, result, dates.style_for(venue, deps.now()))
         log_action("request", venue.id, user, None, result.code.value)
         return
     ack()
@@ -128,19 +129,23 @@ def submit(deps: Deps, args: Args) -> None:
         return  # the first submission posted already
 
     def announce() -> None:
-        message = posted(result, venue.tz, meta.locale, candidate=meta.enquiry_id is not None)
+        style = dates.style_for(venue, deps.now())
+        candidate = meta.enquiry_id is not None
+        message = posted(result, venue.tz, meta.locale, candidate=candidate, style=style)
         post_result(args.client, meta, user, message)
         publish_homes(deps, args.client, venue, {result.hold.salesperson, user})
 
     deps.after(args.body, args.client, announce)
 
 
-def _refuse(ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused) -> None:
-    reason = describe(refused, venue.tz, meta.locale)
+def _refuse(
+    ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused, style: DateStyle
+) -> None:
+    reason = describe(refused, venue.tz, meta.locale, style=style)
     block = form.row_block(refused.room, refused.field)
     if block is not None:
         ack(response_action="errors", errors={block: reason})
         return
-    line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form))
+    line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form), style=style)
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
     ack(response_action="update", view=modal.to_dict())

@@ -191,6 +191,7 @@ TEXTS: dict[str, str] = {
     "home.footer": "As of {when} · `/hold` takes a new hold",
     # /hold list, help
     "list.header": "*Your holds* ({count})",
+    "quick.weekday_mismatch": "{date} is a {actual}, not a {written}. Which did you mean: {choices}? Nothing has been held yet; correct the date or the weekday and send `/hold` again.",
     "list.empty": "You have no live holds. `/hold` takes a new one.",
     "list.item": "• {hold} — {state}",
     "list.more": "{count} more: see the app's Home tab.",

@@ -5,13 +5,16 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from bot.texts import dates, esc, lang, text
+from bot.texts.dates import PLAIN, DateStyle
 from core.model import Hold
 from core.results import Code, Refused, RequestWarning
 
 _BY_FIELD = {Code.BAD_TIMES}
 
 
-def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
+def describe(
+    refused: Refused, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
+) -> str:
     """The refusal as a sentence, safe as mrkdwn and as fallback text (typed text escaped);
     a refusal of one room of several names it first."""
     key = f"refusal.{refused.code.value}"
@@ -36,13 +39,17 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "rank": refused.rank,
         "rank_text": ordinal(refused.rank or 0, locale),
         "limit_text": ordinal(refused.limit or 0, locale),
-        "holders": holders(refused.holders, tz, locale),
-        "opens": dates.when(refused.opens_at, tz, locale, year=True) if refused.opens_at else "",
-        "hold": hold_line(hold, tz, locale) if hold else "",
+        "holders": holders(refused.holders, tz, locale, style=style),
+        "opens": dates.when(refused.opens_at, tz, locale, year=True, style=style)
+        if refused.opens_at
+        else "",
+        "hold": hold_line(hold, tz, locale, style=style) if hold else "",
         "salesperson": esc(hold.salesperson) if hold else "",
         "status": text(locale, f"status.{hold.status.value}") if hold else "",
-        "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
-        "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
+        "deadline": dates.when(hold.expires_at, tz, locale, style=style)
+        if hold and hold.expires_at
+        else "",
+        "candidates": " / ".join(hold_line(h, tz, locale, style=style) for h in refused.holders),
         "room": esc(refused.room_name),
         "rooms": ", ".join(esc(i.room_name) for i in hold.items) if hold else "",
     }
@@ -52,24 +59,36 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
     return said
 
 
-def describe_warning(warning: RequestWarning, tz: ZoneInfo, locale: str | None) -> str:
+def describe_warning(
+    warning: RequestWarning, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
+) -> str:
     """The same customer under another enquiry: what to check, never a refusal."""
-    listed = " / ".join(f"{hold_line(h, tz, locale)} (#{h.enquiry_id})" for h in warning.holds[:5])
+    listed = " / ".join(
+        f"{hold_line(h, tz, locale, style=style)} (#{h.enquiry_id})" for h in warning.holds[:5]
+    )
     return text(
         locale, f"warning.{warning.code.value}", customer=esc(warning.customer), holds=listed
     )
 
 
-def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = False) -> str:
-    """``#12 鳳凰の間 3/10(水) 11:00–15:00 山田様（婚礼）``, escaped for mrkdwn and fallback
+def hold_line(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    plain: bool = False,
+    style: DateStyle = PLAIN,
+) -> str:
+    """``#12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn and fallback
     text; ``plain`` leaves it as typed, for plain_text (which Slack does not parse)."""
     quote = (lambda typed: typed) if plain else esc
-    if hold.is_package:  # #12 5/15(土) チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30 山田様（婚礼）
+    # a package: #12 5/15(土・大安) チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 山田様（婚礼）
+    if hold.is_package:
         return text(
             locale,
             "hold.line.package",
             id=hold.id,
-            day=dates.day(hold.local_date, locale),
+            day=dates.day(hold.local_date, locale, style=style),
             items=items_line(hold, tz, locale, plain=plain),
             customer=quote(hold.customer),
             kind=text(locale, f"kind.{hold.kind.value}"),
@@ -79,31 +98,39 @@ def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = Fal
         "hold.line",
         id=hold.id,
         room=quote(hold.room_name),
-        day=dates.day(hold.local_date, locale),
-        times=dates.time_range(hold.start_at, hold.end_at, tz),
+        day=dates.day(hold.local_date, locale, style=style),
+        times=dates.time_range(hold.start_at, hold.end_at, tz, locale),
         customer=quote(hold.customer),
         kind=text(locale, f"kind.{hold.kind.value}"),
     )
 
 
-def items_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = False) -> str:
-    """``チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30``: every room of a hold with its times."""
+def items_line(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    plain: bool = False,
+) -> str:
+    """``チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30``: every room of a hold with its times."""
     quote = (lambda typed: typed) if plain else esc
     return " + ".join(
         text(
             locale,
             "hold.item",
             room=quote(item.room_name),
-            times=dates.time_range(item.start_at, item.end_at, tz),
+            times=dates.time_range(item.start_at, item.end_at, tz, locale),
         )
         for item in hold.items
     )
 
 
-def holders(found: tuple[Hold, ...], tz: ZoneInfo, locale: str | None) -> str:
+def holders(
+    found: tuple[Hold, ...], tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
+) -> str:
     if not found:
         return text(locale, "nobody")
-    return " / ".join(_holder(h, tz, locale) for h in found)
+    return " / ".join(_holder(h, tz, locale, style) for h in found)
 
 
 def ordinal(n: int, locale: str | None) -> str:
@@ -114,12 +141,14 @@ def ordinal(n: int, locale: str | None) -> str:
     return text(locale, "rank", rank=n, suffix=suffix)
 
 
-def _holder(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+def _holder(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     line = f"{esc(hold.customer)}（{text(locale, f'kind.{hold.kind.value}')}）"
     if lang(locale) != "ja":
         line = f"{esc(hold.customer)} ({text(locale, f'kind.{hold.kind.value}')})"
     if hold.expires_at:
         line += " " + text(
-            locale, "hold.first_until", deadline=dates.when(hold.expires_at, tz, locale)
+            locale,
+            "hold.first_until",
+            deadline=dates.deadline(hold.expires_at, tz, locale, style=style),
         )
     return line

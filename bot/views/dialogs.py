@@ -12,34 +12,35 @@ from bot import cards, ids
 from bot.blocks import context, plain, section
 from bot.metadata import Meta
 from bot.texts import esc, text
+from bot.texts.dates import PLAIN, DateStyle
 from core.model import Hold
 from core.results import ConfirmPlan
 
 MAX_LISTED = 15
 
 
-def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta) -> View:
+def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta, *, style: DateStyle = PLAIN) -> View:
     """Says which holds confirming will release (their salespeople are told): the other
     candidate dates of its enquiry first, then those in the way; and which it will promote."""
     locale = meta.locale
     blocks: list[Block] = [
-        section(text(locale, "confirm.body", hold=cards.line(plan.hold, tz, locale)))
+        section(text(locale, "confirm.body", hold=cards.line(plan.hold, tz, locale, style=style)))
     ]
     candidates = {h.id for h in plan.candidates}
     in_the_way = tuple(h for h in plan.would_release if h.id not in candidates)
     if plan.candidates:
-        blocks.append(_listing("confirm.candidates", plan.candidates, tz, locale))
+        blocks.append(_listing("confirm.candidates", plan.candidates, tz, locale, style))
     if in_the_way:
-        blocks.append(_listing("confirm.releases", in_the_way, tz, locale))
+        blocks.append(_listing("confirm.releases", in_the_way, tz, locale, style))
     elif not plan.candidates:
         blocks.append(context(text(locale, "confirm.releases.none")))
     if plan.would_promote:
-        blocks.append(_listing("confirm.promotes", plan.would_promote, tz, locale))
+        blocks.append(_listing("confirm.promotes", plan.would_promote, tz, locale, style))
     return _dialog(ids.CONFIRM_MODAL, "confirm", meta, blocks)
 
 
-def cancel_modal(hold: Hold, tz: ZoneInfo, meta: Meta) -> View:
-    body = text(meta.locale, "cancel.body", hold=cards.line(hold, tz, meta.locale))
+def cancel_modal(hold: Hold, tz: ZoneInfo, meta: Meta, *, style: DateStyle = PLAIN) -> View:
+    body = text(meta.locale, "cancel.body", hold=cards.line(hold, tz, meta.locale, style=style))
     return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(body)])
 
 
@@ -66,8 +67,11 @@ def _dialog(callback_id: str, key: str, meta: Meta, blocks: list[Block]) -> View
     )
 
 
-def _listing(key: str, holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Block:
-    lines = [f"• {cards.line(h, tz, locale)} — <@{esc(h.salesperson)}>" for h in holds[:MAX_LISTED]]
+def _listing(key: str, holds: Sequence[Hold], tz: ZoneInfo, locale: str, style: DateStyle) -> Block:
+    lines = [
+        f"• {cards.line(h, tz, locale, style=style)} — <@{esc(h.salesperson)}>"
+        for h in holds[:MAX_LISTED]
+    ]
     if len(holds) > MAX_LISTED:
         lines.append(text(locale, "home.more", count=len(holds) - MAX_LISTED))
     return section("\n".join([text(locale, key), *lines]))

@@ -15,6 +15,7 @@ from bot import cards, ids
 from bot.blocks import context, header, section
 from bot.enquiries import candidates_note, grouped
 from bot.texts import dates, lang, text
+from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from core.model import Hold
 from core.results import Overview, Waiting
@@ -24,32 +25,46 @@ MAX_WAITING = 15  # two blocks each
 MAX_RECENT = 10  # one line each, in one block
 
 
-def home_view(overview: Overview, tz: ZoneInfo, locale: str, now: datetime) -> View:
+def home_view(
+    overview: Overview,
+    tz: ZoneInfo,
+    locale: str,
+    now: datetime,
+    *,
+    style: DateStyle | None = None,
+) -> View:
+    """``style``: the venue's (``dates.style_for``); without it, the year is shown against
+    ``now`` and the 六曜 as a venue shows it by default. Deadlines say the time left."""
+    seen = style or DateStyle(today=now.astimezone(tz).date(), rokuyo=True)
     blocks: list[Block] = [
         header(text(locale, "home.title")),
-        context(text(locale, "home.footer", when=dates.when(now, tz, locale))),
-        *_firsts(overview, tz, locale),
+        context(text(locale, "home.footer", when=dates.when(now, tz, locale, style=seen))),
+        *_firsts(overview, tz, locale, seen, now),
         DividerBlock(),
-        *_waiting(overview, tz, locale),
+        *_waiting(overview, tz, locale, seen, now),
         DividerBlock(),
-        *_recent(overview, tz, locale),
+        *_recent(overview, tz, locale, seen),
     ]
     return View(type="home", callback_id=ids.HOME, blocks=blocks)
 
 
-def _firsts(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
+def _firsts(
+    overview: Overview, tz: ZoneInfo, locale: str, style: DateStyle, now: datetime
+) -> list[Block]:
     blocks: list[Block] = [section(f"*{text(locale, 'home.firsts')}*")]
     firsts = grouped(sorted(overview.firsts, key=lambda h: (h.expires_at or h.start_at, h.id)))
     if not firsts:
         return [*blocks, context(text(locale, "home.firsts.empty"))]
     live = _live(overview)
     for hold in firsts[:MAX_FIRSTS]:
-        note = candidates_note(hold, live, tz, locale) or None
-        blocks += cards.card(hold, tz, locale, lead=note, another=True)
+        note = candidates_note(hold, live, tz, locale, style=style) or None
+        blocks += cards.card(hold, tz, locale, lead=note, another=True, style=style, now=now)
     return blocks + _more(len(firsts) - MAX_FIRSTS, locale)
 
 
-def _waiting(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
+def _waiting(
+    overview: Overview, tz: ZoneInfo, locale: str, style: DateStyle, now: datetime
+) -> list[Block]:
     blocks: list[Block] = [section(f"*{text(locale, 'home.waiting')}*")]
     if not overview.waiting:
         return [*blocks, context(text(locale, "home.waiting.empty"))]
@@ -57,9 +72,10 @@ def _waiting(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
     order = {h.id: i for i, h in enumerate(grouped([w.hold for w in overview.waiting]))}
     waiting = sorted(overview.waiting, key=lambda w: order[w.hold.id])
     for item in waiting[:MAX_WAITING]:
-        note = candidates_note(item.hold, live, tz, locale)
-        blocks.append(section("\n".join(filter(None, [note, _waiting_line(item, tz, locale)]))))
-        buttons = cards.decision_buttons(item.hold, tz, locale, another=True)
+        note = candidates_note(item.hold, live, tz, locale, style=style)
+        line = _waiting_line(item, tz, locale, style, now)
+        blocks.append(section("\n".join(filter(None, [note, line]))))
+        buttons = cards.decision_buttons(item.hold, tz, locale, another=True, style=style)
         if buttons is not None:
             blocks.append(buttons)
     return blocks + _more(len(overview.waiting) - MAX_WAITING, locale)
@@ -69,13 +85,13 @@ def _live(overview: Overview) -> list[Hold]:
     return [*overview.firsts, *(w.hold for w in overview.waiting)]
 
 
-def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
+def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str, style: DateStyle, now: datetime) -> str:
     ahead = " / ".join(
         text(
             locale,
             "home.ahead",
             hold=cards.brief(a, locale),
-            deadline=cards.deadline(a, tz, locale),
+            deadline=cards.deadline(a, tz, locale, style=style, now=now),
         )
         for a in item.ahead
     )
@@ -89,13 +105,13 @@ def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
     return text(
         locale,
         "home.waiting.item",
-        hold=cards.line(item.hold, tz, locale),
+        hold=cards.line(item.hold, tz, locale, style=style),
         rank_text=rank_text,
         ahead=ahead or text(locale, "nobody"),
     )
 
 
-def _recent(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
+def _recent(overview: Overview, tz: ZoneInfo, locale: str, style: DateStyle) -> list[Block]:
     title = section(f"*{text(locale, 'home.recent')}*")
     if not overview.recent:
         return [title, context(text(locale, "home.recent.empty"))]
@@ -103,9 +119,9 @@ def _recent(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
         text(
             locale,
             "home.recent.item",
-            hold=cards.line(h, tz, locale),
+            hold=cards.line(h, tz, locale, style=style),
             status=text(locale, f"status.{h.status.value}"),
-            when=dates.when(h.updated_at, tz, locale),
+            when=dates.when(h.updated_at, tz, locale, style=style),
         )
         for h in overview.recent[:MAX_RECENT]
     ]

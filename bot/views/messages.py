@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -11,7 +12,8 @@ from slack_sdk.models.blocks import Block
 
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
-from bot.texts import text
+from bot.texts import dates, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold
 from core.results import Confirmed, Extended, Released, Requested
@@ -25,7 +27,14 @@ class Message:
     blocks: list[dict[str, Any]]
 
 
-def posted(result: Requested, tz: ZoneInfo, locale: str, *, candidate: bool = False) -> Message:
+def posted(
+    result: Requested,
+    tz: ZoneInfo,
+    locale: str,
+    *,
+    candidate: bool = False,
+    style: DateStyle = PLAIN,
+) -> Message:
     """In the channel: who took which slot, as which rank, until when, for which salesperson
     (``candidate``: as another candidate date of its enquiry)."""
     hold = result.hold
@@ -38,17 +47,24 @@ def posted(result: Requested, tz: ZoneInfo, locale: str, *, candidate: bool = Fa
     if result.ahead:
         ahead = " / ".join(cards.brief(h, locale) for h in result.ahead)
         notes = (text(locale, "card.ahead", ahead=ahead),)
-    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes, another=True)
-    summary = text(locale, "posted.text", rank_text=rank_text, hold=hold_line(hold, tz, locale))
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes, another=True, style=style)
+    line = hold_line(hold, tz, locale, style=style)
+    summary = text(locale, "posted.text", rank_text=rank_text, hold=line)
     return Message(summary, dump(blocks))
 
 
 def outcome(
-    hold: Hold, tz: ZoneInfo, locale: str, lead: str | None, notes: Sequence[str] = ()
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str,
+    lead: str | None,
+    notes: Sequence[str] = (),
+    *,
+    style: DateStyle = PLAIN,
 ) -> Message:
     """A hold's card after a click: what happened (if anything), then the hold as it stands."""
-    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes), another=True)
-    line = hold_line(hold, tz, locale)
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes), another=True, style=style)
+    line = hold_line(hold, tz, locale, style=style)
     if not lead:
         return Message(line, dump(blocks))
     plain_lead = lead.split(" ", 1)[-1] if lead.startswith(":") else lead  # no emoji code
@@ -56,7 +72,12 @@ def outcome(
 
 
 def decided(
-    result: Confirmed | Released | Extended, actor: str, tz: ZoneInfo, locale: str
+    result: Confirmed | Released | Extended,
+    actor: str,
+    tz: ZoneInfo,
+    locale: str,
+    *,
+    style: DateStyle = PLAIN,
 ) -> tuple[str, tuple[str, ...]]:
     """What a click did, as the lead line of the hold's card and the notes under it."""
     notes: list[str] = []
@@ -67,14 +88,15 @@ def decided(
         if others:
             notes.append(text(locale, "done.released_others", count=len(others)))
         if result.candidates:
-            dates_released = " / ".join(cards.line(h, tz, locale) for h in result.candidates)
+            dates_released = " / ".join(
+                cards.line(h, tz, locale, style=style) for h in result.candidates
+            )
             notes.append(text(locale, "done.released_candidates", holds=dates_released))
     elif isinstance(result, Released):
         lead = text(locale, "done.released", actor=actor)
     else:
-        lead = text(
-            locale, "done.extended", actor=actor, deadline=cards.deadline(result.hold, tz, locale)
-        )
+        deadline = cards.deadline(result.hold, tz, locale, style=style)
+        lead = text(locale, "done.extended", actor=actor, deadline=deadline)
     promoted = getattr(result, "promoted", ())
     if promoted:
         notes.append(text(locale, "done.promoted", count=len(promoted)))
@@ -95,13 +117,25 @@ def splice(
     return spliced if len(spliced) <= MAX_MESSAGE_BLOCKS else blocks[:start] + replacement[:1]
 
 
-def listing(holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Message:
-    """``/hold list``: my live holds, soonest first, only to me."""
+def listing(
+    holds: Sequence[Hold],
+    tz: ZoneInfo,
+    locale: str,
+    *,
+    style: DateStyle = PLAIN,
+    now: datetime | None = None,
+) -> Message:
+    """``/hold list``: my live holds, soonest first, only to me; with ``now``, the time left."""
     if not holds:
         empty = text(locale, "list.empty")
         return Message(empty, dump([section(empty)]))
     lines = [
-        text(locale, "list.item", hold=cards.line(h, tz, locale), state=cards.state(h, tz, locale))
+        text(
+            locale,
+            "list.item",
+            hold=cards.line(h, tz, locale, style=style),
+            state=cards.state(h, tz, locale, style=style, now=now),
+        )
         for h in holds[:MAX_LISTED]
     ]
     blocks: list[Block] = [section(text(locale, "list.header", count=len(holds)))]
@@ -109,6 +143,23 @@ def listing(holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Message:
     if len(holds) > MAX_LISTED:
         blocks.append(context(text(locale, "list.more", count=len(holds) - MAX_LISTED)))
     return Message(text(locale, "list.header", count=len(holds)), dump(blocks))
+
+
+def weekday_question(
+    day: date, written: int, today: date, locale: str, *, style: DateStyle = PLAIN
+) -> str:
+    """``/hold 5/16(土)`` when 5/16 is a Sunday: say so, offer the date as written and the
+    nearest days of the written weekday (not past ones), and say nothing was held."""
+    before = day - timedelta(days=(day.weekday() - written) % 7)
+    choices = [d for d in (day, before, before + timedelta(days=7)) if d >= today]
+    return text(
+        locale,
+        "quick.weekday_mismatch",
+        date=dates.bare_day(day, locale, style=style),
+        actual=dates.weekday_name(day.weekday(), locale),
+        written=dates.weekday_name(written, locale),
+        choices=dates.either(choices, locale, style=style),
+    )
 
 
 def help_message(locale: str) -> Message:

@@ -129,7 +129,7 @@ def test_extend_moves_the_deadline_and_tells_the_next_in_line(bot: Harness) -> N
     bot.slack.wait_for("chat.update")
 
     assert hold_now(bot, first.id).extensions_used == 1
-    assert "3/15(月) 9:00" in card_text(bot, channel, ts)
+    assert "新しい期限 *3/15(月・先負) 9:00まで*" in card_text(bot, channel, ts)
     assert [n.kind for n in bot.engine.notices(bot.venue.id)] == ["extended"]
 
     click(bot, ids.EXTEND, first.id, channel=channel, ts=ts, name="twice")
@@ -143,7 +143,7 @@ def test_a_deadline_passed_click_is_too_late(bot: Harness) -> None:
     bot.clock[0] = first.expires_at + timedelta(minutes=1)
     click(bot, ids.CONFIRM, first.id, channel=channel, ts=ts)
     bot.slack.wait_for("response_url")
-    assert "期限（3/8(月) 9:00）を過ぎた" in ephemerals(bot)[0]["text"]
+    assert "期限（3/8(月・友引) 9:00）を過ぎた" in ephemerals(bot)[0]["text"]
     assert len(bot.slack.calls_to("views.open")) == 1  # no confirmation dialog
     assert hold_now(bot, first.id).status is Status.TENTATIVE
 

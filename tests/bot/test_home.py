@@ -40,8 +40,11 @@ def test_home_shows_firsts_waiting_with_who_is_ahead_and_recent_outcomes(bot: Ha
     home = open_home(bot)
     text = json.dumps(home["blocks"], ensure_ascii=False)
     assert home["type"] == "home"
-    assert "桜様" in text and "*1番手* · 期限 *3/8(月) 9:00*" in text
-    assert "鈴木様" in text and f"前: #{theirs.hold.id} 佐藤様（婚礼） 期限 3/8(月) 9:00" in text
+    assert "桜様" in text and "*1番手* · 期限 *3/8(月・友引) 9:00まで（あと7日）*" in text
+    assert (
+        "鈴木様" in text
+        and f"前: #{theirs.hold.id} 佐藤様（婚礼） 期限 3/8(月・友引) 9:00まで（あと7日）" in text
+    )
     assert "去った様" in text and "*取り下げ*" in text
     row_ids = [b.get("block_id") for b in home["blocks"] if b["type"] == "actions"]
     assert row_ids == [ids.card_actions(mine_first.hold.id), ids.card_actions(mine_waiting.hold.id)]

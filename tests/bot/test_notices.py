@@ -44,7 +44,9 @@ def test_promoted_names_the_hold_the_new_deadline_and_offers_confirm_and_release
     out = render_notice(samples.about(NoticeKind.PROMOTED, held), tz=JST, locale="ja-JP")
 
     assert "1番手になりました" in out.text
-    assert "鳳凰の間" in out.text and "3/8(月) 9:00" in out.text
+    assert "鳳凰の間 3/10(水・仏滅) 11:00〜15:00" in out.text
+    # the deadline to the minute, and the time left when the DM was written (3/1 9:00)
+    assert "期限 3/8(月・友引) 9:00まで（あと7日）" in out.text
     assert buttons(out.blocks) == [
         (ids.CONFIRM, str(held.id)),
         (ids.RELEASE, str(held.id)),
@@ -57,7 +59,7 @@ def test_promoted_names_the_hold_the_new_deadline_and_offers_confirm_and_release
 def test_promoted_in_english_for_an_english_locale() -> None:
     out = render_notice(samples.about(NoticeKind.PROMOTED, samples.hold()), tz=JST, locale="en-US")
     assert out.text.startswith("Now 1st")
-    assert "Mon 8 Mar 9:00" in out.text
+    assert "reply by Mon 8 Mar (Tomobiki) 9:00 (7 days left)" in out.text
     labels = [e["text"]["text"] for e in out.blocks[1]["elements"]]
     assert labels == ["Confirm", "Release", "Edit"]
 
@@ -96,7 +98,7 @@ def test_extended_tells_the_next_in_line_the_new_deadline_of_the_hold_ahead() ->
     mine = samples.waiting(customer="鈴木様")
     out = render_notice(samples.about(NoticeKind.EXTENDED, mine, ahead=ahead), tz=JST, locale="ja")
 
-    assert "3/15(月) 9:00" in out.text
+    assert "新しい期限 3/15(月・先負) 9:00まで（あと14日）" in out.text
     body = all_text(out.blocks)
     assert "2番手" in body and "鈴木様" in body and "佐藤様" in body
 
@@ -123,7 +125,7 @@ def test_digest_lists_each_hold_with_buttons_soonest_deadline_first() -> None:
 
     assert out.text == "今週が期限の1番手が 2 件あります"
     assert out.blocks[0]["type"] == "header"
-    assert "3/1(月)〜3/8(月)" in out.blocks[0]["text"]["text"]
+    assert "3/1(月・大安)〜3/8(月・友引)" in out.blocks[0]["text"]["text"]
     sections = [b["text"]["text"] for b in out.blocks if b["type"] == "section"]
     assert "早い様" in sections[0] and "遅い様" in sections[1]
     assert [v for a, v in buttons(out.blocks) if a == ids.CONFIRM] == [str(soon.id), str(late.id)]
@@ -195,3 +197,24 @@ def test_a_long_failure_report_stays_within_limits(slack: SlackStandin) -> None:
     assert "90 more" in all_text(out.blocks)
     client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])
     assert client.chat_postMessage(channel="C0SALES01", text=out.text, blocks=out.blocks)["ok"]
+
+
+def test_a_dm_sent_later_counts_the_time_left_from_when_it_is_sent() -> None:
+    held = samples.hold()  # deadline 3/8 9:00
+    row = samples.about(NoticeKind.REMINDER, held)
+    out = render_notice(row, tz=JST, locale="ja", now=NOW + timedelta(days=6, hours=7))
+    assert "期限 3/8(月・友引) 9:00まで（あと17時間）" in out.text
+    out = render_notice(row, tz=JST, locale="ja", now=NOW + timedelta(days=6, hours=16))
+    assert "期限 3/8(月・友引) 9:00まで（本日）" in out.text
+    out = render_notice(row, tz=JST, locale="en", now=NOW + timedelta(days=7, hours=-2))
+    assert "Mon 8 Mar (Tomobiki) 9:00 (due today)" in out.text
+
+
+def test_a_dm_read_in_another_year_carries_the_year_and_a_venue_may_hide_rokuyo() -> None:
+    held = samples.hold()  # 2027/3/10, deadline 2027/3/8
+    row = samples.about(NoticeKind.PROMOTED, held)
+    december = NOW.replace(year=2026, month=12)
+    out = render_notice(row, tz=JST, locale="ja", now=december, rokuyo=False)
+    assert f"#{held.id} 鳳凰の間 2027/3/10(水) 11:00〜15:00" in out.text
+    assert "期限 2027/3/8(月) 9:00まで（あと" in out.text
+    assert "仏滅" not in all_text(out.blocks) and "友引" not in all_text(out.blocks)

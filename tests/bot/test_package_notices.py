@@ -10,7 +10,10 @@ from core.notices import NoticeKind
 from tests.bot import samples
 from tests.support.factories import DAY, JST
 
-ROOMS = "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30"
+ROOMS = {  # 〜 between times in Japanese, – in English
+    "ja-JP": "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30",
+    "en-US": "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30",
+}
 
 
 def couple(**changes: object) -> Hold:
@@ -55,8 +58,8 @@ def test_every_dm_about_a_package_lists_its_rooms_in_both_languages() -> None:
     ):
         for locale in ("ja-JP", "en-US"):
             out = render_notice(samples.about(kind, held, **extra), tz=JST, locale=locale)
-            assert ROOMS in out.text, (kind, locale, out.text)
-            assert ROOMS in str(out.blocks)
+            assert ROOMS[locale] in out.text, (kind, locale, out.text)
+            assert ROOMS[locale] in str(out.blocks)
 
 
 def test_the_digest_keeps_candidate_dates_of_one_enquiry_together() -> None:
@@ -72,7 +75,9 @@ def test_the_digest_keeps_candidate_dates_of_one_enquiry_together() -> None:
     held = [next(x for x in s.splitlines() if x.startswith("#")) for s in sections]
     assert [line.split(" ")[0] for line in held] == [f"#{h.id}" for h in (soon, later, other)]
     assert sections[0].startswith(
-        f":calendar: 案件 #5 の候補日 · ほかに #{later.id} 3/17(水) 1番手"
+        f":calendar: 案件 #5 の候補日 · ほかに #{later.id} 3/17(水・大安) 1番手"
     )
-    assert sections[1].startswith(f":calendar: 案件 #5 の候補日 · ほかに #{soon.id} 3/10(水) 1番手")
+    assert sections[1].startswith(
+        f":calendar: 案件 #5 の候補日 · ほかに #{soon.id} 3/10(水・仏滅) 1番手"
+    )
     assert "候補日" not in sections[2]

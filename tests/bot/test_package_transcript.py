@@ -70,7 +70,8 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     )
     assert bot.preview_text(view_id) == (
         "チャペル 1番手 · 鳳凰の間 2番手 · ブライズルーム 1番手 → 2番手: "
-        "全部が1番手になった時点で期限がつきます\n前の押さえ: 佐藤様（婚礼）期限 3/8(月)"
+        "全部が1番手になった時点で期限がつきます\n"
+        "前の押さえ: 佐藤様（婚礼）期限 3/8(月・友引) 9:00まで"
     )
 
     # 2. Submitted: the package is 2nd as a whole, posted in the channel with its rooms.
@@ -83,7 +84,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     assert (first.customer, first.rank, first.expires_at) == ("山田様", 2, None)
     assert [i.room_id for i in first.items] == ["chapel", "hoo", "bridal"]
     card = post.body["text"]
-    assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30 + ブライズルーム 10:00–16:00" in card
+    assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 + ブライズルーム 10:00〜16:00" in card
     channel, ts = post.response["channel"], post.response["ts"]
 
     # 3. Another date: the same couple, rooms and times; only the date is left to choose.
@@ -103,7 +104,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     t.view(bot.slack.view(opened["id"]), second_state)
     assert preview == (
         "チャペル 1番手 · 鳳凰の間 1番手 · ブライズルーム 1番手 → "
-        "1番手として受付 · 期限 3/8(月) 9:00"
+        "1番手として受付 · 期限 3/8(月・友引) 9:00まで"
     )
     t.does("presses 押さえる")
     assert bot.submit(opened["id"], second_state) == (200, {})
@@ -124,7 +125,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     dm = bot.slack.wait_for("chat.postMessage", 3)[-1]
     t.message(f"DM to @{sr.USER_ID}", dm.body)
     assert dm.body["channel"] == sr.USER_ID and "1番手になりました" in dm.body["text"]
-    assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30 + ブライズルーム" in dm.body["text"]
+    assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 + ブライズルーム" in dm.body["text"]
     assert hold_of(bot, first.id).is_first
 
     # 5. The couple chooses 3/13: Confirm asks first, naming the date it will release.
@@ -136,7 +137,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     t.view(dialog)
     shown = str(dialog["blocks"])
     assert "同じ案件の次の候補日は取り下げになります" in shown
-    assert f"#{second.id} 3/20(土) チャペル" in shown
+    assert f"#{second.id} 3/20(土・友引) チャペル" in shown
 
     t.does("presses 本予約にする in the dialog")
     status, _, _ = bot.post(sr.view_submission(view=bot.slack.view(dialog["id"])))
@@ -152,9 +153,9 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     told = bot.slack.wait_for("chat.postMessage", 4)[-1]
     t.message(f"DM to @{sr.USER_ID}", told.body)
     assert "候補日が取り下げになりました" in told.body["text"]
-    assert f"#{second.id} 3/20(土)" in told.body["text"]
+    assert f"#{second.id} 3/20(土・友引)" in told.body["text"]
     said = str(told.body["blocks"])
-    assert f"お客様が #{first.id} 3/13(土) チャペル 11:00–12:00" in said
+    assert f"お客様が #{first.id} 3/13(土・先勝) チャペル 11:00〜12:00" in said
 
     print("\n--- Slack transcript: a couple's package on two candidate dates ---")
     print(t)

@@ -111,11 +111,11 @@ def test_the_preview_shows_each_rooms_place_and_the_holds(bot: Harness) -> None:
     line = choose(bot, view_id, state, ids.item_end(1))
     assert line == (
         "チャペル 1番手 · 鳳凰の間 2番手 → 2番手: 全部が1番手になった時点で期限がつきます\n"
-        f"前の押さえ: 佐藤様（婚礼）期限 {sato.hold.expires_at and '3/8(月)'}"
+        f"前の押さえ: 佐藤様（婚礼）期限 {sato.hold.expires_at and '3/8(月・友引) 9:00まで'}"
     )
     state |= row(1, "sakura", "12:30", "15:30")
     line = choose(bot, view_id, state, ids.item_room(1))
-    assert line == "チャペル 1番手 · 桜の間 1番手 → 1番手として受付 · 期限 3/8(月) 9:00"
+    assert line == "チャペル 1番手 · 桜の間 1番手 → 1番手として受付 · 期限 3/8(月・友引) 9:00まで"
 
 
 def test_the_preview_warns_of_the_same_customer_under_another_enquiry(bot: Harness) -> None:
@@ -123,9 +123,9 @@ def test_the_preview_warns_of_the_same_customer_under_another_enquiry(bot: Harne
     view_id = bot.command()
     line = choose(bot, view_id, values(customer="山田様"), ids.CUSTOMER)
     first, warning = line.split("\n")
-    assert first == "1番手として受付 · 期限 3/8(月) 9:00"
+    assert first == "1番手として受付 · 期限 3/8(月・友引) 9:00まで"
     assert warning.startswith(":warning: 山田様 は別の案件でも押さえています")
-    assert f"#{other.hold.id} 桜の間 3/17(水)" in warning
+    assert f"#{other.hold.id} 桜の間 3/17(水・大安)" in warning
     assert "その案件の候補日として押さえてください" in warning
     assert len(bot.engine.holds(bot.venue.id)) == 1, "a warning writes nothing"
 
@@ -140,7 +140,7 @@ def test_a_package_is_submitted_from_the_modal_and_posted_with_every_room(bot: H
     (held,) = bot.engine.holds(bot.venue.id)
     assert [(i.room_id, i.rank) for i in held.items] == [("chapel", 1), ("hoo", 1)]
     assert (
-        f"#{held.id} 3/10(水) チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30 山田様（婚礼）"
+        f"#{held.id} 3/10(水・仏滅) チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 山田様（婚礼）"
         in (post.body["text"])
     )
 
@@ -196,7 +196,7 @@ def test_the_quick_form_reads_rooms_joined_by_plus(bot: Harness) -> None:
     assert block(view, ids.item_end(1))["element"]["initial_time"] == "15:30"
     assert block(view, ids.CUSTOMER)["element"]["initial_value"] == "山田様"
     assert bot.preview_text(view_id) == (
-        "チャペル 1番手 · 鳳凰の間 1番手 → 1番手として受付 · 期限 3/8(月) 9:00"
+        "チャペル 1番手 · 鳳凰の間 1番手 → 1番手として受付 · 期限 3/8(月・友引) 9:00まで"
     )
     assert not has_block(view, ids.NOTICE)
 
@@ -262,7 +262,9 @@ def test_another_date_on_a_full_enquiry_is_refused_at_once_listing_its_dates(
     assert dialog["callback_id"] == ids.INFO_MODAL  # not the form
     said = text_of(dialog)
     assert "この案件の候補日はすでに2件です" in said
-    assert f"#{first.hold.id} 3/10(水)" in said and f"#{second.hold.id} 3/17(水)" in said
+    assert (
+        f"#{first.hold.id} 3/10(水・仏滅)" in said and f"#{second.hold.id} 3/17(水・大安)" in said
+    )
     assert "どれかを取り下げてから足すか、新しい案件にしてください" in said
 
 
@@ -299,7 +301,7 @@ def test_confirms_dialog_lists_the_other_candidate_dates_it_will_release(bot: Ha
     assert dialog["callback_id"] == ids.CONFIRM_MODAL
     said = text_of(dialog)
     assert "同じ案件の次の候補日は取り下げになります" in said
-    assert f"#{second.hold.id} 3/17(水) チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in said
+    assert f"#{second.hold.id} 3/17(水・大安) チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30" in said
     assert "取り下げになるほかの押さえはありません" not in said
     assert hold_now(bot, second.hold.id).status is Status.TENTATIVE  # only asked so far
 
@@ -315,8 +317,8 @@ def test_app_home_keeps_candidate_dates_together_and_offers_another_date(bot: Ha
     assert [r["block_id"] for r in rows] == [ids.card_actions(i) for i in order]
     said = text_of(home["blocks"])
     enquiry = first.hold.enquiry_id
-    assert f"案件 #{enquiry} の候補日 · ほかに #{second.hold.id} 3/17(水) 1番手" in said
-    assert f"案件 #{enquiry} の候補日 · ほかに #{first.hold.id} 3/10(水) 1番手" in said
+    assert f"案件 #{enquiry} の候補日 · ほかに #{second.hold.id} 3/17(水・大安) 1番手" in said
+    assert f"案件 #{enquiry} の候補日 · ほかに #{first.hold.id} 3/10(水・仏滅) 1番手" in said
     assert said.count("の候補日 · ほかに") == 2  # not on the other customer's hold
     assert all(ids.ANOTHER_DATE in text_of(r) for r in rows)
 
@@ -350,7 +352,7 @@ def test_the_package_preview_in_english(bot: Harness) -> None:
     assert add["text"]["text"] == "+ Add a room"
     assert bot.preview_text(view_id) == (
         "チャペル 1st · 鳳凰の間 2nd → 2nd: the deadline starts once every room is 1st\n"
-        "Waiting behind: 佐藤様 (wedding) until Mon 8 Mar"
+        "Waiting behind: 佐藤様 (wedding) until Mon 8 Mar (Tomobiki) 9:00"
     )
 
 
@@ -372,7 +374,7 @@ def test_a_package_behind_a_lapsed_hold_is_promoted_with_one_dm_naming_its_rooms
 
     (promoted,) = dms_to(bot, sr.USER_ID)
     assert promoted["text"].startswith("1番手になりました:")
-    assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in promoted["text"]
+    assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30" in promoted["text"]
     assert hold_now(bot, mine.hold.id).is_first
 
 
@@ -389,7 +391,7 @@ def test_a_confirm_on_the_chapel_releases_a_package_whole_and_promotes_who_waite
     bot.post(sr.block_actions(actions=[button], view=home, user_id=SALES))
     dialog = bot.slack.wait_for("views.open", opens + 1)[-1]
     said = text_of(dialog.body["view"])
-    assert f"#{mine.hold.id} 3/10(水) チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in said
+    assert f"#{mine.hold.id} 3/10(水・仏滅) チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30" in said
     bot.post(sr.view_submission(view=bot.slack.view(dialog.response["view"]["id"]), user_id=SALES))
     bot.settle()
 
@@ -399,7 +401,7 @@ def test_a_confirm_on_the_chapel_releases_a_package_whole_and_promotes_who_waite
     courier(bot).drain(bot.venue.id)
     (lost,) = dms_to(bot, sr.USER_ID)
     assert lost["text"].startswith("押さえが取り下げになりました")
-    assert "チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30" in lost["text"]
+    assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30" in lost["text"]
     (promoted,) = dms_to(bot, "U0SALES002")
     assert f"#{behind.hold.id}" in promoted["text"]
 

@@ -154,6 +154,35 @@ def test_room_groups_leave_out_inactive_rooms_and_keep_venue_order() -> None:
     assert [r.id for r in groups.others] == ["hoo-a", "hoo-b", "sakura", "chapel"]
 
 
+@pytest.mark.parametrize(
+    ("text", "weekday"),
+    [
+        ("5/15(土)", 5),
+        ("5/15（土曜日）", 5),
+        ("5/15 (Sat)", 5),
+        ("5/15(sat.)", 5),
+        ("5/15(Saturday)", 5),
+        ("5/15(土・大安)", 5),  # as osae writes it
+        ("2027/5/16(日)", 6),
+        ("5月16日(月)", 0),
+        ("5/15(祝)", None),  # not a weekday: nothing to check
+        ("5/15", None),
+    ],
+)
+def test_the_weekday_written_beside_a_date_is_read(text: str, weekday: int | None) -> None:
+    q = read(f"鳳凰 {text} 11:00-15:00")
+    assert q.weekday == weekday
+    assert q.unparsed == ()
+
+
+def test_a_weekday_that_is_not_the_dates_is_a_mismatch_with_the_dates_real_year() -> None:
+    assert read("鳳凰 5/15(土)").weekday_mismatch is False  # 2027-05-15 is a Saturday
+    assert read("鳳凰 5/16(土)").weekday_mismatch is True  # 2027-05-16 is a Sunday
+    assert read("鳳凰 2026/5/16(土)").weekday_mismatch is False  # 2026-05-16 was a Saturday
+    assert parse("鳳凰 5/16(土)", hotel(), date(2026, 3, 1)).weekday_mismatch is False
+    assert read("鳳凰 5/16").weekday_mismatch is False
+
+
 def test_rooms_joined_by_plus_are_one_hold_and_their_words_count_for_the_whole() -> None:
     q = read("5/15 チャペル 11:00-12:00 + 鳳凰 12:30-15:30 婚礼 山田様")
     assert (q.room_id, q.start_min, q.end_min) == ("chapel", 11 * 60, 12 * 60)
@@ -173,3 +202,11 @@ def test_a_piece_after_plus_without_a_room_or_both_times_is_handed_back() -> Non
     assert q.bad_items == ("鳳凰 12:30", "どこか 13:00-14:00")
     assert q.also == (QuickItem("sakura", 16 * 60, 17 * 60),)
     assert read("5/15 チャペル 11:00-12:00 +").bad_items == ()  # a trailing + is no piece
+
+
+def test_a_weekday_beside_the_date_of_rooms_joined_by_plus_is_checked_for_the_whole() -> None:
+    q = read("5/15(土・大安) チャペル 11:00-12:00 + 鳳凰 12:30-15:30 婚礼 山田様")
+    assert (q.day, q.weekday, q.weekday_mismatch) == (date(2027, 5, 15), 5, False)
+    assert q.also == (QuickItem("hoo", 12 * 60 + 30, 15 * 60 + 30),)
+    assert (q.unparsed, q.bad_items) == ((), ())
+    assert read("5/16(土) チャペル 11:00-12:00 + 鳳凰 12:30-15:30").weekday_mismatch is True

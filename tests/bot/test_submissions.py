@@ -42,7 +42,7 @@ def test_bad_input_from_the_engine_comes_back_on_the_offending_field(bot: Harnes
     assert "すでに過ぎています" in answer["errors"][ids.DATE]
 
     status, answer = bot.submit(view_id, values(day=SATURDAY_FAR, kind="banquet"))
-    opening = "土日祝の一般宴会は 2027/5/9(日) 0:00 から受付です。"
+    opening = "土日祝の一般宴会は 2027/5/9(日・先勝) 0:00 から受付です。"
     assert answer["errors"] == {ids.DATE: opening + "婚礼なら今すぐ押さえられます。"}
     assert holds(bot) == []
 

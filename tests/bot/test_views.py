@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from slack_sdk import WebClient
 
-from bot import ids
+from bot import cards, ids
+from bot.blocks import dump
 from bot.form import Form
 from bot.metadata import Meta
 from bot.preview import preview_line
+from bot.texts.dates import DateStyle
 from bot.views.dialogs import confirm_modal
 from bot.views.hold_modal import hold_modal, loading_modal
 from bot.views.home import home_view
@@ -81,11 +83,11 @@ def test_many_rooms_and_long_notes_still_make_a_modal_slack_accepts(slack: Any) 
 
 def test_the_preview_line_for_each_outcome() -> None:
     first = Preview(rank=1, expires_at=NOW + timedelta(days=7, hours=10, minutes=20), ahead=())
-    assert preview_line(first, JST, "ja") == "1番手として受付 · 期限 3/8(月) 19:20"
+    assert preview_line(first, JST, "ja") == "1番手として受付 · 期限 3/8(月) 19:20まで"
     ahead = samples.hold(customer="佐藤様")
     assert (
         preview_line(Preview(2, None, (ahead,)), JST, "ja")
-        == "2番手 · 1番手は 佐藤様（婚礼）期限 3/8(月)"
+        == "2番手 · 1番手は 佐藤様（婚礼）期限 3/8(月) 9:00まで"
     )
     assert (
         preview_line(Refused(Code.CONFIRMED_CONFLICT), JST, "ja") == "本予約あり — 受付できません"
@@ -98,6 +100,23 @@ def test_the_preview_line_for_each_outcome() -> None:
     assert preview_line(opens, JST, "ja") == "土日祝の一般宴会は 2027/3/1(月) 0:00 から受付"
     assert preview_line(None, JST, "en").startswith("Choose a room")
     assert "already passed" in preview_line(Refused(Code.IN_PAST, detail="2027-02-01"), JST, "en")
+
+
+def test_the_preview_and_the_card_show_one_deadline_with_year_weekday_rokuyo_and_time() -> None:
+    """Read in December 2026, a hold in March 2027 carries its year; the preview does not stop at
+    the date: it shows the deadline to the minute, as the card will."""
+    seen = DateStyle(today=NOW.replace(year=2026, month=12).date(), rokuyo=True)
+    due = NOW + timedelta(days=7, hours=10, minutes=20)
+    line = preview_line(Preview(rank=1, expires_at=due, ahead=()), JST, "ja", style=seen)
+    assert line == "1番手として受付 · 期限 2027/3/8(月・友引) 19:20まで"
+    ahead = samples.hold(customer="佐藤様", expires_at=due)
+    line = preview_line(Preview(2, None, (ahead,)), JST, "ja", style=seen)
+    assert line == "2番手 · 1番手は 佐藤様（婚礼）期限 2027/3/8(月・友引) 19:20まで"
+    card = text_of({"blocks": dump(cards.card(ahead, JST, "ja", style=seen))})
+    assert "2027/3/10(水・仏滅) 11:00〜15:00" in card
+    assert "期限 *2027/3/8(月・友引) 19:20まで*" in card
+    english = preview_line(Preview(rank=1, expires_at=due, ahead=()), JST, "en", style=seen)
+    assert english == "Held as 1st · reply by Mon 8 Mar 2027 (Tomobiki) 19:20"
 
 
 def test_the_confirm_dialog_lists_the_holds_it_releases_and_promotes(slack: Any) -> None:
