@@ -21,10 +21,11 @@ from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
 from core.model import Hold, HoldRequest, Status, Venue
 from core.notices import Notice
-from core.operations import decisions, digests, reads, request, sweep, venues
+from core.operations import decisions, digests, reads, request, search, sweep, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
+    Availability,
     Cancelled,
     Code,
     Confirmed,
@@ -38,6 +39,7 @@ from core.results import (
     Requested,
     Swept,
 )
+from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit
 from core.store import venues as stored_venues
@@ -121,6 +123,11 @@ class HoldEngine:
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
         return self._run.read(venue_id, partial(request.preview, req=req, now=now), trusted=True)
+
+    def search(self, venue_id: str, query: Search, *, now: datetime) -> Availability | Refused:
+        """What a request of ``query.kind`` would get now at each date, time and room the
+        search looks at; read-only, one statement (docs/rules.md, Finding a slot)."""
+        return self._run.read(venue_id, partial(search.search, query=query, now=now), trusted=True)
 
     def confirm(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
