@@ -68,6 +68,7 @@ class Refused:
     detail: str = ""  # the offending value, quoted back to the user
     room: str | None = None  # the room id of the item at fault (a request's rooms)
     room_name: str = ""  # its name when the request has several rooms (the message names it)
+    alternatives: tuple[Found, ...] = ()  # taken: requests that would be accepted instead
     ok: ClassVar[bool] = False
 
 

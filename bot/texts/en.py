@@ -61,6 +61,7 @@ TEXTS: dict[str, str] = {
     "free.not_open": "banquets open {opens}",
     "free.none": "Nothing in that range would be 1st or 2nd. Try other dates, rooms or times.",
     "free.summary": "{fits} places would be 1st or 2nd ({taken} taken, {not_open} not open yet) of {looked} looked at.",
+    "alternatives.header": "These would be accepted instead:",
     "warning.same_customer": "{customer} already has holds under another enquiry: {holds}. If this is the same customer, add this date to that enquiry instead.",
     "nobody": "(none)",
     # notices (DMs the jobs send)

@@ -60,3 +60,13 @@ def slot_label(found: Found, tz: ZoneInfo, locale: str | None) -> str:
     if found.place.slot is None:
         return times
     return f"{esc(found.place.slot)} {times}"
+
+
+def alternative_line(
+    found: Found, tz: ZoneInfo, locale: str | None, *, plain: bool = True, show: bool = True
+) -> str:
+    """``鳳凰 東 10/2(土・大安) 11:00–14:00 · 1番手``: a request that would be accepted."""
+    room = found.place.room.name if plain else esc(found.place.room.name)
+    day = dated(found.place.day, found.rokuyo, locale, show=show)
+    times = dates.time_range(found.start, found.end, tz)
+    return f"{room} {day} {times} · {ordinal(found.rank or 1, locale)}"

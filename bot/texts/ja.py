@@ -62,6 +62,7 @@ TEXTS: dict[str, str] = {
     "free.not_open": "宴会受付 {opens}〜",
     "free.none": "この条件で1番手・2番手になれる枠はありません。日付・部屋・時間を変えてお探しください。",
     "free.summary": "1番手・2番手になれる枠 {fits}件（受付不可 {taken}件・宴会受付前 {not_open}件／全{looked}件）",
+    "alternatives.header": "代わりに押さえられる枠:",
     "warning.same_customer": "{customer} は別の案件でも押さえています: {holds}。同じお客様なら、その案件の候補日として押さえてください。",
     "nobody": "（なし）",
     # 通知（ジョブが DM で送るもの）

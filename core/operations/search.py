@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from core.model import HoldRequest, Kind
 from core.operations.tx import Snapshot
-from core.results import Availability, Found, Place, Refused
+from core.results import Availability, Code, Found, Place, Refused
 from core.rules import search as rules
 from core.rules.search import Occupancy, Search
 from core.store import availability, venues
@@ -21,16 +22,14 @@ def search(snap: Snapshot, query: Search, now: datetime) -> Availability | Refus
         return refused
     today = now.astimezone(snap.venue.tz).date()
     looked = rules.places(query, snap.venue, today)
-    return Availability(tuple(decide_all(snap, looked, query, now)), len(looked))
+    return Availability(tuple(decide_all(snap, looked, query.kind, now)), len(looked))
 
 
-def decide_all(
-    snap: Snapshot, looked: Sequence[Place], query: Search, now: datetime
-) -> list[Found]:
+def decide_all(snap: Snapshot, looked: Sequence[Place], kind: Kind, now: datetime) -> list[Found]:
     """Each place decided as a request would be, from one read of everything in their way;
     places no request could be made for now are left out."""
     venue = snap.venue
-    checked = [rules.check(place, venue, query.kind, now) for place in looked]
+    checked = [rules.check(place, venue, kind, now) for place in looked]
     reach = rules.reach(checked)
     if reach is None:
         venues.ensure_current(snap.conn, venue)
@@ -50,3 +49,29 @@ def _no_read(place: Place, checked: object, snap: Snapshot, now: datetime) -> Fo
     if not isinstance(checked, Refused):  # pragma: no cover - reach had a span then
         return None
     return rules.decide(place, checked, Occupancy(()), {}, snap.venue, now)
+
+
+# Refusals that say the place is taken: the ones that offer other places.
+TAKEN = frozenset({Code.CONFIRMED_CONFLICT, Code.RANK_TOO_LOW})
+NEARBY = 14  # days either side of a refused date that alternatives look at
+MOST = 5
+
+
+def alternatives(snap: Snapshot, req: HoldRequest, now: datetime) -> tuple[Found, ...]:
+    """Up to five requests like ``req`` that would be accepted now (docs/rules.md, Finding a
+    slot): the same times in other rooms at least as large, smallest first; then the same
+    room on the nearest dates within two weeks, days of the same kind (wedding-priority or
+    not) first. Only for a one-room request of a known kind."""
+    venue = snap.venue
+    room = venue.rooms.get(req.room_id)
+    if room is None or req.also or req.kind not in {k.value for k in Kind}:
+        return ()
+    today = now.astimezone(venue.tz).date()
+    same_day = [
+        Place(req.local_date, None, req.start_min, req.end_min, other)
+        for other in rules.larger_rooms(venue, room)
+    ]
+    days = rules.nearby_days(req.local_date, NEARBY, today, venue)
+    other_days = [Place(day, None, req.start_min, req.end_min, room) for day in days]
+    found = decide_all(snap, [*same_day, *other_days], Kind(req.kind), now)
+    return tuple(f for f in found if f.fits)[:MOST]

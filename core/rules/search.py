@@ -128,6 +128,32 @@ def size_order(room: Room) -> tuple[bool, int, int]:
     return (room.capacity is None, room.capacity or 0, room.position)
 
 
+def larger_rooms(venue: Venue, room: Room) -> list[Room]:
+    """The other active rooms at least as large as ``room``, smallest first; every other room
+    when ``room``'s capacity is not known."""
+    others = [r for r in venue.rooms.values() if r.active and r.id != room.id]
+    if room.capacity is not None:
+        others = [r for r in others if r.capacity is not None and r.capacity >= room.capacity]
+    return sorted(others, key=size_order)
+
+
+def nearby_days(day: date, reach: int, today: date, venue: Venue) -> list[date]:
+    """The dates within ``reach`` days of ``day`` that can still be booked: days of the same
+    kind as ``day`` (wedding-priority or not) first, then the nearest, earlier before later."""
+    last = last_bookable_day(today, venue.policy)
+    entries = venue.policy.priority_days
+    kind = is_priority_day(day, entries)
+    found = [
+        day + timedelta(days=offset)
+        for offset in range(-reach, reach + 1)
+        if offset and today <= day + timedelta(days=offset) <= last
+    ]
+    return sorted(
+        found,
+        key=lambda d: (is_priority_day(d, entries) != kind, abs((d - day).days), d),
+    )
+
+
 def times_of(search: Search, venue: Venue) -> list[tuple[str | None, int, int]]:
     """(slot name, start, end) to look at on each date."""
     if search.times is not None:

@@ -121,3 +121,26 @@ def test_the_text_groups_by_date_with_its_rokuyo_in_japanese(loaded: str) -> Non
         "  夜 19:30–22:00  菊の間（40名）  1番手（空き）",
         "1番手・2番手になれる枠 3件（受付不可 0件・宴会受付前 0件／全3件）",
     ]
+
+
+def test_a_refusal_for_a_taken_place_lists_what_would_be_accepted(loaded: str) -> None:
+    held = hold(loaded, "hoo-a", "2027-10-02", "11:00", "14:00")
+    code, _ = run(loaded, "hold", "confirm", str(held), "--actor", "U0SALES001", *NOW)
+    assert code == 0
+    code, refused = run(
+        loaded, "hold", "request", "--room", "hoo-a", "--date", "2027-10-02", "--start", "11:00",
+        "--end", "14:00", "--kind", "wedding", "--customer", "佐藤様", "--salesperson",
+        "U0SALES002", *NOW,
+    )  # fmt: skip
+    assert (code, refused["code"]) == (1, "confirmed_conflict")
+    offered = refused["alternatives"]
+    assert 1 <= len(offered) <= 5
+    assert set(offered[0]) >= {"room", "date", "start", "end", "rank"}
+    # 鳳凰B seats as many (90) and is free at that time; 鳳凰の間 shares 鳳凰A's part
+    assert (offered[0]["room"], offered[0]["date"], offered[0]["rank"]) == (
+        "hoo-b",
+        "2027-10-02",
+        1,
+    )
+    assert offered[0]["start"] == "2027-10-02T11:00:00+09:00"
+    assert "hoo" not in {o["room"] for o in offered if o["date"] == "2027-10-02"}

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from core.engine import HoldEngine
-from core.model import HoldRequest, ItemRequest, Kind, Policy, Room, Slot, Venue
-from core.results import Availability, Code, Outcome, Preview, Refused, Requested
+from core.model import HoldRequest, ItemRequest, Kind, Policy, Room, Slot, Status, Venue
+from core.results import Availability, Code, Found, Outcome, Preview, Refused, Requested
 from core.rules import search as rules
 from core.rules.rokuyo import Rokuyo, rokuyo
 from core.rules.search import Search
@@ -316,3 +316,93 @@ def test_search_agrees_with_the_preview_of_each_place(
         for f in answer.found
     ]
     assert order == sorted(order)
+
+
+# -- alternatives -------------------------------------------------------------------------------
+def each_succeeds(
+    engine: HoldEngine, venue: Venue, req: HoldRequest, offered: tuple[Found, ...]
+) -> None:
+    """Every alternative, requested on its own, is accepted at the rank it was offered at."""
+    for found in offered:
+        alt = replace(
+            req,
+            room_id=found.place.room.id,
+            local_date=found.place.day,
+            start_min=found.place.start_min,
+            end_min=found.place.end_min,
+        )
+        made = engine.request(venue.id, alt, now=NOW)
+        assert isinstance(made, Requested), (found, made)
+        assert made.rank == found.rank
+        # released at once: the state the next alternative was offered in
+        assert engine.release(venue.id, made.hold.id, actor=SALES, now=NOW).ok
+
+
+def test_a_taken_place_offers_larger_rooms_then_nearby_days_of_its_kind(
+    engine: HoldEngine, sized: Venue
+) -> None:
+    wanted = factories.request(room="hoo-a", day=SAT)
+    booked = engine.request(sized.id, wanted, now=NOW)
+    assert isinstance(booked, Requested)
+    engine.confirm(sized.id, booked.hold.id, actor=SALES, now=NOW)
+    # hoo-b is as large (60) and free; hoo (120) shares A1 with the booking
+    refused = engine.request(sized.id, wanted, now=NOW)
+    assert isinstance(refused, Refused) and refused.code is Code.CONFIRMED_CONFLICT
+    offered = [(f.place.room.id, f.place.day, f.rank) for f in refused.alternatives]
+    week = [SAT + timedelta(days=n) for n in (1, -6, -7, 7)]
+    assert [d.weekday() for d in week] == [6, 6, 5, 5]
+    # the other room as large first, then weekend days nearest first (earlier on a tie)
+    assert offered == [("hoo-b", SAT, 1)] + [("hoo-a", d, 1) for d in week]
+    each_succeeds(engine, sized, wanted, refused.alternatives)
+    preview = engine.preview(sized.id, wanted, now=NOW)
+    assert isinstance(preview, Refused) and preview.alternatives == refused.alternatives
+
+
+def test_a_full_line_offers_seconds_too_and_other_refusals_offer_nothing(
+    engine: HoldEngine,
+) -> None:
+    venue = engine.save_venue(factories.venue(Policy(max_rank=2)), now=NOW)
+    wanted = factories.request(room="sakura")
+    for _ in range(2):
+        assert isinstance(engine.request(venue.id, wanted, now=NOW), Requested)
+    blocker = engine.request(venue.id, factories.request(room="hoo"), now=NOW)
+    assert isinstance(blocker, Requested)
+    refused = engine.request(venue.id, wanted, now=NOW)
+    assert isinstance(refused, Refused) and refused.code is Code.RANK_TOO_LOW
+    ranks = {f.place.room.id: f.rank for f in refused.alternatives if f.place.day == factories.DAY}
+    # no capacities: every other room, and 鳳凰 halves wait behind the whole-room hold
+    assert ranks == {"hoo-a": 2, "hoo-b": 2, "hoo": 2, "chapel": 1}
+    assert len(refused.alternatives) == 5
+    each_succeeds(engine, venue, wanted, refused.alternatives)
+    past = engine.request(venue.id, factories.request(day=NOW.date() - timedelta(days=1)), now=NOW)
+    assert isinstance(past, Refused) and past.alternatives == ()
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_every_alternative_offered_succeeds(engine: HoldEngine, data: st.DataObject) -> None:
+    venue = engine.save_venue(data.draw(venues()), now=NOW)
+    first = data.draw(st.sampled_from([SAT, date(2027, 7, 2)]))
+    for req, confirm in data.draw(holds(venue, first)):
+        made = engine.request(venue.id, req, now=NOW)
+        if confirm and isinstance(made, Requested) and made.rank == 1:
+            engine.confirm(venue.id, made.hold.id, actor=MANAGER, now=NOW)
+    live = engine.holds(venue.id, statuses=[Status.TENTATIVE, Status.CONFIRMED])
+    if not live:
+        return
+    target = data.draw(st.sampled_from(live))
+    kind = data.draw(st.sampled_from(["wedding", "banquet"]))
+    wanted = factories.request(room=target.room_id, day=target.local_date, kind=kind)
+    start = target.start_at.astimezone(venue.tz)
+    minutes = start.hour * 60 + start.minute
+    wanted = replace(wanted, start_min=minutes, end_min=minutes + 120)
+    refused = engine.request(venue.id, wanted, now=NOW)
+    if isinstance(refused, Refused):
+        event(f"refused {refused.code} with {len(refused.alternatives)}")
+        assert len(refused.alternatives) <= 5
+        each_succeeds(engine, venue, wanted, refused.alternatives)
