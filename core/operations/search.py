@@ -10,7 +10,7 @@ from core.model import HoldRequest, Kind
 from core.operations.tx import Snapshot
 from core.results import Availability, Code, Found, Place, Refused
 from core.rules import search as rules
-from core.rules.search import Occupancy, Search
+from core.rules.search import Search
 from core.store import availability, venues
 
 
@@ -29,26 +29,20 @@ def decide_all(snap: Snapshot, looked: Sequence[Place], kind: Kind, now: datetim
     """Each place decided as a request would be, from one read of everything in their way;
     places no request could be made for now are left out."""
     venue = snap.venue
-    checked = [rules.check(place, venue, kind, now) for place in looked]
-    reach = rules.reach(checked)
-    if reach is None:
+    asked = rules.check_all(looked, venue, kind, now)
+    rooms = {place.room.id: place.room for place in looked}.values()
+    reach = rules.reach(asked, rooms)
+    if reach is None:  # nothing to read: every place is refused on its input
         venues.ensure_current(snap.conn, venue)
-        return [f for p, c in zip(looked, checked, strict=True) if (f := _no_read(p, c, snap, now))]
-    parts = {part for place in looked for part in place.room.parts}
-    read = availability.live_between(snap.conn, venue, parts, *reach)
-    occupancy = Occupancy(read.occupants)
+        ledger, deadlines = rules.Ledger({}), dict[int, datetime | None]()
+    else:
+        parts = {part for room in rooms for part in room.parts}
+        ledger, deadlines = availability.live_between(snap.conn, venue, parts, *reach)
     found = (
-        rules.decide(place, c, occupancy, read.deadlines, venue, now)
-        for place, c in zip(looked, checked, strict=True)
+        rules.decide(place, a, ledger, deadlines, venue)
+        for place, a in zip(looked, asked, strict=True)
     )
     return [f for f in found if f is not None]
-
-
-def _no_read(place: Place, checked: object, snap: Snapshot, now: datetime) -> Found | None:
-    """A place decided without reading: only a refusal of its input can be (not open)."""
-    if not isinstance(checked, Refused):  # pragma: no cover - reach had a span then
-        return None
-    return rules.decide(place, checked, Occupancy(()), {}, snap.venue, now)
 
 
 # Refusals that say the place is taken: the ones that offer other places.

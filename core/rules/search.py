@@ -7,18 +7,20 @@ A search decides each place exactly as a request would (``check_request``, then
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from typing import NamedTuple
 
 from core.model import HoldRequest, Kind, Room, Venue
 from core.results import Code, Found, Outcome, Place, Refused
 from core.rules.calendar import holiday_name, is_priority_day
 from core.rules.deadlines import last_bookable_day
-from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank
+from core.rules.requests import Checked, check_request
 from core.rules.rokuyo import Rokuyo, rokuyo
-from core.rules.spans import MAX_SPAN, MINUTES_PER_DAY, Span, local_instant
+from core.rules.spans import MINUTES_PER_DAY, local_instant
 
 MAX_DAYS = 366  # a search covers at most this many dates
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -177,33 +179,57 @@ def places(search: Search, venue: Venue, today: date) -> list[Place]:
     ]
 
 
-class Occupancy:
-    """The live items read for a search, found by part and start time."""
+class Live(NamedTuple):
+    """A live item's span on one part, as a search reads it; instants in whole microseconds
+    since the epoch (thousands of places are looked up, and comparing aware datetimes of
+    different zones costs a zone lookup each time)."""
 
-    def __init__(self, occupants: Iterable[Occupant]) -> None:
-        by_part: dict[str, list[tuple[datetime, int, Occupant]]] = {}
-        for n, occupant in enumerate(occupants):
-            for part in occupant.span.parts:
-                by_part.setdefault(part, []).append((occupant.span.start, n, occupant))
-        for found in by_part.values():
-            found.sort(key=lambda entry: (entry[0], entry[1]))
-        self._starts = {part: [e[0] for e in found] for part, found in by_part.items()}
-        self._by_part = by_part
+    hold_id: int
+    item: int
+    start: int
+    end: int
+    confirmed: bool
+    first: bool  # blocking and not confirmed: an item of rank 1
 
-    def around(self, span: Span) -> list[Occupant]:
-        """The items conflicting with ``span`` (a span overlapping it starts in
-        ``(start - MAX_SPAN, end)``), each once, in arrival order."""
-        found: dict[tuple[int, int], Occupant] = {}
-        for part in span.parts:
+
+class Ledger:
+    """The live items read for a search, by part and start."""
+
+    def __init__(self, by_part: Mapping[str, list[Live]]) -> None:
+        self._by_part = {part: sorted(found, key=_by_start) for part, found in by_part.items()}
+        self._starts = {part: [x.start for x in found] for part, found in self._by_part.items()}
+        self._longest = {
+            part: max(x.end - x.start for x in found) for part, found in self._by_part.items()
+        }
+
+    def around(self, parts: Iterable[str], start: int, end: int) -> list[list[Live]]:
+        """For each part with any, the items whose span overlaps ``[start, end)`` there: one
+        starts before ``end`` and at most the part's longest span before ``start``."""
+        found = []
+        for part in parts:
             starts = self._starts.get(part)
             if not starts:
                 continue
-            first = bisect_right(starts, span.start - MAX_SPAN)
-            last = bisect_right(starts, span.end - timedelta(microseconds=1))
-            for _, _, occupant in self._by_part[part][first:last]:
-                if occupant.span.conflicts(span):
-                    found[(occupant.hold_id, occupant.item)] = occupant
-        return [found[key] for key in sorted(found)]
+            first = bisect_left(starts, start - self._longest[part])
+            last = bisect_left(starts, end)
+            mine = [x for x in self._by_part[part][first:last] if x.end > start]
+            if mine:
+                found.append(mine)
+        return found
+
+
+def _by_start(live: Live) -> int:
+    return live.start
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICRO = timedelta(microseconds=1)
+_MINUTE = 60_000_000
+
+
+def micros(moment: datetime) -> int:
+    """An aware instant as whole microseconds since the epoch (exact, unlike a float)."""
+    return (moment - _EPOCH) // _MICRO
 
 
 def check(place: Place, venue: Venue, kind: Kind, now: datetime) -> Checked | Refused:
@@ -221,43 +247,104 @@ def check(place: Place, venue: Venue, kind: Kind, now: datetime) -> Checked | Re
     return check_request(req, venue, now)
 
 
-def reach(checked: Iterable[Checked | Refused]) -> tuple[datetime, datetime] | None:
-    """The earliest start and the latest span end of the checked requests: what to read."""
-    spans = [c.span for c in checked if isinstance(c, Checked)]
-    if not spans:
+class Asked(NamedTuple):
+    """A place's date and times checked as a request, with its start and end in
+    microseconds (0 when refused): shared by every room looked at then."""
+
+    checked: Checked | Refused
+    start: int
+    end: int
+
+
+def check_all(looked: Sequence[Place], venue: Venue, kind: Kind, now: datetime) -> list[Asked]:
+    """``check`` of each place, done once per date and times: what decides it there (past,
+    horizon, banquet window, a clock change) is the same for every room; only the room's
+    span differs, and ``decide`` takes that from the place."""
+    done: dict[tuple[date, int, int], Asked] = {}
+    asked: list[Asked] = []
+    for place in looked:
+        key = (place.day, place.start_min, place.end_min)
+        first = done.get(key)
+        if first is None:
+            checked = check(place, venue, kind, now)
+            if isinstance(checked, Refused):
+                first = Asked(checked, 0, 0)
+            else:
+                item = checked.items[0]
+                first = Asked(checked, micros(item.start), micros(item.end))
+            done[key] = first
+        asked.append(first)
+    return asked
+
+
+@lru_cache(maxsize=1024)
+def _rokuyo(day: date) -> Rokuyo:
+    return rokuyo(day)
+
+
+def reach(asked: Iterable[Asked], rooms: Iterable[Room]) -> tuple[datetime, datetime] | None:
+    """From the earliest start to the latest end plus the longest turnover: what to read."""
+    found = [a.checked.items[0] for a in asked if isinstance(a.checked, Checked)]
+    if not found:
         return None
-    return min(s.start for s in spans), max(s.end for s in spans)
+    turnover = max(room.turnover_min for room in rooms)
+    latest = max(i.end for i in found) + timedelta(minutes=turnover)
+    return min(i.start for i in found), latest
 
 
 def decide(
     place: Place,
-    checked: Checked | Refused,
-    occupancy: Occupancy,
+    asked: Asked,
+    ledger: Ledger,
     deadlines: Mapping[int, datetime | None],
     venue: Venue,
-    now: datetime,
 ) -> Found | None:
-    """What the request ``checked`` for ``place`` would get now; None if no request could be
-    made for it now (its start has passed, beyond the horizon, a clock change in its times).
+    """What the request ``asked`` (for the place's date and times) would get now in the
+    place's room; None if no request could be made for it now (its start has passed, beyond
+    the horizon, a clock change in its times).
 
-    ``deadlines`` has the deadline of every hold with a blocking tentative item read.
+    The rule is ``decide_rank``'s (docs/rules.md, Requests and Rank), on the items read:
+    a confirmed item in the way refuses; else the rank is 1 + the most tentative items
+    covering one part at one instant, refused above max rank. ``deadlines`` has the deadline
+    of every hold with a blocking tentative item read.
     """
-    six = rokuyo(place.day)
+    six = _rokuyo(place.day)
+    checked = asked.checked
     if isinstance(checked, Refused):
         if checked.code is not Code.BANQUET_NOT_OPEN:
             return None
-        start = local_instant(place.day, place.start_min, venue.tz)
-        end = local_instant(place.day, place.end_min, venue.tz)
-        return Found(place, six, start, end, Outcome.NOT_OPEN, None, (), checked.opens_at)
-    item = checked.items[0]
-    ranked = decide_rank(checked, occupancy.around(item.span), venue, now)
-    if isinstance(ranked, Blocked):
-        full = ranked.code is Code.RANK_TOO_LOW
-        until = _until(ranked.holders, deadlines) if full else None
-        return Found(place, six, item.start, item.end, Outcome.TAKEN, None, ranked.holders, until)
-    outcome = Outcome.FIRST if ranked.rank == 1 else Outcome.SECOND
-    until = None if ranked.rank == 1 else _until(ranked.ahead, deadlines)
-    return Found(place, six, item.start, item.end, outcome, ranked.rank, ranked.ahead, until)
+        begins = local_instant(place.day, place.start_min, venue.tz)
+        ends = local_instant(place.day, place.end_min, venue.tz)
+        return Found(place, six, begins, ends, Outcome.NOT_OPEN, None, (), checked.opens_at)
+    item, room = checked.items[0], place.room
+    start, end = asked.start, asked.end + room.turnover_min * _MINUTE
+    around = ledger.around(room.parts, start, end)
+    if not around:
+        return Found(place, six, item.start, item.end, Outcome.FIRST, 1, (), None)
+    confirmed = tuple(sorted({x.hold_id for on in around for x in on if x.confirmed}))
+    if confirmed:
+        return Found(place, six, item.start, item.end, Outcome.TAKEN, None, confirmed, None)
+    rank = 1 + max(_depth(on, start, end) for on in around)
+    ahead = tuple(sorted({x.hold_id for on in around for x in on if x.first}))
+    if rank > venue.policy.max_rank:
+        until = _until(ahead, deadlines)
+        return Found(place, six, item.start, item.end, Outcome.TAKEN, None, ahead, until)
+    outcome = Outcome.FIRST if rank == 1 else Outcome.SECOND
+    until = None if rank == 1 else _until(ahead, deadlines)
+    return Found(place, six, item.start, item.end, outcome, rank, ahead, until)
+
+
+def _depth(on: Sequence[Live], start: int, end: int) -> int:
+    """The most of ``on`` (one part's items) covering one instant of ``[start, end)``, as
+    ``rules.rank.rank_of`` sweeps it: at equal instants an end comes before a start."""
+    if len(on) == 1:
+        return 1
+    events = sorted([(max(x.start, start), 1) for x in on] + [(min(x.end, end), -1) for x in on])
+    depth = best = 0
+    for _, step in events:
+        depth += step
+        best = max(best, depth)
+    return best
 
 
 def _until(ahead: Sequence[int], deadlines: Mapping[int, datetime | None]) -> datetime | None:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
 
 from core.errors import StaleVenue
 from core.model import Venue
-from core.rules.requests import Occupant
-from core.rules.spans import MAX_SPAN, Span
+from core.rules.search import Ledger, Live
+from core.rules.spans import MAX_SPAN
 
 # One statement whatever the range: a range scan of the span B-tree (venue, part, start) per
 # part, index-only but for the deadline of holds with a blocking tentative item (what
@@ -19,8 +18,15 @@ from core.rules.spans import MAX_SPAN, Span
 # round trip; a venue with no span in range still answers its one row.
 _SPANS = sa.text(
     """
-    SELECT v.revision, s.hold_id, s.item_no, s.part_id, s.starts_at, s.ends_at, s.blocking,
-           s.confirmed, h.expires_at
+    SELECT v.revision, s.hold_id, s.item_no, s.part_id,
+           -- whole microseconds since the epoch, as the search compares them
+           CAST(extract(epoch FROM s.starts_at) * 1000000 AS bigint) AS starts,
+           CAST(extract(epoch FROM s.ends_at) * 1000000 AS bigint) AS ends,
+           s.blocking, s.confirmed,
+           -- a key lookup per blocking tentative row (a join would hash the venue's holds)
+           CASE WHEN s.blocking AND NOT s.confirmed THEN
+             (SELECT h.expires_at FROM holds h WHERE h.venue_id = v.id AND h.id = s.hold_id)
+           END AS expires_at
     FROM venues v
     LEFT JOIN LATERAL (
       SELECT s.hold_id, s.item_no, s.part_id, s.starts_at, s.ends_at, s.blocking, s.confirmed
@@ -29,23 +35,16 @@ _SPANS = sa.text(
         AND s.starts_at < :hi AND s.starts_at > :lo - CAST(:max_span AS interval)
         AND s.ends_at > :lo
     ) s ON true
-    LEFT JOIN holds h
-      ON s.blocking AND NOT s.confirmed AND h.venue_id = v.id AND h.id = s.hold_id
     WHERE v.id = :venue
     """
 )
 
 
-@dataclass(frozen=True)
-class Read:
-    occupants: list[Occupant]
-    deadlines: dict[int, datetime | None]  # of holds with a blocking tentative item
-
-
 def live_between(
     conn: sa.Connection, venue: Venue, parts: Iterable[str], lo: datetime, hi: datetime
-) -> Read:
-    """The live items on ``parts`` whose spans overlap ``[lo, hi)``.
+) -> tuple[Ledger, dict[int, datetime | None]]:
+    """The live items on ``parts`` whose spans overlap ``[lo, hi)``, and the deadline of
+    each hold with a blocking tentative item among them.
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
@@ -61,22 +60,13 @@ def live_between(
     ).all()
     if not rows or rows[0].revision != venue.revision:
         raise StaleVenue(venue.id)
-    found: dict[tuple[int, int], list[sa.Row[tuple[object, ...]]]] = {}
+    by_part: dict[str, list[Live]] = {}
     deadlines: dict[int, datetime | None] = {}
-    for row in rows:
-        if row.hold_id is None:
+    for _, hold_id, item, part, start, end, blocking, confirmed, expires in rows:
+        if hold_id is None:  # the venue's row alone: nothing in range
             continue
-        found.setdefault((row.hold_id, row.item_no), []).append(row)
-        if row.blocking and not row.confirmed:
-            deadlines[row.hold_id] = row.expires_at
-    occupants = [
-        Occupant(
-            hold_id=hold_id,
-            item=item_no,
-            span=Span(frozenset(r.part_id for r in mine), mine[0].starts_at, mine[0].ends_at),
-            confirmed=mine[0].confirmed,
-            first=mine[0].blocking and not mine[0].confirmed,
-        )
-        for (hold_id, item_no), mine in sorted(found.items())
-    ]
-    return Read(occupants, deadlines)
+        first = blocking and not confirmed
+        by_part.setdefault(part, []).append(Live(hold_id, item, start, end, confirmed, first))
+        if first:
+            deadlines[hold_id] = expires
+    return Ledger(by_part), deadlines

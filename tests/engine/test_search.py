@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from core.engine import HoldEngine
@@ -271,6 +271,7 @@ def expected(engine: HoldEngine, venue: Venue, req: HoldRequest) -> tuple[object
     max_examples=25,
     deadline=None,
     database=None,
+    phases=[Phase.explicit, Phase.generate],  # each example writes: shrinking takes minutes
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
@@ -382,6 +383,7 @@ def test_a_full_line_offers_seconds_too_and_other_refusals_offer_nothing(
     max_examples=20,
     deadline=None,
     database=None,
+    phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
