@@ -83,13 +83,18 @@ def populate(db: sa.Engine, engine: HoldEngine, total: int) -> Venue:
     for n in range(venues):
         venue = engine.save_venue(venue_spec(f"search-{n:03d}"), now=NOW)
         with db.begin() as conn:
-            fill = {"first_day": FIRST_DAY, "now": NOW, "expires": later}
             # confirmed on five rooms, 1st holds on three with a 2nd behind a third of them,
             # two rooms free; released rows to make up the 20,000
-            bulk.fill(conn, venue, 5_000, rooms=rooms[:5], status="confirmed", **fill)
-            bulk.fill(conn, venue, 3_000, rooms=rooms[5:8], **fill)
-            bulk.fill(conn, venue, 1_000, rooms=rooms[5:8], rank=2, **fill)
-            bulk.fill(conn, venue, PER_VENUE - 9_000, rooms=rooms, status="released", **fill)
+            for count, chosen, status, rank in (
+                (5_000, rooms[:5], "confirmed", 1),
+                (3_000, rooms[5:8], "tentative", 1),
+                (1_000, rooms[5:8], "tentative", 2),
+                (PER_VENUE - 9_000, rooms, "released", 1),
+            ):
+                bulk.fill(
+                    conn, venue, count, first_day=FIRST_DAY, now=NOW, expires=later,
+                    rooms=chosen, status=status, rank=rank,
+                )  # fmt: skip
         measured = measured or venue
     assert measured is not None
     return measured

@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import Block, DividerBlock
+from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, DividerBlock
 from slack_sdk.models.views import View
 
 from bot import cards, ids
-from bot.blocks import context, header, section
+from bot.blocks import context, header, plain, section
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
 from core.results import Overview, Waiting
@@ -22,9 +22,13 @@ MAX_RECENT = 10  # one line each, in one block
 
 
 def home_view(overview: Overview, tz: ZoneInfo, locale: str, now: datetime) -> View:
+    find = ButtonElement(
+        action_id=ids.FIND_SLOT, text=plain(text(locale, "find.button"), 75), value="find"
+    )
     blocks: list[Block] = [
         header(text(locale, "home.title")),
         context(text(locale, "home.footer", when=dates.when(now, tz, locale))),
+        ActionsBlock(elements=[find]),
         *_firsts(overview, tz, locale),
         DividerBlock(),
         *_waiting(overview, tz, locale),
