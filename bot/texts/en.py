@@ -74,6 +74,7 @@ TEXTS: dict[str, str] = {
     "find.label": "What to look for",
     "find.hint": "e.g. 10月 土日 大安 80名 昼 — a month or 10/1-11/30, 土日 / 祝 / 平日, 大安/友引, guests, slot and room names",
     "find.button": "Find a slot",
+    "find.lead": "Look for free places by dates, days, 六曜, guests, slots and rooms.",
     "warning.same_customer": "{customer} already has holds under another enquiry: {holds}. If this is the same customer, add this date to that enquiry instead.",
     "nobody": "(none)",
     # notices (DMs the jobs send)

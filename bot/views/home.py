@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, DividerBlock
+from slack_sdk.models.blocks import Block, ButtonElement, DividerBlock
 from slack_sdk.models.views import View
 
 from bot import cards, ids
@@ -22,13 +22,14 @@ MAX_RECENT = 10  # one line each, in one block
 
 
 def home_view(overview: Overview, tz: ZoneInfo, locale: str, now: datetime) -> View:
-    find = ButtonElement(
+    find = section(text(locale, "find.lead"))
+    find.accessory = ButtonElement(
         action_id=ids.FIND_SLOT, text=plain(text(locale, "find.button"), 75), value="find"
     )
     blocks: list[Block] = [
         header(text(locale, "home.title")),
         context(text(locale, "home.footer", when=dates.when(now, tz, locale))),
-        ActionsBlock(elements=[find]),
+        find,
         *_firsts(overview, tz, locale),
         DividerBlock(),
         *_waiting(overview, tz, locale),
