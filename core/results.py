@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from core.model import Enquiry, Hold, Room
 from core.rules.rokuyo import Rokuyo
@@ -190,9 +190,9 @@ class Outcome(StrEnum):
     NOT_OPEN = "not_open"  # a banquet on a priority day before its window opens
 
 
-@dataclass(frozen=True)
-class Place:
-    """One date, time and room a search or an alternative looks at."""
+class Place(NamedTuple):
+    """One date, time and room a search or an alternative looks at (a tuple: a search makes
+    thousands, and a frozen dataclass costs several times more to build)."""
 
     day: date
     slot: str | None  # the slot's name; None for times given or the whole day
@@ -201,9 +201,8 @@ class Place:
     room: Room
 
 
-@dataclass(frozen=True)
-class Found:
-    """What a request for a place would get now."""
+class Found(NamedTuple):
+    """What a request for a place would get now (a tuple, as ``Place``)."""
 
     place: Place
     rokuyo: Rokuyo
