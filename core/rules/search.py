@@ -1,8 +1,9 @@
 """Finding a slot (docs/rules.md, Finding a slot): which dates, times and rooms a search looks
 at, in what order, and what a request for each would get, as pure functions of the facts read.
 
-A search decides each place exactly as a request would (``check_request``, then
-``decide_rank`` among the live items in its way); only the reading is done once for all.
+A search checks each date and times as a request would (``check_request``) and decides each
+room by the rule ``decide_rank`` applies (docs/rules.md, Requests and Rank), on the live
+items read once for all; ``tests/engine/test_search.py`` holds it to the engine's preview.
 """
 
 from __future__ import annotations
