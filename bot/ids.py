@@ -101,3 +101,12 @@ INFO_MODAL = "info_modal"  # a read-only dialog telling why nothing happened (Ap
 
 # -- App Home --------------------------------------------------------------------------------
 HOME = "home"
+
+# -- finding a slot (/hold free, the search modal, alternatives on refusals) ----------------
+FREE_HOLD = "free_hold"  # a result's or an alternative's button: value is bot.places' value
+FREE_HOLD_ACTION = re.compile(r"^free_hold(_[1-5])?$")  # alternatives are numbered 1 to 5
+FREE_MORE = "free_more"  # the next page of a search's results: value {"q": text, "p": page}
+ALTERNATIVES = "hold_alternatives"  # block_id of a refusal's alternatives in the hold modal
+FIND_SLOT = "find_slot"  # App Home's "Find a slot" button
+FIND_MODAL = "find_modal"  # callback_id of the search form
+FIND_TEXT = "find_text"  # its one input: what to look for, as /hold free takes it

@@ -12,14 +12,15 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
 
-from bot.texts import lang
+from bot.texts import lang, text
+from bot.texts.finding import alternative_line
 from bot.texts.refusals import describe
 from cli import bootstrap
 from cli.errors import CommandError
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Venue
-from core.results import Code, Refused
+from core.results import Code, Found, Refused
 from core.serialize import hold_to_json
 
 
@@ -130,6 +131,8 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
             facts["hold"] = hold_to_json(refused.hold)
         if refused.room is not None:
             facts["room"] = refused.room
+        if refused.code in (Code.CONFIRMED_CONFLICT, Code.RANK_TOO_LOW):
+            facts["alternatives"] = [alternative_to_json(f, tz) for f in refused.alternatives]
         print(
             json.dumps(
                 {"ok": False, "code": refused.code.value, "message": message, **facts},
@@ -138,7 +141,23 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
         )
     else:
         print(message, file=sys.stderr)
+        if refused.alternatives:
+            print(text(locale(), "alternatives.header"), file=sys.stderr)
+        for found in refused.alternatives:
+            print(f"  {alternative_line(found, tz, locale())}", file=sys.stderr)
     return 1
+
+
+def alternative_to_json(found: Found, tz: ZoneInfo) -> dict[str, Any]:
+    """One request that would be accepted instead: its room, date, times and rank."""
+    return {
+        "room": found.place.room.id,
+        "date": found.place.day.isoformat(),
+        "start": found.start.astimezone(tz).isoformat(),
+        "end": found.end.astimezone(tz).isoformat(),
+        "rank": found.rank,
+        "room_name": found.place.room.name,
+    }
 
 
 def emit_error(as_json: bool, code: str, message: str) -> None:

@@ -14,6 +14,7 @@ from cli import (
     hold_commands,
     outbox_commands,
     process_commands,
+    search_commands,
     venue_commands,
 )
 from cli.context import common_options, emit_error, use_language
@@ -26,6 +27,7 @@ COMMAND_MODULES = (
     hold_commands,
     enquiry_commands,
     calendar_commands,
+    search_commands,
     process_commands,
     outbox_commands,
 )

@@ -10,6 +10,7 @@ contention; reads raise ``UnknownVenue``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from functools import partial
 from typing import TypeVar
@@ -21,10 +22,11 @@ from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
 from core.notices import Notice
-from core.operations import decisions, digests, edit, reads, request, sweep, venues
+from core.operations import decisions, digests, edit, reads, request, search, sweep, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
+    Availability,
     Cancelled,
     Code,
     Confirmed,
@@ -40,6 +42,7 @@ from core.results import (
     Requested,
     Swept,
 )
+from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit
 from core.store import venues as stored_venues
@@ -119,10 +122,27 @@ class HoldEngine:
         # What the answer only shows (the holds ahead, the same customer elsewhere) is read
         # after the commit, on its connection (``request.shown``).
         then = partial(self._shown, venue_id, warn=req.enquiry_id is None)
-        return self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
+        answer = self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
+        return self._with_alternatives(venue_id, req, now, answer)
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
-        return self._run.read(venue_id, partial(request.preview, req=req, now=now), trusted=True)
+        """What ``request`` would answer now; a refusal for a taken place, its alternatives."""
+        answer = self._run.read(venue_id, partial(request.preview, req=req, now=now), trusted=True)
+        return self._with_alternatives(venue_id, req, now, answer)
+
+    def _with_alternatives(self, venue_id: str, req: HoldRequest, now: datetime, answer: R) -> R:
+        """A refusal for a taken place with up to five requests that would be accepted now,
+        read on their own snapshot after it (they only advise)."""
+        if not isinstance(answer, Refused) or answer.code not in search.TAKEN:
+            return answer
+        offer = partial(search.alternatives, req=req, now=now)
+        found = self._run.read(venue_id, offer, trusted=True)
+        return replace(answer, alternatives=found)
+
+    def search(self, venue_id: str, query: Search, *, now: datetime) -> Availability | Refused:
+        """What a request of ``query.kind`` would get now at each date, time and room the
+        search looks at; read-only, one statement (docs/rules.md, Finding a slot)."""
+        return self._run.read(venue_id, partial(search.search, query=query, now=now), trusted=True)
 
     def confirm(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime

@@ -56,6 +56,16 @@ class Room:
     turnover_min: int = 60
     position: int = 0  # order in the venue file, for menus
     active: bool = True  # False once the venue file no longer lists it
+    capacity: int | None = None  # seated guests, when the venue file says
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A named time of day the venue sells (昼 11:00–15:00); minutes as in ``HoldRequest``."""
+
+    name: str
+    start_min: int
+    end_min: int  # above 1440 when the slot runs past midnight
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class Venue:
     policy: Policy
     rooms: Mapping[str, Room]
     revision: int = 0  # the stored row's save counter (0: not stored yet)
+    slots: tuple[Slot, ...] = ()  # named times a search without times uses, in file order
 
     @property
     def tz(self) -> ZoneInfo:

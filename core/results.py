@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
-from core.model import Enquiry, Hold
+from core.model import Enquiry, Hold, Room
+from core.rules.rokuyo import Rokuyo
 
 
 class Code(StrEnum):
@@ -31,6 +32,12 @@ class Code(StrEnum):
     ITEMS_OVERLAP = "items_overlap"  # two rooms of one hold conflict with each other
     ENQUIRY_NOT_FOUND = "enquiry_not_found"
     ENQUIRY_MISMATCH = "enquiry_mismatch"  # a candidate's customer / kind / salesperson differ
+    # a search's input
+    BAD_RANGE = "bad_range"  # --from after --to
+    RANGE_TOO_LONG = "range_too_long"  # more than 366 dates
+    UNKNOWN_SLOT = "unknown_slot"  # a slot name the venue file does not have
+    BAD_GUESTS = "bad_guests"  # a guest count below 1
+    BAD_DAYS = "bad_days"  # a kind of day that is not weekends, holidays, priority, ...
     # the ledger says no
     CONFIRMED_CONFLICT = "confirmed_conflict"  # 本予約あり
     RANK_TOO_LOW = "rank_too_low"  # N番手になるため受けない
@@ -66,6 +73,7 @@ class Refused:
     detail: str = ""  # the offending value, quoted back to the user
     room: str | None = None  # the room id of the item at fault (a request's rooms)
     room_name: str = ""  # its name when the request has several rooms (the message names it)
+    alternatives: tuple[Found, ...] = ()  # taken: requests that would be accepted instead
     ok: ClassVar[bool] = False
 
 
@@ -204,4 +212,51 @@ class EditPlan:
     expires_at: datetime | None
     ahead: tuple[Hold, ...]
     item_ranks: tuple[int, ...] = ()
+    ok: ClassVar[bool] = True
+
+
+# -- finding a slot (core.rules.search) --------------------------------------------------------
+class Outcome(StrEnum):
+    FIRST = "first"  # a request now would be 1st
+    SECOND = "second"  # it would wait (2nd, or later up to max_rank)
+    TAKEN = "taken"  # refused: a confirmed hold in the way, or the line is full
+    NOT_OPEN = "not_open"  # a banquet on a priority day before its window opens
+
+
+class Place(NamedTuple):
+    """One date, time and room a search or an alternative looks at (a tuple: a search makes
+    thousands, and a frozen dataclass costs several times more to build)."""
+
+    day: date
+    slot: str | None  # the slot's name; None for times given or the whole day
+    start_min: int
+    end_min: int
+    room: Room
+
+
+class Found(NamedTuple):
+    """What a request for a place would get now (a tuple, as ``Place``)."""
+
+    place: Place
+    rokuyo: Rokuyo
+    start: datetime
+    end: datetime
+    outcome: Outcome
+    rank: int | None  # the rank a request would take (first, second)
+    ahead: tuple[int, ...]  # the holds in the way: blocking ones ahead, or the confirmed
+    until: datetime | None  # second/taken: when every 1st hold ahead is due; not_open: opens
+
+    @property
+    def fits(self) -> bool:
+        """A request here would be accepted (1st or waiting)."""
+        return self.outcome in (Outcome.FIRST, Outcome.SECOND)
+
+
+@dataclass(frozen=True)
+class Availability:
+    """A search's answer: what a request would get at each place it looked at, by date, then
+    time, then smallest fitting room (places no request could be made for now left out)."""
+
+    found: tuple[Found, ...]
+    looked: int  # places looked at, bookable now or not
     ok: ClassVar[bool] = True

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
+from datetime import time
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from core.model import Kind, Policy, Room, Venue
+from core.model import Kind, Policy, Room, Slot, Venue
 from core.rules.calendar import CalendarError, check_priority_days
-from core.rules.spans import MAX_TURNOVER_MIN
+from core.rules.spans import MAX_TURNOVER_MIN, MINUTES_PER_DAY, end_minute
 
 _POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days")
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
 # group can sensibly carry; the form shows one row per room.
 _POLICY_COUNTS = {"max_items": 10, "max_candidates": 10}
 _POLICY_KEYS = {*_POLICY_INTS, *_POLICY_COUNTS, "hold_days", "priority_days", "show_rokuyo"}
+# Seated guests: no banquet room seats more; a larger number is a typo.
+MAX_CAPACITY = 100_000
+_CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+_SLOT_KEYS = {"name", "start", "end"}
 
 
 class VenueFileError(ValueError):
@@ -52,7 +58,52 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
         managers=frozenset(managers),
         policy=_policy(data.get("policy", {})),
         rooms=rooms,
+        slots=_slots(data.get("slots", [])),
     )
+
+
+def _slots(raw: Any) -> tuple[Slot, ...]:
+    """``[[slots]]``: a name, a start and an optional end (without one, the slot runs to
+    midnight); an end at or before the start runs past midnight, as a hold's does."""
+    if not isinstance(raw, list):
+        raise VenueFileError('slots must be [[slots]] tables like name = "昼" start = "11:00"')
+    slots: list[Slot] = []
+    for position, entry in enumerate(raw):
+        where = f"slots[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table")
+        unknown = set(entry) - _SLOT_KEYS
+        if unknown:
+            raise VenueFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+        name = _text(entry, "name", where)
+        if any(slot.name == name for slot in slots):
+            raise VenueFileError(f"slot name {name!r} appears twice")
+        start = _clock(entry.get("start"), f"slot {name!r}: start")
+        end_clock = entry.get("end")
+        end = MINUTES_PER_DAY if end_clock is None else _clock(end_clock, f"slot {name!r}: end")
+        slots.append(Slot(name, start, end_minute(start, end)))
+    return tuple(slots)
+
+
+def _clock(value: Any, where: str) -> int:
+    if isinstance(value, time) and not value.second and not value.microsecond:
+        return value.hour * 60 + value.minute
+    match = _CLOCK.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        raise VenueFileError(f'{where} must be a time written "HH:MM" like "11:00", not {value!r}')
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def _capacity(entry: Mapping[str, Any], room_id: str) -> int | None:
+    value = entry.get("capacity")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_CAPACITY:
+        raise VenueFileError(
+            f"room {room_id!r}: capacity must be a whole number of seated guests "
+            f"from 1 to {MAX_CAPACITY}, not {value!r}"
+        )
+    return value
 
 
 def _policy(raw: Any) -> Policy:
@@ -143,6 +194,7 @@ def _rooms(raw: Any) -> dict[str, Room]:
             parts=frozenset(parts),
             turnover_min=turnover,
             position=position,
+            capacity=_capacity(entry, room_id),
         )
     return rooms
 

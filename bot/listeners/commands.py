@@ -12,6 +12,7 @@ from slack_bolt import App, Args
 from bot import ids, strict
 from bot.deps import Deps
 from bot.form import Form
+from bot.listeners import free
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
@@ -26,6 +27,7 @@ from core.results import Code, Refused
 HELP_WORDS = {"help", "ヘルプ", "使い方", "?", "？"}
 LIST_WORDS = {"list", "一覧", "リスト", "ls"}
 CANCEL_WORDS = {"cancel", "取消", "取り消し", "取消し"}
+FREE_WORDS = {"free", "空き", "空き検索", "あき", "search", "find"}
 
 log = logging.getLogger("osae.bot")
 
@@ -44,6 +46,10 @@ def hold_command(deps: Deps, args: Args) -> None:
     elif word in LIST_WORDS:
         args.ack()
         deps.after(body, args.client, lambda: my_holds(deps, args))
+    elif word in FREE_WORDS:
+        args.ack()
+        rest = typed.split(maxsplit=1)[1:]
+        deps.after(body, args.client, lambda: free.search_command(deps, args, "".join(rest)))
     elif word in CANCEL_WORDS:
         args.ack()
         rest = typed.split(maxsplit=1)[1:]  # what follows the word, if anything

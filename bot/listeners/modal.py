@@ -21,9 +21,10 @@ from bot.rooms import group_rooms
 from bot.texts import dates, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import describe
+from bot.views.free import alternatives_blocks
 from bot.views.hold_modal import MAX_MENU_ROOMS, hold_modal, room_groups
 from bot.views.messages import posted
-from core.model import Venue
+from core.model import Kind, Venue
 from core.results import Refused
 
 
@@ -147,5 +148,8 @@ def _refuse(
         ack(response_action="errors", errors={block: reason})
         return
     line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form), style=style)
-    modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
+    offered = alternatives_blocks(
+        refused.alternatives, venue, Kind(form.kind or Kind.WEDDING), meta.locale
+    )
+    modal = hold_modal(venue, form, meta, preview=line, refusal=reason, alternatives=offered)
     ack(response_action="update", view=modal.to_dict())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from slack_sdk.models.blocks import (
     ActionsBlock,
     Block,
@@ -47,12 +49,20 @@ def loading_modal() -> View:
 
 
 def hold_modal(
-    venue: Venue, form: Form, meta: Meta, *, preview: str, refusal: str | None = None
+    venue: Venue,
+    form: Form,
+    meta: Meta,
+    *,
+    preview: str,
+    refusal: str | None = None,
+    alternatives: Sequence[Block] = (),
 ) -> View:
-    """The form, prefilled from ``form``; ``preview`` is the one-line rank preview."""
+    """The form, prefilled from ``form``; ``preview`` is the one-line rank preview; a
+    refusal's ``alternatives`` (their buttons open the form with one) follow it."""
     locale = meta.locale
     notes = [*meta.notes, *([text(locale, "modal.refused", reason=refusal)] if refusal else [])]
     blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
+    blocks += alternatives
     blocks += [
         _input(ids.DATE, "field.date", _date_picker(form), locale),
         _input(ids.ROOM, "field.room", _room_select(venue, ids.ROOM, form.room_id, locale), locale),

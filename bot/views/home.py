@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import Block, DividerBlock
+from slack_sdk.models.blocks import Block, ButtonElement, DividerBlock
 from slack_sdk.models.views import View
 
 from bot import cards, ids
-from bot.blocks import context, header, section
+from bot.blocks import context, header, plain, section
 from bot.enquiries import candidates_note, grouped
 from bot.texts import dates, lang, text
 from bot.texts.dates import DateStyle
@@ -36,9 +36,14 @@ def home_view(
     """``style``: the venue's (``dates.style_for``); without it, the year is shown against
     ``now`` and the 六曜 as a venue shows it by default. Deadlines say the time left."""
     seen = style or DateStyle(today=now.astimezone(tz).date(), rokuyo=True)
+    find = section(text(locale, "find.lead"))
+    find.accessory = ButtonElement(
+        action_id=ids.FIND_SLOT, text=plain(text(locale, "find.button"), 75), value="find"
+    )
     blocks: list[Block] = [
         header(text(locale, "home.title")),
         context(text(locale, "home.footer", when=dates.when(now, tz, locale, style=seen))),
+        find,
         *_firsts(overview, tz, locale, seen, now),
         DividerBlock(),
         *_waiting(overview, tz, locale, seen, now),

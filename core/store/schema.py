@@ -30,6 +30,8 @@ venues = sa.Table(
     sa.Column("managers", ARRAY(sa.Text), nullable=False),
     sa.Column("revision", sa.Integer, nullable=False),  # +1 on every save: cache validation
     sa.Column("updated_at", TS, nullable=False),
+    # named slots ([{"name", "start_min", "end_min"}], file order): what a search uses
+    sa.Column("slots", JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
 )
 
 parts = sa.Table(
@@ -48,7 +50,9 @@ rooms = sa.Table(
     sa.Column("turnover_min", sa.Integer, nullable=False),
     sa.Column("position", sa.Integer, nullable=False),
     sa.Column("active", sa.Boolean, nullable=False),
+    sa.Column("capacity", sa.Integer),  # seated guests, when the venue file says
     sa.CheckConstraint("turnover_min BETWEEN 0 AND 1440", name="turnover"),
+    sa.CheckConstraint("capacity BETWEEN 1 AND 100000", name="capacity"),
 )
 
 room_parts = sa.Table(

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
 from core.errors import StaleVenue, VenueConflict
-from core.model import Kind, Policy, Room, Status, Venue
+from core.model import Kind, Policy, Room, Slot, Status, Venue
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
 
@@ -41,6 +41,14 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         max_items=data.get("max_items", Policy.max_items),
         max_candidates=data.get("max_candidates", Policy.max_candidates),
     )
+
+
+def slots_to_json(slots: tuple[Slot, ...]) -> list[dict[str, Any]]:
+    return [{"name": s.name, "start_min": s.start_min, "end_min": s.end_min} for s in slots]
+
+
+def slots_from_json(data: list[dict[str, Any]]) -> tuple[Slot, ...]:
+    return tuple(Slot(s["name"], s["start_min"], s["end_min"]) for s in data)
 
 
 def revision(conn: sa.Connection, venue_id: str) -> int | None:
@@ -76,6 +84,7 @@ def load(conn: sa.Connection, venue_id: str) -> Venue | None:
             turnover_min=r.turnover_min,
             position=r.position,
             active=r.active,
+            capacity=r.capacity,
         )
         for r in conn.execute(sa.select(rooms).where(rooms.c.venue_id == venue_id))
     }
@@ -87,6 +96,7 @@ def load(conn: sa.Connection, venue_id: str) -> Venue | None:
         policy=policy_from_json(row.policy),
         rooms=dict(sorted(found.items(), key=lambda kv: (kv[1].position, kv[0]))),
         revision=row.revision,
+        slots=slots_from_json(row.slots),
     )
 
 
@@ -111,6 +121,7 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
             timezone=venue.timezone,
             policy=policy_to_json(venue.policy),
             managers=sorted(venue.managers),
+            slots=slots_to_json(venue.slots),
             revision=1,
             updated_at=now,
         )
@@ -121,6 +132,7 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
                 "timezone": venue.timezone,
                 "policy": policy_to_json(venue.policy),
                 "managers": sorted(venue.managers),
+                "slots": slots_to_json(venue.slots),
                 "revision": venues.c.revision + 1,
                 "updated_at": now,
             },
@@ -156,6 +168,7 @@ def _save_room(conn: sa.Connection, venue_id: str, room: Room, old: Room | None)
         "turnover_min": room.turnover_min,
         "position": room.position,
         "active": True,
+        "capacity": room.capacity,
     }
     conn.execute(
         insert(rooms)

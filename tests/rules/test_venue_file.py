@@ -103,3 +103,57 @@ def test_show_rokuyo_defaults_to_true_and_can_be_turned_off() -> None:
 def test_show_rokuyo_must_be_a_boolean(value: Any) -> None:
     with pytest.raises(VenueFileError, match=r"policy.show_rokuyo must be true or false"):
         parse_venue(minimal(policy={"show_rokuyo": value}))
+
+
+def test_rooms_may_say_how_many_guests_they_seat() -> None:
+    rooms = [
+        {"id": "hoo", "name": "鳳凰の間", "parts": ["A1"], "capacity": 120},
+        {"id": "kiku", "name": "菊の間", "parts": ["K"]},
+    ]
+    venue = parse_venue(minimal(rooms=rooms))
+    assert venue.rooms["hoo"].capacity == 120
+    assert venue.rooms["kiku"].capacity is None
+
+
+@pytest.mark.parametrize("capacity", [0, -5, 1.5, "80", True, 100_001])
+def test_a_capacity_that_is_not_a_number_of_guests_is_refused(capacity: object) -> None:
+    rooms = [{"id": "hoo", "name": "鳳凰の間", "parts": ["A1"], "capacity": capacity}]
+    with pytest.raises(VenueFileError, match="room 'hoo': capacity must be a whole number"):
+        parse_venue(minimal(rooms=rooms))
+
+
+def test_slots_have_a_name_a_start_and_an_end_past_midnight_or_none() -> None:
+    slots = [
+        {"name": "昼", "start": "11:00", "end": "15:00"},
+        {"name": "夜", "start": "18:00"},
+        {"name": "深夜", "start": "22:00", "end": "01:00"},
+    ]
+    venue = parse_venue(minimal(slots=slots))
+    assert [(s.name, s.start_min, s.end_min) for s in venue.slots] == [
+        ("昼", 660, 900),
+        ("夜", 1080, 1440),
+        ("深夜", 1320, 1500),
+    ]
+    assert parse_venue(minimal()).slots == ()
+
+
+@pytest.mark.parametrize(
+    ("slots", "message"),
+    [
+        ({"name": "昼"}, "slots must be"),
+        ([{"name": "昼", "start": "11:00"}, {"name": "昼", "start": "12:00"}], "appears twice"),
+        ([{"name": "昼", "start": "11"}], "slot '昼': start must be a time"),
+        ([{"name": "昼", "start": "11:00", "end": "25:00"}], "slot '昼': end must be a time"),
+        ([{"start": "11:00"}], r"slots\[0\].name must be"),
+        ([{"name": "昼", "start": "11:00", "until": "12:00"}], "unknown keys: until"),
+    ],
+)
+def test_a_bad_slot_is_refused_with_what_to_write(slots: object, message: str) -> None:
+    with pytest.raises(VenueFileError, match=message):
+        parse_venue(minimal(slots=slots))
+
+
+def test_the_example_venue_has_slots_and_capacities() -> None:
+    venue = read_venue_file(EXAMPLE)
+    assert [s.name for s in venue.slots] == ["昼", "午後", "夜"]
+    assert all(room.capacity for room in venue.rooms.values())

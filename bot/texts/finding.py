@@ -1,0 +1,72 @@
+"""Words of a search's answer (docs/rules.md, Finding a slot): a date with its 六曜, a
+place's outcome, a room with its capacity; shared by Slack and the terminal."""
+
+from __future__ import annotations
+
+from datetime import date
+from zoneinfo import ZoneInfo
+
+from bot.texts import dates, esc, lang, text
+from bot.texts.refusals import ordinal
+from core.results import Found, Outcome
+from core.rules.rokuyo import Rokuyo
+
+
+def dated(value: date, six: Rokuyo, locale: str | None, *, show: bool = True) -> str:
+    """``10/9(土・大安)`` / ``Sat 9 Oct (大安)``: the date as ``dates.day`` writes it, with
+    its 六曜 when the venue shows it."""
+    said = dates.day(value, locale)
+    if not show:
+        return said
+    if lang(locale) == "ja" and said.endswith(")"):
+        return f"{said[:-1]}・{six.japanese})"
+    return f"{said} ({six.japanese})"
+
+
+def room_label(found: Found, locale: str | None, *, plain: bool = False) -> str:
+    """``鳳凰 西 (100名)``; a room whose capacity the venue file does not give is marked."""
+    room = found.place.room
+    name = room.name if plain else esc(room.name)
+    if room.capacity is None:
+        return text(locale, "free.room.unknown", room=name)
+    return text(locale, "free.room", room=name, capacity=room.capacity)
+
+
+def outcome_label(found: Found, tz: ZoneInfo, locale: str | None) -> str:
+    """``1番手（空き）`` / ``2番手（#12 の期限 10/3(日) 10:00）`` / ``受付不可（#7）`` /
+    ``宴会受付 … 〜``."""
+    if found.outcome is Outcome.FIRST:
+        return text(locale, "free.first")
+    if found.outcome is Outcome.SECOND:
+        ahead = ", ".join(f"#{i}" for i in found.ahead)
+        if found.until is not None:
+            until = dates.when(found.until, tz, locale)
+            return text(
+                locale,
+                "free.second.until",
+                rank_text=ordinal(found.rank or 2, locale),
+                ahead=ahead,
+                until=until,
+            )
+        return text(locale, "free.second", rank_text=ordinal(found.rank or 2, locale), ahead=ahead)
+    if found.outcome is Outcome.NOT_OPEN and found.until is not None:
+        return text(locale, "free.not_open", opens=dates.when(found.until, tz, locale, year=True))
+    return text(locale, "free.taken", ahead=", ".join(f"#{i}" for i in found.ahead))
+
+
+def slot_label(found: Found, tz: ZoneInfo, locale: str | None) -> str:
+    """``昼 11:00–14:00``, or the times alone (times given, or the whole day)."""
+    times = dates.time_range(found.start, found.end, tz, locale)
+    if found.place.slot is None:
+        return times
+    return f"{esc(found.place.slot)} {times}"
+
+
+def alternative_line(
+    found: Found, tz: ZoneInfo, locale: str | None, *, plain: bool = True, show: bool = True
+) -> str:
+    """``鳳凰 東 10/2(土・大安) 11:00–14:00 · 1番手``: a request that would be accepted."""
+    room = found.place.room.name if plain else esc(found.place.room.name)
+    day = dated(found.place.day, found.rokuyo, locale, show=show)
+    times = dates.time_range(found.start, found.end, tz, locale)
+    return f"{room} {day} {times} · {ordinal(found.rank or 1, locale)}"

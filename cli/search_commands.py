@@ -1,0 +1,175 @@
+"""`osae free`: which dates, times and rooms a request would get now (docs/rules.md, Finding
+a slot); its ``--json`` answer and flags are the contract issue 12 names."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from datetime import date
+from itertools import groupby
+from typing import Any
+
+from bot import strict
+from bot.texts import text
+from bot.texts.finding import dated, outcome_label, room_label, slot_label
+from cli.context import emit, emit_refusal, locale, now_of, open_venue
+from cli.errors import CommandError
+from core.model import Kind, Venue
+from core.results import Availability, Found, Outcome, Refused
+from core.rules.rokuyo import Rokuyo
+from core.rules.search import DAY_KINDS, Search
+from core.rules.spans import end_minute
+
+
+def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    free = commands.add_parser(
+        "free",
+        parents=[common],
+        help="what a request would get now, by date, slot and room (空き検索)",
+    )
+    free.add_argument("--from", dest="first", required=True, type=_date, help="YYYY-MM-DD")
+    free.add_argument("--to", dest="last", required=True, type=_date, help="YYYY-MM-DD (inclusive)")
+    free.add_argument(
+        "--room", dest="rooms", action="extend", nargs="+", default=[], metavar="R",
+        help="only these rooms (ids; default: every room)",
+    )  # fmt: skip
+    free.add_argument(
+        "--guests",
+        type=_guests,
+        help="rooms seating at least N (and rooms whose capacity is not set)",
+    )
+    free.add_argument(
+        "--slot", dest="slots", action="extend", nargs="+", default=[], metavar="NAME",
+        help="the venue's named slots (default: every slot, or the whole day without slots)",
+    )  # fmt: skip
+    free.add_argument("--start", type=_clock, help="HH:MM, with --end instead of slots")
+    free.add_argument("--end", type=_clock, help="HH:MM (at/before start: next day)")
+    free.add_argument(
+        "--days", type=_days, default=frozenset(),
+        help="weekends, holidays, priority, weekdays or mon,…,sun (comma-separated: any of them)",
+    )  # fmt: skip
+    free.add_argument(
+        "--rokuyo", type=_rokuyo, default=frozenset(), help="大安,友引,… (or taian,tomobiki,…)"
+    )
+    free.add_argument(
+        "--kind", choices=[k.value for k in Kind], default=Kind.WEDDING.value,
+        help="what a request of this kind would get (default wedding)",
+    )  # fmt: skip
+    free.set_defaults(handler=find)
+
+
+def find(args: argparse.Namespace) -> int:
+    if (args.start is None) != (args.end is None) or (args.start is not None and args.slots):
+        raise CommandError(
+            "usage",
+            "osae free: give --start and --end together, or --slot, not both",
+            exit_code=2,
+        )
+    times = None if args.start is None else (args.start, end_minute(args.start, args.end))
+    query = Search(
+        first=args.first,
+        last=args.last,
+        rooms=tuple(dict.fromkeys(args.rooms)),
+        guests=args.guests,
+        slots=tuple(dict.fromkeys(args.slots)),
+        times=times,
+        days=args.days,
+        rokuyo=args.rokuyo,
+        kind=Kind(args.kind),
+    )
+    engine, venue = open_venue(args)
+    answer = engine.search(venue.id, query, now=now_of(args, venue.tz))
+    if isinstance(answer, Refused):
+        return emit_refusal(args.json, answer, venue.tz)
+    return emit(
+        args.json,
+        {"venue": venue.id, "results": [found_to_json(f, venue) for f in answer.found]},
+        lines(answer, venue),
+    )
+
+
+def found_to_json(found: Found, venue: Venue) -> dict[str, Any]:
+    """One result; ``start``/``end`` venue-local ISO, ``until`` ISO or null."""
+    tz = venue.tz
+    room = found.place.room
+    return {
+        "date": found.place.day.isoformat(),
+        "rokuyo": found.rokuyo.japanese,
+        "slot": found.place.slot,
+        "start": found.start.astimezone(tz).isoformat(),
+        "end": found.end.astimezone(tz).isoformat(),
+        "room": room.id,
+        "outcome": found.outcome.value,
+        "ahead": list(found.ahead),
+        "until": found.until.astimezone(tz).isoformat() if found.until else None,
+        "room_name": room.name,
+        "capacity": room.capacity,
+        "rank": found.rank,
+    }
+
+
+def lines(answer: Availability, venue: Venue) -> list[str]:
+    """The places a request would get (1st or 2nd), by date; the rest counted at the end."""
+    code, tz = locale(), venue.tz
+    show = venue.policy.show_rokuyo
+    out: list[str] = []
+    fitting = [f for f in answer.found if f.fits]
+    for day, found in groupby(fitting, key=lambda f: f.place.day):
+        rows = list(found)
+        out.append(dated(day, rows[0].rokuyo, code, show=show))
+        out += [
+            f"  {slot_label(f, tz, code)}  {room_label(f, code, plain=True)}  "
+            f"{outcome_label(f, tz, code)}"
+            for f in rows
+        ]
+    counts = Counter(f.outcome for f in answer.found)
+    if not fitting:
+        out.append(text(code, "free.none"))
+    out.append(
+        text(
+            code,
+            "free.summary",
+            fits=len(fitting),
+            taken=counts[Outcome.TAKEN],
+            not_open=counts[Outcome.NOT_OPEN],
+            looked=answer.looked,
+        )
+    )
+    return out
+
+
+def _date(value: str) -> date:
+    parsed = strict.iso_date(value)
+    if parsed is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-10-01")
+    return parsed
+
+
+def _clock(value: str) -> int:
+    minutes = strict.clock(value)
+    if minutes is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a time written HH:MM, like 11:00")
+    return minutes
+
+
+def _guests(value: str) -> int:
+    if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= 100_000:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of guests from 1 to 100000")
+    return int(value)
+
+
+def _days(value: str) -> frozenset[str]:
+    kinds = frozenset(v.strip().lower() for v in value.split(",") if v.strip())
+    unknown = kinds - set(DAY_KINDS)
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: use weekends, holidays, priority, weekdays or mon,…,sun"
+        )
+    return kinds
+
+
+def _rokuyo(value: str) -> frozenset[Rokuyo]:
+    try:
+        return frozenset(Rokuyo.parse(v) for v in value.split(",") if v.strip())
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None

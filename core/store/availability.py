@@ -1,0 +1,72 @@
+"""The one read of a search: every live item on the searched parts over its whole range."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from core.errors import StaleVenue
+from core.model import Venue
+from core.rules.search import Ledger, Live
+from core.rules.spans import MAX_SPAN
+
+# One statement whatever the range: a range scan of the span B-tree (venue, part, start) per
+# part, index-only but for the deadline of holds with a blocking tentative item (what
+# "2nd until" shows). The venue row comes along so a cached venue is checked in the same
+# round trip; a venue with no span in range still answers its one row.
+_SPANS = sa.text(
+    """
+    SELECT v.revision, s.hold_id, s.item_no, s.part_id,
+           -- whole microseconds since the epoch, as the search compares them
+           CAST(extract(epoch FROM s.starts_at) * 1000000 AS bigint) AS starts,
+           CAST(extract(epoch FROM s.ends_at) * 1000000 AS bigint) AS ends,
+           s.blocking, s.confirmed,
+           -- a key lookup per blocking tentative row (a join would hash the venue's holds)
+           CASE WHEN s.blocking AND NOT s.confirmed THEN
+             (SELECT h.expires_at FROM holds h WHERE h.venue_id = v.id AND h.id = s.hold_id)
+           END AS expires_at
+    FROM venues v
+    LEFT JOIN LATERAL (
+      SELECT s.hold_id, s.item_no, s.part_id, s.starts_at, s.ends_at, s.blocking, s.confirmed
+      FROM hold_spans s
+      WHERE s.venue_id = v.id AND s.part_id = ANY(CAST(:parts AS text[]))
+        AND s.starts_at < :hi AND s.starts_at > :lo - CAST(:max_span AS interval)
+        AND s.ends_at > :lo
+    ) s ON true
+    WHERE v.id = :venue
+    """
+)
+
+
+def live_between(
+    conn: sa.Connection, venue: Venue, parts: Iterable[str], lo: datetime, hi: datetime
+) -> tuple[Ledger, dict[int, datetime | None]]:
+    """The live items on ``parts`` whose spans overlap ``[lo, hi)``, and the deadline of
+    each hold with a blocking tentative item among them.
+
+    Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
+    """
+    rows = conn.execute(
+        _SPANS,
+        {
+            "venue": venue.id,
+            "parts": sorted(set(parts)),
+            "lo": lo,
+            "hi": hi,
+            "max_span": MAX_SPAN,
+        },
+    ).all()
+    if not rows or rows[0].revision != venue.revision:
+        raise StaleVenue(venue.id)
+    by_part: dict[str, list[Live]] = {}
+    deadlines: dict[int, datetime | None] = {}
+    for _, hold_id, item, part, start, end, blocking, confirmed, expires in rows:
+        if hold_id is None:  # the venue's row alone: nothing in range
+            continue
+        first = blocking and not confirmed
+        by_part.setdefault(part, []).append(Live(hold_id, item, start, end, confirmed, first))
+        if first:
+            deadlines[hold_id] = expires
+    return Ledger(by_part), deadlines
