@@ -76,9 +76,9 @@ def test_a_month_weekends_taian_and_guests_answer_by_date_with_hold_buttons(bot:
     first_day = lines[lines.index(dates[0]) + 1 : lines.index(dates[1])]
     assert (
         first_day[0]
-        == f"昼 11:00–15:00 · 鳳凰A（60名） · 2番手（#{held.hold.id} の期限 3/7(日) 11:00）"
+        == f"昼 11:00〜15:00 · 鳳凰A（60名） · 2番手（#{held.hold.id} の期限 3/7(日) 11:00）"
     )
-    assert first_day[1] == "昼 11:00–15:00 · 鳳凰B（60名） · 1番手（空き）"
+    assert first_day[1] == "昼 11:00〜15:00 · 鳳凰B（60名） · 1番手（空き）"
     assert "桜の間" not in json.dumps(reply["blocks"], ensure_ascii=False)  # seats 40
     assert any("チャペル（定員未設定）" in t for t in first_day)
     holds = buttons(reply["blocks"], ids.FREE_HOLD)
