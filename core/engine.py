@@ -9,7 +9,7 @@ contention; reads raise ``UnknownVenue``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import date, datetime, timedelta
 from functools import partial
 from typing import TypeVar
@@ -19,9 +19,10 @@ import sqlalchemy as sa
 from core.admission import Admission, Key
 from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
+from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldRequest, Status, Venue
 from core.notices import Notice
-from core.operations import decisions, digests, reads, request, sweep, venues
+from core.operations import decisions, digests, reads, request, sweep, team, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
@@ -178,6 +179,18 @@ class HoldEngine:
 
     def overview(self, venue_id: str, user: str, *, now: datetime) -> Overview:
         return self._run.read(venue_id, partial(reads.overview, user=user, now=now))
+
+    # -- the team's ledger (what managers see) ---------------------------------------------
+    def day(self, venue_id: str, on: date, *, rooms: Collection[str] | None = None) -> DayLedger:
+        """A local day: each active room (or only ``rooms``) with the live holds taking it."""
+        return self._run.read(venue_id, partial(team.day, on=on, rooms=rooms))
+
+    def team_home(self, venue_id: str, *, now: datetime) -> TeamHome:
+        """The whole team's deadlines today and this week, 2nd queues, this month's counts."""
+        return self._run.read(venue_id, partial(team.home, now=now))
+
+    def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
+        return self._run.read(venue_id, partial(team.month, year=year, number=month))
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:

@@ -81,7 +81,7 @@ def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR09
             return _on(event.hold, event.actor, Action.PROMOTED, at, expires_at=expires)
         case events.Expired():
             return _on(event.hold, SYSTEM, Action.EXPIRED, at)
-        case events.ReminderDue() | events.DigestDue():
+        case events.ReminderDue() | events.DigestDue() | events.ManagerDigestDue():
             return None
 
 
@@ -106,6 +106,8 @@ def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911
             return [_notice(NoticeKind.REMINDER, event.hold, dedupe_key=key)]
         case events.DigestDue():
             return [_digest(event)]
+        case events.ManagerDigestDue():
+            return [_manager_digest(event)]
         case _:
             return []
 
@@ -132,6 +134,25 @@ def _digest(event: events.DigestDue) -> NewNotice:
             "until": event.until.isoformat(),
         },
         dedupe_key=f"digest:{event.salesperson}:{event.week}",
+    )
+
+
+def _manager_digest(event: events.ManagerDigestDue) -> NewNotice:
+    waiting = [
+        {"hold": hold_to_json(h), "ahead": [hold_to_json(a) for a in ahead]}
+        for h, ahead in event.waiting
+    ]
+    return NewNotice(
+        kind=NoticeKind.MANAGER_DIGEST.value,
+        recipient=event.manager,
+        payload={
+            "holds": [hold_to_json(h) for h in event.holds],
+            "waiting": waiting,
+            "week": event.week,
+            "from": event.start.isoformat(),
+            "until": event.until.isoformat(),
+        },
+        dedupe_key=f"manager-digest:{event.manager}:{event.week}",
     )
 
 
