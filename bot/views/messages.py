@@ -104,5 +104,5 @@ def listing(holds: Sequence[Hold], tz: ZoneInfo, locale: str) -> Message:
 
 
 def help_message(locale: str) -> Message:
-    body = text(locale, "help.text")
+    body = text(locale, "help.text") + "\n" + text(locale, "help.ledger")
     return Message(body, dump([section(body)]))

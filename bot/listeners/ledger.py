@@ -1,0 +1,107 @@
+"""The team's ledger in Slack: ``/hold 5/15`` (``/hold 5/15 鳳凰``) shows that day's rooms to
+whoever asks; ``/hold list`` lists a manager's team (``mine``, ``<@U…>``, ``5/15``) or a
+salesperson's own holds. Both answer only to the one who asked."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+
+from slack_bolt import Args
+
+from bot import strict
+from bot.deps import Deps
+from bot.quickform import QuickForm, parse
+from bot.rooms import fold
+from bot.texts import esc, text
+from bot.views.ledger import day_message, team_listing
+from bot.views.messages import listing
+from core.model import LIVE, Venue
+
+MINE_WORDS = {"mine", "me", "my", "自分", "じぶん", "私", "わたし"}
+
+log = logging.getLogger("osae.bot")
+
+
+def day_asked(quick: QuickForm) -> bool:
+    """A date and at most room words: the person asks what that day looks like, not to hold."""
+    asked_more = (quick.start_min, quick.end_min, quick.kind, quick.customer)
+    return quick.day is not None and all(v is None for v in asked_more) and not quick.unparsed
+
+
+def rooms_asked(quick: QuickForm, venue: Venue) -> set[str] | None:
+    """The room typed, or every room a typed word matched (鳳凰: 鳳凰の間, 鳳凰A, 鳳凰B)."""
+    if quick.room_id:
+        return {quick.room_id}
+    names = {name for _, found in quick.ambiguous for name in found}
+    if not names:
+        return None
+    return {r.id for r in venue.rooms.values() if r.name in names}
+
+
+def show_day(deps: Deps, args: Args, venue: Venue, quick: QuickForm) -> None:
+    assert quick.day is not None  # noqa: S101 - day_asked said so
+    user = args.body["user_id"]
+    locale = deps.locales.get(user)
+    ledger = deps.engine.day(venue.id, quick.day, rooms=rooms_asked(quick, venue))
+    message = day_message(ledger, venue.tz, locale, deps.now())
+    args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
+    log.info("ledger.day_shown", extra={"venue": venue.id, "user": user, "action": "day"})
+
+
+@dataclass(frozen=True)
+class ListFilters:
+    person: str | None = None
+    on: date | None = None
+    unread: str | None = None  # the first word not understood, as typed
+
+
+def read_filters(words: list[str], user: str, venue: Venue, today: date) -> ListFilters:
+    person: str | None = None
+    on: date | None = None
+    for word in words:
+        mentioned = strict.mentioned_user(word)
+        if fold(word) in MINE_WORDS:
+            person = user
+        elif mentioned is not None:
+            person = mentioned
+        elif (day := _day(word, venue, today)) is not None:
+            on = day
+        else:
+            return ListFilters(unread=word)
+    return ListFilters(person, on)
+
+
+def _day(word: str, venue: Venue, today: date) -> date | None:
+    quick = parse(word, list(venue.rooms.values()), today)
+    return quick.day if day_asked(quick) and quick.room_id is None else None
+
+
+def list_holds(deps: Deps, args: Args, rest: str) -> None:
+    """Live holds from today on (or of one date), soonest first: the team's to a manager,
+    one's own to anyone else; a filter that cannot be read is said back with what works."""
+    user = args.body["user_id"]
+    venue = deps.venue(args.context)
+    locale = deps.locales.get(user)
+    today = deps.now().astimezone(venue.tz).date()
+    filters = read_filters(rest.split(), user, venue, today)
+    if filters.unread is not None:
+        answer = text(locale, "list.usage", word=esc(filters.unread[:80]))
+        args.respond(text=answer, response_type="ephemeral")
+        return
+    manager = venue.is_manager(user)
+    if not manager and filters.person not in (None, user):
+        args.respond(text=text(locale, "list.managers_only"), response_type="ephemeral")
+        return
+    person = filters.person if manager else user
+    found = deps.engine.holds(venue.id, on=filters.on, salesperson=person, statuses=sorted(LIVE))
+    holds = sorted(
+        (h for h in found if h.local_date >= today or filters.on is not None),
+        key=lambda h: (h.start_at, h.id),
+    )
+    if manager:
+        message = team_listing(holds, venue.tz, locale, person=person, on=filters.on)
+    else:
+        message = listing(holds, venue.tz, locale)
+    args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
