@@ -31,9 +31,11 @@ def day_asked(quick: QuickForm) -> bool:
 
 
 def rooms_asked(quick: QuickForm, venue: Venue) -> set[str] | None:
-    """The room typed, or every room a typed word matched (鳳凰: 鳳凰の間, 鳳凰A, 鳳凰B)."""
-    if quick.room_id:
-        return {quick.room_id}
+    """The room typed with the rooms it divides into (鳳凰: 鳳凰の間, 鳳凰A, 鳳凰B), or every
+    room a typed word matched; None (every room) when no room was named."""
+    room = venue.rooms.get(quick.room_id or "")
+    if room is not None:
+        return {room.id} | {r.id for r in venue.rooms.values() if r.parts < room.parts}
     names = {name for _, found in quick.ambiguous for name in found}
     if not names:
         return None

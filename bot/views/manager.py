@@ -36,6 +36,8 @@ def manager_home_view(
         *_month(team.month, locale),
         DividerBlock(),
     ]
+    if not (overview.firsts or overview.waiting or overview.recent):
+        return View(type="home", callback_id=ids.HOME, blocks=blocks[:-1])  # none of their own
     own = home_view(overview, tz, locale, now).blocks[2:]  # without its title and footer
     room = MAX_VIEW_BLOCKS - len(blocks) - 1
     if len(own) <= room:
