@@ -173,8 +173,12 @@ class HoldEngine:
         on: date | None = None,
         salesperson: str | None = None,
         statuses: Sequence[Status] | None = None,
+        limit: int | None = 500,
     ) -> list[Hold]:
-        listing = partial(reads.listing, on=on, salesperson=salesperson, statuses=statuses)
+        """Holds by date, then start; at most ``limit`` (None: every one)."""
+        listing = partial(
+            reads.listing, on=on, salesperson=salesperson, statuses=statuses, limit=limit
+        )
         return self._run.read(venue_id, listing)
 
     def overview(self, venue_id: str, user: str, *, now: datetime) -> Overview:

@@ -31,8 +31,11 @@ def listing(
     on: date | None = None,
     salesperson: str | None = None,
     statuses: Sequence[Status] | None = None,
+    limit: int | None = 500,
 ) -> list[Hold]:
-    return holds.listing(snap.conn, snap.venue, on=on, salesperson=salesperson, statuses=statuses)
+    return holds.listing(
+        snap.conn, snap.venue, on=on, salesperson=salesperson, statuses=statuses, limit=limit
+    )
 
 
 def overview(snap: Snapshot, user: str, now: datetime) -> Overview:

@@ -474,7 +474,7 @@ def listing(
     salesperson: str | None = None,
     statuses: Iterable[Status] | None = None,
     updated_since: datetime | None = None,
-    limit: int = 500,
+    limit: int | None = 500,
 ) -> list[Hold]:
     query = _HOLDS.where(holds.c.venue_id == venue.id)
     if on is not None:
