@@ -174,10 +174,17 @@ class HoldEngine:
         salesperson: str | None = None,
         statuses: Sequence[Status] | None = None,
         limit: int | None = 500,
+        since: date | None = None,
     ) -> list[Hold]:
-        """Holds by date, then start; at most ``limit`` (None: every one)."""
+        """Holds by date, then start (only from ``since`` on, if given); at most ``limit``
+        (None: every one)."""
         listing = partial(
-            reads.listing, on=on, salesperson=salesperson, statuses=statuses, limit=limit
+            reads.listing,
+            on=on,
+            salesperson=salesperson,
+            statuses=statuses,
+            limit=limit,
+            since=since,
         )
         return self._run.read(venue_id, listing)
 

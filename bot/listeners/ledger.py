@@ -97,11 +97,11 @@ def list_holds(deps: Deps, args: Args, rest: str) -> None:
         args.respond(text=text(locale, "list.managers_only"), response_type="ephemeral")
         return
     person = filters.person if manager else user
-    found = deps.engine.holds(venue.id, on=filters.on, salesperson=person, statuses=sorted(LIVE))
-    holds = sorted(
-        (h for h in found if h.local_date >= today or filters.on is not None),
-        key=lambda h: (h.start_at, h.id),
+    since = None if filters.on is not None else today  # past live holds stay out of the cap
+    found = deps.engine.holds(
+        venue.id, on=filters.on, salesperson=person, statuses=sorted(LIVE), since=since
     )
+    holds = sorted(found, key=lambda h: (h.start_at, h.id))
     if manager:
         message = team_listing(holds, venue.tz, locale, person=person, on=filters.on)
     else:

@@ -32,9 +32,16 @@ def listing(
     salesperson: str | None = None,
     statuses: Sequence[Status] | None = None,
     limit: int | None = 500,
+    since: date | None = None,
 ) -> list[Hold]:
     return holds.listing(
-        snap.conn, snap.venue, on=on, salesperson=salesperson, statuses=statuses, limit=limit
+        snap.conn,
+        snap.venue,
+        on=on,
+        salesperson=salesperson,
+        statuses=statuses,
+        limit=limit,
+        since=since,
     )
 
 

@@ -475,10 +475,13 @@ def listing(
     statuses: Iterable[Status] | None = None,
     updated_since: datetime | None = None,
     limit: int | None = 500,
+    since: date | None = None,
 ) -> list[Hold]:
     query = _HOLDS.where(holds.c.venue_id == venue.id)
     if on is not None:
         query = query.where(holds.c.local_date == on)
+    if since is not None:
+        query = query.where(holds.c.local_date >= since)
     if salesperson is not None:
         query = query.where(enquiries.c.salesperson == salesperson)
     if statuses is not None:

@@ -229,3 +229,15 @@ def test_no_manager_digest_for_an_empty_week(engine: HoldEngine, venue: Venue) -
     gone = held(engine.request(venue.id, request("chapel", day=date(2027, 5, 20)), now=NOW))
     assert isinstance(engine.release(venue.id, gone.hold.id, actor=SALES, now=NOW), Released)
     assert engine.queue_digests(venue.id, now=NOW) == 0
+
+
+def test_a_list_from_a_date_on_leaves_past_holds_out_of_its_cap(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    past = held(engine.request(venue.id, request("sakura", day=date(2027, 3, 2)), now=NOW))
+    assert isinstance(engine.confirm(venue.id, past.hold.id, actor=SALES, now=NOW), Confirmed)
+    ahead = held(engine.request(venue.id, request("sakura"), now=NOW))
+    assert [h.id for h in engine.holds(venue.id, limit=1)] == [past.hold.id]
+    assert [h.id for h in engine.holds(venue.id, limit=1, since=date(2027, 3, 3))] == [
+        ahead.hold.id
+    ]
