@@ -60,6 +60,7 @@ def test_a_day_in_plain_text(loaded: str) -> None:
     done = subprocess.run([OSAE, "day", DAY, "--room", "hoo"], capture_output=True, text=True,
                           env=environ, cwd=ROOT, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
+    print(done.stdout)
     assert "5/12(水)" in done.stdout
     assert (
         "11:00–15:00 +90' → 16:30  #1 山田様  [1番手 · 期限 3/8(月) 9:00]  <U0SALES001>"
