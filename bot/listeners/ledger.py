@@ -1,20 +1,26 @@
 """The team's ledger in Slack: ``/hold 5/15`` (``/hold 5/15 鳳凰``) shows that day's rooms to
-whoever asks; ``/hold list`` lists a manager's team (``mine``, ``<@U…>``, ``5/15``) or a
-salesperson's own holds. Both answer only to the one who asked."""
+whoever asks, each with a button that opens the form on it; ``/hold list`` lists a manager's
+team (``mine``, ``<@U…>``, ``5/15``) or a salesperson's own holds. Both answer only to the
+one who asked."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from slack_bolt import Args
+from slack_bolt import App, Args
 
-from bot import strict
+from bot import ids, strict
 from bot.deps import Deps
+from bot.form import Form
+from bot.metadata import Meta
+from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
 from bot.rooms import fold
 from bot.texts import esc, text
+from bot.views.hold_modal import hold_modal, loading_modal
 from bot.views.ledger import day_message, team_listing
 from bot.views.messages import listing
 from core.model import LIVE, Venue
@@ -22,6 +28,43 @@ from core.model import LIVE, Venue
 MINE_WORDS = {"mine", "me", "my", "自分", "じぶん", "私", "わたし"}
 
 log = logging.getLogger("osae.bot")
+
+
+def register(app: App, deps: Deps) -> None:
+    app.block_action(ids.HOLD_FROM_DAY)(deps.listener(hold_from_day))
+
+
+def hold_from_day(deps: Deps, args: Args) -> None:
+    """A day's room button: the form opens on that room and date (the trigger lasts 3 s, so
+    a loading modal first). A value that is not a room of this venue and a date opens none."""
+    args.ack()
+    body = args.body
+    venue = deps.venue(args.context)
+    room_id, _, typed_day = str(body["actions"][0].get("value") or "").partition(" ")
+    room, day = venue.rooms.get(room_id), strict.iso_date(typed_day)
+    if room is None or not room.active or day is None:
+        log.warning("ledger.bad_room_button", extra={"venue": venue.id, "action": "hold_room"})
+        return
+    opened = args.client.views_open(trigger_id=body["trigger_id"], view=loading_modal().to_dict())
+    view = opened["view"]
+    deps.after(body, args.client, lambda: _fill(deps, args, venue, view, room.id, day))
+
+
+def _fill(
+    deps: Deps, args: Args, venue: Venue, view: dict[str, Any], room_id: str, day: date
+) -> None:
+    body = args.body
+    user = body["user"]["id"]
+    locale = deps.locales.get(user)
+    form = Form(room_id, day, salesperson=user)
+    channel = (body.get("channel") or {}).get("id")
+    meta = Meta(locale=locale, channel=channel, response_url=body.get("response_url"))
+    preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
+    modal = hold_modal(venue, form, meta, preview=preview)
+    deps.views.update(
+        args.client, view_id=view["id"], view=modal.to_dict(), hash=view["hash"], stamp=0.0
+    )
+    log.info("hold.form_opened", extra={"venue": venue.id, "user": user, "action": "open_day"})
 
 
 def day_asked(quick: QuickForm) -> bool:

@@ -7,10 +7,20 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import Block
+from slack_sdk.models.blocks import Block, ButtonElement, MarkdownTextObject, SectionBlock
 
-from bot import cards
-from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, header, section
+from bot import cards, ids
+from bot.blocks import (
+    MAX_MESSAGE_BLOCKS,
+    MAX_SECTION_TEXT,
+    chunk_lines,
+    clip,
+    context,
+    dump,
+    header,
+    plain,
+    section,
+)
 from bot.texts import dates, esc, text
 from bot.views.messages import Message
 from core.ledger_views import Booking, DayLedger, RoomDay
@@ -26,7 +36,7 @@ def day_message(ledger: DayLedger, tz: ZoneInfo, locale: str, now: datetime) -> 
     shown_day = dates.day(ledger.day, locale)
     blocks: list[Block] = [header(text(locale, "day.title", day=shown_day))]
     for room_day in ledger.rooms[:MAX_ROOMS]:
-        blocks.append(section(_room(room_day, tz, locale)))
+        blocks.append(_room_section(room_day, ledger.day, tz, locale))
     if len(ledger.rooms) > MAX_ROOMS:
         more = len(ledger.rooms) - MAX_ROOMS
         blocks.append(context(text(locale, "day.more", count=more, day=_typed(ledger.day))))
@@ -34,6 +44,17 @@ def day_message(ledger: DayLedger, tz: ZoneInfo, locale: str, now: datetime) -> 
     blocks.append(context(footer))
     count = len({b.hold.id for r in ledger.rooms for b in r.bookings})
     return Message(text(locale, "day.text", day=shown_day, count=count), dump(blocks))
+
+
+def _room_section(room_day: RoomDay, day: date, tz: ZoneInfo, locale: str) -> SectionBlock:
+    """The room and its holds, with a button that opens the form on this room and date."""
+    hold_here = ButtonElement(
+        text=plain(text(locale, "day.hold_button")),
+        action_id=ids.HOLD_FROM_DAY,
+        value=f"{room_day.room.id} {day.isoformat()}",
+    )
+    body = MarkdownTextObject(text=clip(_room(room_day, tz, locale), MAX_SECTION_TEXT))
+    return SectionBlock(text=body, accessory=hold_here)
 
 
 def _room(room_day: RoomDay, tz: ZoneInfo, locale: str) -> str:

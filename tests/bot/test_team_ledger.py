@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
+from bot import ids
 from core.model import Kind
 from core.results import Requested
 from jobs.console import lines_of
@@ -33,6 +34,10 @@ def ask(bot: Harness, typed: str, *, user: str = SUZUKI, name: str = "r") -> dic
     reply: dict[str, Any] = bot.slack.wait_for("response_url", before + 1)[-1].body
     assert reply["response_type"] == "ephemeral"
     return reply
+
+
+def block(view: dict[str, Any], block_id: str) -> dict[str, Any]:
+    return next(b for b in view["blocks"] if b.get("block_id") == block_id)
 
 
 def shown(reply: dict[str, Any]) -> str:
@@ -183,3 +188,32 @@ def test_a_managers_home_is_the_teams_ledger_after_a_small_day(bot: Harness) -> 
     bot.slack.wait_for("views.publish", before + 1)
     theirs = shown(bot.slack.home(SUZUKI))  # type: ignore[arg-type]
     assert "チームの台帳" not in theirs and "今日まで様" not in theirs and "山田様" in theirs
+
+
+def test_a_rooms_button_on_the_day_opens_the_form_on_that_room_and_date(bot: Harness) -> None:
+    reply = ask(bot, "3/10 桜")
+    (button,) = [b["accessory"] for b in reply["blocks"] if "accessory" in b]
+    assert (button["value"], button["text"]["text"]) == ("sakura 2027-03-10", "この部屋を押さえる")
+    opens = len(bot.slack.calls_to("views.open"))
+    updates = len(bot.slack.calls_to("views.update"))
+    click = sr.block_actions(
+        ids.HOLD_FROM_DAY,
+        button["value"],
+        is_ephemeral=True,
+        response_url=bot.slack.response_url("d"),
+    )
+    assert bot.post(click)[0] == 200
+    opened = bot.slack.wait_for("views.open", opens + 1)[-1]
+    bot.slack.wait_for("views.update", updates + 1)
+    view = bot.slack.view(str(opened.response["view"]["id"]))
+    assert block(view, ids.ROOM)["element"]["initial_option"]["value"] == "sakura"
+    assert block(view, ids.DATE)["element"]["initial_date"] == "2027-03-10"
+
+
+def test_a_forged_room_button_opens_nothing_and_writes_nothing(bot: Harness) -> None:
+    before = bot.fingerprint()
+    for value in ("nowhere 2027-03-10", "sakura 2027-02-30", "sakura", "<!channel> x"):
+        assert bot.post(sr.block_actions(ids.HOLD_FROM_DAY, value, is_ephemeral=True))[0] == 200
+    bot.settle()
+    assert bot.slack.calls_to("views.open") == []
+    assert bot.fingerprint() == before
