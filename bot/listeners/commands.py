@@ -78,12 +78,13 @@ def fill_form(deps: Deps, args: Args, venue: Venue, view: dict[str, Any], typed:
     locale = deps.locales.get(user)
     today = deps.now().astimezone(venue.tz).date()
     quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
-    form = Form.from_quick(quick, salesperson=user)
+    form = Form.from_quick(quick, salesperson=user, max_items=venue.policy.max_items)
     meta = Meta(
         locale=locale,
         channel=body.get("channel_id"),
         response_url=body.get("response_url"),
-        notes=quick_notes(quick, locale),
+        notes=quick_notes(quick, locale, venue.policy.max_items),
+        rows=tuple(row.key for row in form.rows),
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

@@ -56,7 +56,7 @@ def _fill(
     body = args.body
     user = body["user"]["id"]
     locale = deps.locales.get(user)
-    form = Form(room_id, day, salesperson=user)
+    form = Form(room_id=room_id, day=day, salesperson=user)
     channel = (body.get("channel") or {}).get("id")
     meta = Meta(locale=locale, channel=channel, response_url=body.get("response_url"))
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
@@ -70,7 +70,13 @@ def _fill(
 def day_asked(quick: QuickForm) -> bool:
     """A date and at most room words: the person asks what that day looks like, not to hold."""
     asked_more = (quick.start_min, quick.end_min, quick.kind, quick.customer)
-    return quick.day is not None and all(v is None for v in asked_more) and not quick.unparsed
+    more_rooms = quick.also or quick.bad_items  # "+ チャペル": a package is being typed
+    return (
+        quick.day is not None
+        and all(v is None for v in asked_more)
+        and not quick.unparsed
+        and not more_rooms
+    )
 
 
 def rooms_asked(quick: QuickForm, venue: Venue) -> set[str] | None:

@@ -91,6 +91,8 @@ def test_a_date_and_a_room_word_shows_only_the_rooms_it_names(bot: Harness) -> N
 def test_a_date_with_times_still_opens_the_form(bot: Harness) -> None:
     view_id = bot.command("鳳凰 3/10 11:00-15:00")
     assert view_id and bot.slack.calls_to("response_url") == []
+    assert bot.command("3/10 鳳凰 + チャペル", name="plus")  # a package being typed
+    assert bot.slack.calls_to("response_url") == []
 
 
 def test_a_managers_list_is_the_whole_teams_and_takes_filters(bot: Harness) -> None:
