@@ -11,23 +11,33 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot.deps import Deps
 from bot.texts import dates
 from bot.views.home import home_view
+from bot.views.manager import manager_home_view
 from core.errors import UnknownVenue
+from core.ledger_views import TeamHome
 from core.model import Venue
 
 log = logging.getLogger("osae.bot")
 
 
 def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[str]) -> None:
-    """Refresh these users' Home tabs; a failure is logged, never in the way of the action."""
+    """Refresh these users' Home tabs; a failure is logged, never in the way of the action.
+    Managers see the whole team's ledger above their own holds."""
     now = deps.now()
+    team: TeamHome | None = None
     for user in sorted(u for u in users if u):
+        locale = deps.locales.get(user)
         try:
             overview = deps.engine.overview(venue.id, user, now=now)
+            if venue.is_manager(user):
+                team = team or deps.engine.team_home(venue.id, now=now)
         except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue
         style = dates.style_for(venue, now)
-        view = home_view(overview, venue.tz, deps.locales.get(user), now, style=style)
+        if venue.is_manager(user) and team is not None:
+            view = manager_home_view(team, overview, venue.tz, locale, now)
+        else:
+            view = home_view(overview, venue.tz, locale, now, style=style)
         try:
             client.views_publish(user_id=user, view=view.to_dict())
         except SlackApiError as err:

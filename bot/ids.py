@@ -99,6 +99,9 @@ CONFIRM_MODAL = "confirm_modal"
 CANCEL_MODAL = "cancel_modal"  # a manager's /hold cancel N asks first
 INFO_MODAL = "info_modal"  # a read-only dialog telling why nothing happened (App Home clicks)
 
+# -- a day's rooms (/hold 5/15): each room's button opens the form on it; value "room date" --
+HOLD_FROM_DAY = "ledger_hold_room"
+
 # -- App Home --------------------------------------------------------------------------------
 HOME = "home"
 

@@ -21,12 +21,14 @@ from bot.enquiries import candidates_note, grouped
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
+from bot.views import manager
 from core.model import Hold
 from core.notices import Notice, NoticeKind
 from core.serialize import hold_from_json
 
 MAX_FAILURES_LISTED = 30
 MAX_ERROR_SHOWN = 200
+MAX_DIGEST_LINES = 60  # of each list in a manager's digest: 60 lines fill a few sections
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,44 @@ def _digest(
     return Rendered(text(locale, "notice.digest.text", count=len(holds)), dump(blocks))
 
 
+def _manager_digest(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
+    """To a manager: the whole venue's deadlines of the week, then every 2nd queue; lines,
+    no buttons (the manager acts from App Home or the salesperson's DM)."""
+    holds = sorted(
+        (hold_from_json(h) for h in payload["holds"]),
+        key=lambda h: (h.expires_at or datetime.max.replace(tzinfo=tz), h.id),
+    )
+    waiting = [
+        (hold_from_json(w["hold"]), tuple(hold_from_json(a) for a in w["ahead"]))
+        for w in payload["waiting"]
+    ]
+    start, until = datetime.fromisoformat(payload["from"]), datetime.fromisoformat(payload["until"])
+    title = text(
+        locale,
+        "notice.manager_digest.title",
+        start=dates.day(start.astimezone(tz).date(), locale, style=style),
+        end=dates.day(until.astimezone(tz).date(), locale, style=style),
+    )
+    shown = MAX_DIGEST_LINES
+    deadlines = [manager.deadline_line(h, tz, locale) for h in holds[:shown]]
+    queues = [manager.queue_line(h, ahead, tz, locale) for h, ahead in waiting[:shown]]
+    key = "notice.manager_digest.deadlines"
+    blocks: list[Block] = [header(title), section(text(locale, key, count=len(holds)))]
+    blocks += [section(c) for c in chunk_lines(deadlines)] or [
+        context(text(locale, f"{key}.empty"))
+    ]
+    if queues:
+        blocks.append(section(text(locale, "notice.manager_digest.queues", count=len(waiting))))
+        blocks += [section(c) for c in chunk_lines(queues)]
+    left = max(0, len(holds) - shown) + max(0, len(waiting) - shown)
+    if left:
+        blocks.append(context(text(locale, "notice.manager_digest.more", count=left)))
+    summary = text(locale, "notice.manager_digest.text", deadlines=len(holds), waiting=len(waiting))
+    return Rendered(summary, dump(blocks))
+
+
 _RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.PROMOTED: _promoted,
     NoticeKind.LOST: _lost,
@@ -197,6 +237,7 @@ _RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.EXTENDED: _extended,
     NoticeKind.REMINDER: _reminder,
     NoticeKind.DIGEST: _digest,
+    NoticeKind.MANAGER_DIGEST: _manager_digest,
 }
 
 
@@ -232,7 +273,7 @@ def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None, style: DateS
     about = f"#{notice.hold_id or '-'}"
     if hold:
         about = cards.line(hold_from_json(hold), tz, locale, style=style)
-    if notice.kind == NoticeKind.DIGEST.value:
+    if notice.kind in (NoticeKind.DIGEST.value, NoticeKind.MANAGER_DIGEST.value):
         about = f"({len(notice.payload.get('holds', []))})"
     try:
         kind = text(locale, f"notice.kind.{NoticeKind(notice.kind).value}")

@@ -96,3 +96,25 @@ def typed_text(raw: object, *, lines: bool = False) -> str | None:
     allowed = "\n\t\r" if lines else ""
     clean = all(unicodedata.category(c) != "Cc" or c in allowed for c in raw)
     return raw if clean else None
+
+
+_MENTION = re.compile(r"<@([UW][A-Z0-9]{2,40})(?:\|[^<>]{0,200})?>")
+_ESCAPED_LINK = re.compile(
+    r"<([#!][^<>|]{1,200})\|([^<>]{0,200})>|<(https?://[^<>|]{1,2000})\|?([^<>]{0,200})>"
+)
+
+
+def command_text(raw: str) -> str:
+    """A slash command's text as typed. With escaping on (manifest ``should_escape``), Slack
+    sends ``&``, ``<`` and ``>`` as entities and picked mentions as ``<@U…|name>``: a user
+    mention stays ``<@U…>`` (what ``mentioned_user`` reads), a channel or link reads as its
+    label, and the entities as the characters people typed."""
+    text = _MENTION.sub(lambda m: f"<@{m.group(1)}>", raw)
+    text = _ESCAPED_LINK.sub(lambda m: m.group(2) or m.group(4) or m.group(3) or "", text)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def mentioned_user(word: str) -> str | None:
+    """The user id of ``<@U…>`` / ``<@U…|name>``, or of a bare user id, else None."""
+    match = _MENTION.fullmatch(word.strip())
+    return match.group(1) if match else user_id(word.strip())

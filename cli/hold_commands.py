@@ -20,6 +20,7 @@ from core.rules.spans import end_minute
 from core.serialize import hold_summary, hold_to_json
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
+LISTED = 500  # `hold list` without --all
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -58,6 +59,12 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         act.set_defaults(handler=decide, action=name)
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
     listing.add_argument("--date", type=_date)
+    listing.add_argument("--salesperson", help="only this salesperson's holds (Slack user id)")
+    listing.add_argument(
+        "--all",
+        action="store_true",
+        help=f"every hold that matches (without it, the first {LISTED} by date)",
+    )
     listing.set_defaults(handler=list_holds)
     _register_edit(actions, common)
     show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
@@ -148,10 +155,18 @@ def decide(args: argparse.Namespace) -> int:
 
 
 def list_holds(args: argparse.Namespace) -> int:
+    """The whole team's holds (any status), by date; ``truncated`` says the cap was reached."""
     engine, venue = _open(args)
-    found = engine.holds(venue.id, on=args.date)
+    limit = None if args.all else LISTED
+    asked = None if limit is None else limit + 1  # one more tells that there are more
+    found = engine.holds(venue.id, on=args.date, salesperson=args.salesperson, limit=asked)
+    truncated = limit is not None and len(found) > limit
+    found = found[:limit]
     lines = [ledger_line(h, venue) for h in found] or [text(locale(), "nobody")]
-    return emit(args.json, {"holds": [hold_to_json(h) for h in found]}, lines)
+    if truncated:
+        lines.append(f"(first {LISTED}; --all lists every one)")
+    payload = {"holds": [hold_to_json(h) for h in found], "truncated": truncated}
+    return emit(args.json, payload, lines)
 
 
 def show_hold(args: argparse.Namespace) -> int:

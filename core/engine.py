@@ -9,7 +9,7 @@ contention; reads raise ``UnknownVenue``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from functools import partial
@@ -20,9 +20,10 @@ import sqlalchemy as sa
 from core.admission import Admission, Key
 from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
+from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
 from core.notices import Notice
-from core.operations import decisions, digests, edit, reads, request, search, sweep, venues
+from core.operations import decisions, digests, edit, reads, request, search, sweep, team, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
 from core.results import (
@@ -203,12 +204,35 @@ class HoldEngine:
         on: date | None = None,
         salesperson: str | None = None,
         statuses: Sequence[Status] | None = None,
+        limit: int | None = 500,
+        since: date | None = None,
     ) -> list[Hold]:
-        listing = partial(reads.listing, on=on, salesperson=salesperson, statuses=statuses)
+        """Holds by date, then start (only from ``since`` on, if given); at most ``limit``
+        (None: every one)."""
+        listing = partial(
+            reads.listing,
+            on=on,
+            salesperson=salesperson,
+            statuses=statuses,
+            limit=limit,
+            since=since,
+        )
         return self._run.read(venue_id, listing)
 
     def overview(self, venue_id: str, user: str, *, now: datetime) -> Overview:
         return self._run.read(venue_id, partial(reads.overview, user=user, now=now))
+
+    # -- the team's ledger (what managers see) ---------------------------------------------
+    def day(self, venue_id: str, on: date, *, rooms: Collection[str] | None = None) -> DayLedger:
+        """A local day: each active room (or only ``rooms``) with the live holds taking it."""
+        return self._run.read(venue_id, partial(team.day, on=on, rooms=rooms))
+
+    def team_home(self, venue_id: str, *, now: datetime) -> TeamHome:
+        """The whole team's deadlines today and this week, 2nd queues, this month's counts."""
+        return self._run.read(venue_id, partial(team.home, now=now))
+
+    def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
+        return self._run.read(venue_id, partial(team.month, year=year, number=month))
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:

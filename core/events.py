@@ -147,6 +147,19 @@ class DigestDue:
     until: datetime
 
 
+@dataclass(frozen=True)
+class ManagerDigestDue:
+    """A manager's week of the whole venue: every 1st hold due in it and every 2nd queue,
+    once per manager and ISO week."""
+
+    manager: str
+    holds: tuple[Hold, ...]  # 1st holds with a deadline in [start, until), soonest first
+    waiting: tuple[tuple[Hold, tuple[Hold, ...]], ...]  # each waiting hold, the holds ahead
+    week: str
+    start: datetime
+    until: datetime
+
+
 Event = (
     Requested
     | Confirmed
@@ -160,4 +173,5 @@ Event = (
     | Edited
     | ReminderDue
     | DigestDue
+    | ManagerDigestDue
 )

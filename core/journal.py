@@ -92,7 +92,7 @@ def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR09
                 before=_as_edited(event.before),
                 after=_as_edited(event.after),
             )
-        case events.ReminderDue() | events.DigestDue():
+        case events.ReminderDue() | events.DigestDue() | events.ManagerDigestDue():
             return None
 
 
@@ -117,6 +117,8 @@ def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911
             return [_notice(NoticeKind.REMINDER, event.hold, dedupe_key=key)]
         case events.DigestDue():
             return [_digest(event)]
+        case events.ManagerDigestDue():
+            return [_manager_digest(event)]
         case _:
             return []
 
@@ -162,6 +164,25 @@ def _as_edited(hold: Hold) -> dict[str, Any]:
         "rank": hold.rank,
         "expires_at": _iso(hold.expires_at),
     }
+
+
+def _manager_digest(event: events.ManagerDigestDue) -> NewNotice:
+    waiting = [
+        {"hold": hold_to_json(h), "ahead": [hold_to_json(a) for a in ahead]}
+        for h, ahead in event.waiting
+    ]
+    return NewNotice(
+        kind=NoticeKind.MANAGER_DIGEST.value,
+        recipient=event.manager,
+        payload={
+            "holds": [hold_to_json(h) for h in event.holds],
+            "waiting": waiting,
+            "week": event.week,
+            "from": event.start.isoformat(),
+            "until": event.until.isoformat(),
+        },
+        dedupe_key=f"manager-digest:{event.manager}:{event.week}",
+    )
 
 
 def _iso(value: datetime | None) -> str | None:

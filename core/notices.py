@@ -19,6 +19,7 @@ class NoticeKind(StrEnum):
     EXTENDED = "extended"  # told to the next in line: the hold ahead has a new deadline
     REMINDER = "reminder"  # 24 h before a deadline
     DIGEST = "digest"  # Monday: this week's deadlines
+    MANAGER_DIGEST = "manager_digest"  # Monday, to managers: the whole venue's week
 
 
 @dataclass(frozen=True)

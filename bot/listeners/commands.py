@@ -1,5 +1,6 @@
-"""``/hold``: open the modal (prefilled from a quick form), ``/hold list``, ``/hold help``,
-and ``/hold cancel 12`` (a manager's dialog; its submission is ``listeners.cancel``)."""
+"""``/hold``: open the modal (prefilled from a quick form), a day's rooms (``/hold 5/15``),
+``/hold list``, ``/hold help``, and ``/hold cancel 12`` (a manager's dialog; its submission
+is ``listeners.cancel``). The day and the list are ``listeners.ledger``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from slack_bolt import App, Args
 from bot import ids, strict
 from bot.deps import Deps
 from bot.form import Form
-from bot.listeners import free
+from bot.listeners import free, ledger
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
@@ -20,8 +21,8 @@ from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import cancel_modal
 from bot.views.hold_modal import hold_modal, loading_modal, quick_notes
-from bot.views.messages import help_message, listing, weekday_question
-from core.model import LIVE, Hold, Venue
+from bot.views.messages import help_message, weekday_question
+from core.model import Hold, Venue
 from core.results import Code, Refused
 
 HELP_WORDS = {"help", "ヘルプ", "使い方", "?", "？"}
@@ -38,14 +39,15 @@ def register(app: App, deps: Deps) -> None:
 
 def hold_command(deps: Deps, args: Args) -> None:
     body = args.body
-    typed = (body.get("text") or "").strip()
+    typed = strict.command_text(body.get("text") or "").strip()
     word = typed.split(maxsplit=1)[0].casefold() if typed else ""
     if word in HELP_WORDS:
         message = help_message(deps.locales.get(body["user_id"]))
         args.ack(text=message.text, blocks=message.blocks)
     elif word in LIST_WORDS:
         args.ack()
-        deps.after(body, args.client, lambda: my_holds(deps, args))
+        rest = typed.split(maxsplit=1)[1:]  # the filters, if any
+        deps.after(body, args.client, lambda: ledger.list_holds(deps, args, "".join(rest)))
     elif word in FREE_WORDS:
         args.ack()
         rest = typed.split(maxsplit=1)[1:]
@@ -60,13 +62,17 @@ def hold_command(deps: Deps, args: Args) -> None:
 
 
 def open_form(deps: Deps, args: Args, typed: str) -> None:
-    """A loading modal at once (the trigger lasts 3 s), then the form built from the engine."""
+    """A loading modal at once (the trigger lasts 3 s), then the form built from the engine;
+    a date alone (with room words or not) shows that day's rooms instead."""
     venue = deps.venue(args.context)  # before opening: a workspace without a venue is told
     now = deps.now()
     today = now.astimezone(venue.tz).date()
     quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
     if quick.weekday_mismatch and quick.day and quick.weekday is not None:
         ask_which_day(deps, args, venue, quick.day, quick.weekday)
+        return
+    if typed and ledger.day_asked(quick):
+        deps.after(args.body, args.client, lambda: ledger.show_day(deps, args, venue, quick))
         return
     opened = args.client.views_open(
         trigger_id=args.body["trigger_id"], view=loading_modal().to_dict()
@@ -122,20 +128,6 @@ def fill_form(
         "hold.form_opened",
         extra={"venue": venue.id, "user": user, "action": "open", "quick": bool(typed)},
     )
-
-
-def my_holds(deps: Deps, args: Args) -> None:
-    """``/hold list``: my live holds from today on, soonest first, only to me."""
-    user = args.body["user_id"]
-    venue = deps.venue(args.context)
-    locale = deps.locales.get(user)
-    today = deps.now().astimezone(venue.tz).date()
-    found = deps.engine.holds(venue.id, salesperson=user, statuses=sorted(LIVE))
-    holds = [h for h in found if h.local_date >= today]
-    holds.sort(key=lambda h: (h.start_at, h.id))
-    now = deps.now()
-    message = listing(holds, venue.tz, locale, style=dates.style_for(venue, now), now=now)
-    args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
 
 
 def ask_to_cancel(deps: Deps, args: Args, argument: str) -> None:

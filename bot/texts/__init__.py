@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import en, ja
+from bot.texts import en, ja, ledger
 
-CATALOGS: dict[str, dict[str, str]] = {"ja": ja.TEXTS, "en": en.TEXTS}
+CATALOGS: dict[str, dict[str, str]] = {
+    "ja": {**ja.TEXTS, **ledger.JA},
+    "en": {**en.TEXTS, **ledger.EN},
+}
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
 DEFAULT_LOCALE = "ja"

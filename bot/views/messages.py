@@ -163,5 +163,5 @@ def weekday_question(
 
 
 def help_message(locale: str) -> Message:
-    body = text(locale, "help.text")
+    body = text(locale, "help.text") + "\n" + text(locale, "help.ledger")
     return Message(body, dump([section(body)]))

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from core import events
 from core.model import Hold
+from core.operations import team
 from core.operations.tx import Tx
 from core.store import holds
 
@@ -21,12 +22,14 @@ def queue_reminders(tx: Tx) -> int:
 
 
 def queue_digests(tx: Tx) -> int:
-    """Each salesperson's 1st holds with a deadline in the coming 7 days; once per ISO week."""
+    """Each salesperson's 1st holds with a deadline in the coming 7 days, and to each manager
+    the whole venue's (with every 2nd queue) when there is any; once per ISO week."""
     until = tx.now + DIGEST_SPAN
     iso = tx.now.astimezone(tx.venue.tz).date().isocalendar()
     week = f"{iso.year}-W{iso.week:02d}"
+    due = holds.firsts_due(tx.conn, tx.venue, until, after=tx.now)
     by_person: dict[str, list[Hold]] = {}
-    for h in holds.firsts_due(tx.conn, tx.venue, until, after=tx.now):
+    for h in due:
         by_person.setdefault(h.salesperson, []).append(h)
     tx.journal.record(
         *[
@@ -34,4 +37,13 @@ def queue_digests(tx: Tx) -> int:
             for person, mine in sorted(by_person.items())
         ]
     )
+    queues = team.queues(tx, tx.now.astimezone(tx.venue.tz).date())
+    if due or queues:
+        waiting = tuple((q.hold, q.ahead) for q in queues)
+        tx.journal.record(
+            *[
+                events.ManagerDigestDue(manager, tuple(due), waiting, week, tx.now, until)
+                for manager in sorted(tx.venue.managers)
+            ]
+        )
     return tx.journal.flush()

@@ -31,8 +31,18 @@ def listing(
     on: date | None = None,
     salesperson: str | None = None,
     statuses: Sequence[Status] | None = None,
+    limit: int | None = 500,
+    since: date | None = None,
 ) -> list[Hold]:
-    return holds.listing(snap.conn, snap.venue, on=on, salesperson=salesperson, statuses=statuses)
+    return holds.listing(
+        snap.conn,
+        snap.venue,
+        on=on,
+        salesperson=salesperson,
+        statuses=statuses,
+        limit=limit,
+        since=since,
+    )
 
 
 def overview(snap: Snapshot, user: str, now: datetime) -> Overview:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 
 import sqlalchemy as sa
 
@@ -53,3 +54,20 @@ def trail(conn: sa.Connection, venue_id: str, hold_id: int) -> list[AuditEvent]:
         .order_by(audit_events.c.id)
     )
     return [AuditEvent(r.hold_id, r.actor, Action(r.action), r.at, r.detail) for r in rows]
+
+
+def counts(
+    conn: sa.Connection, venue_id: str, start: datetime, until: datetime
+) -> dict[Action, int]:
+    """How many events of each action happened in ``[start, until)``."""
+    rows = conn.execute(
+        sa.select(audit_events.c.action, sa.func.count())
+        .where(
+            audit_events.c.venue_id == venue_id,
+            audit_events.c.at >= start,
+            audit_events.c.at < until,
+        )
+        .group_by(audit_events.c.action)
+    )
+    known = {a.value for a in Action}
+    return {Action(action): number for action, number in rows if action in known}

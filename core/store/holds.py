@@ -483,11 +483,14 @@ def listing(
     salesperson: str | None = None,
     statuses: Iterable[Status] | None = None,
     updated_since: datetime | None = None,
-    limit: int = 500,
+    limit: int | None = 500,
+    since: date | None = None,
 ) -> list[Hold]:
     query = _HOLDS.where(holds.c.venue_id == venue.id)
     if on is not None:
         query = query.where(holds.c.local_date == on)
+    if since is not None:
+        query = query.where(holds.c.local_date >= since)
     if salesperson is not None:
         query = query.where(enquiries.c.salesperson == salesperson)
     if statuses is not None:
@@ -501,3 +504,28 @@ def listing(
 def _ids(ids: Iterable[int]) -> sa.BindParameter[Any]:
     """Ids as one array parameter: one plan, one value to send, however many ids."""
     return sa.bindparam("ids", list(ids), type_=cast(Any, ARRAY(sa.BigInteger)))
+
+
+def live_on(conn: sa.Connection, venue: Venue, days: Sequence[date]) -> list[Hold]:
+    """Live holds of these local dates (one statement through the date index), in time order."""
+    query = _HOLDS.where(
+        holds.c.venue_id == venue.id,
+        holds.c.local_date.in_(list(days)),
+        holds.c.status.in_([Status.TENTATIVE.value, Status.CONFIRMED.value]),
+    ).order_by(_ITEMS.c.first_start, holds.c.id)
+    return [from_row(r, venue) for r in conn.execute(query)]
+
+
+def waiting(conn: sa.Connection, venue: Venue, since: date, limit: int = 500) -> list[Hold]:
+    """Tentative holds behind another (rank 2 and more) from ``since`` on, soonest first."""
+    query = (
+        _HOLDS.where(
+            holds.c.venue_id == venue.id,
+            holds.c.status == Status.TENTATIVE.value,
+            holds.c.rank > 1,
+            holds.c.local_date >= since,
+        )
+        .order_by(holds.c.local_date, _ITEMS.c.first_start, holds.c.id)
+        .limit(limit)
+    )
+    return [from_row(r, venue) for r in conn.execute(query)]

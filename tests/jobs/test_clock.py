@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -15,6 +16,7 @@ from jobs.clock import Clock, Schedule, in_digest_window, schedule_for
 from jobs.queues import DIGESTS, DRAIN, LEDGER, SWEEP
 from tests.jobs.conftest import MovingClock, eventually, settle
 from tests.support import factories
+from tests.support.factories import MANAGER
 from tests.support.slack_standin import SlackStandin
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -92,15 +94,17 @@ def test_a_clock_started_on_monday_morning_catches_up_on_the_digest() -> None:
     ]
 
 
-def test_two_clock_ticks_send_one_digest_per_person(
+def test_two_clock_ticks_send_one_digest_per_person_and_one_to_each_manager(
     worker: Runtime, venue: Venue, slack: SlackStandin, clock: MovingClock
 ) -> None:
     people = ["U0DIGESTA", "U0DIGESTB"]
+    held = []
     for person, room in zip(people, ["hoo-a", "hoo-b"], strict=True):
-        held = worker.engine.request(
+        result = worker.engine.request(
             venue.id, factories.request(room=room, kind="banquet", salesperson=person), now=clock()
         )
-        assert isinstance(held, Requested) and held.rank == 1
+        assert isinstance(result, Requested) and result.rank == 1
+        held.append(result.hold.id)
     ticking = Clock(
         worker.broker, lambda: {venue.id: venue.timezone}, worker.settings.tuning.schedule
     )
@@ -109,8 +113,8 @@ def test_two_clock_ticks_send_one_digest_per_person(
 
     job.func(*job.args)  # what the trigger fires, twice: a doubled tick
     job.func(*job.args)
-    slack.wait_for("chat.postMessage", 2, timeout=10)
-    eventually(lambda: len(worker.engine.notices(venue.id, status="sent")) == 2, what="2 sent")
+    slack.wait_for("chat.postMessage", 3, timeout=10)
+    eventually(lambda: len(worker.engine.notices(venue.id, status="sent")) == 3, what="3 sent")
     settle(worker)
     worker.actors().queue_digests(venue.id)  # and a worker retry of the job itself
     worker.actors().drain_outbox(venue.id)
@@ -118,7 +122,12 @@ def test_two_clock_ticks_send_one_digest_per_person(
     digests = [c for c in slack.calls_to("chat.postMessage") if c.body["channel"] in people]
     assert sorted(c.body["channel"] for c in digests) == people
     assert all(c.body["metadata"]["event_payload"]["kind"] == "digest" for c in digests)
-    assert len(worker.engine.notices(venue.id)) == 2
+    # The manager's digest names both salespeople's holds: the whole venue's week.
+    (boss,) = [c for c in slack.calls_to("chat.postMessage") if c.body["channel"] == MANAGER]
+    assert boss.body["metadata"]["event_payload"]["kind"] == "manager_digest"
+    shown = json.dumps(boss.body["blocks"], ensure_ascii=False)
+    assert all(f"#{i} " in shown for i in held) and all(f"<@{p}>" in shown for p in people)
+    assert len(worker.engine.notices(venue.id)) == 3
 
 
 def test_a_deadline_within_24_hours_gets_one_reminder_however_often_the_clock_ticks(

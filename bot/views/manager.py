@@ -1,0 +1,124 @@
+"""A manager's App Home: the whole team's deadlines today and within the week, the 2nd
+queues, this month's outcomes, then the manager's own holds when they fit (100 blocks)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from slack_sdk.models.blocks import Block, DividerBlock
+from slack_sdk.models.views import View
+
+from bot import cards, ids
+from bot.blocks import MAX_VIEW_BLOCKS, chunk_lines, context, header, section
+from bot.texts import dates, esc, text
+from bot.texts.refusals import ordinal
+from bot.views.home import home_view
+from core.ledger_views import MonthCounts, TeamHome
+from core.model import Hold
+from core.results import Overview, Waiting
+
+MAX_TODAY = 10  # with buttons: two blocks each
+MAX_LINES = 30  # deadlines this week, queues: one line each
+
+
+def manager_home_view(
+    team: TeamHome, overview: Overview, tz: ZoneInfo, locale: str, now: datetime
+) -> View:
+    blocks: list[Block] = [
+        header(text(locale, "team.home.title")),
+        context(text(locale, "team.home.footer", when=dates.when(now, tz, locale))),
+        *_today(team.today, tz, locale),
+        *_week(team.week, tz, locale),
+        DividerBlock(),
+        *_queues(team.queues, tz, locale),
+        DividerBlock(),
+        *_month(team.month, locale),
+        DividerBlock(),
+    ]
+    if not (overview.firsts or overview.waiting or overview.recent):
+        return View(type="home", callback_id=ids.HOME, blocks=blocks[:-1])  # none of their own
+    own = home_view(overview, tz, locale, now).blocks[2:]  # without its title and footer
+    room = MAX_VIEW_BLOCKS - len(blocks) - 1
+    if len(own) <= room:
+        blocks += [section(f"*{text(locale, 'team.home.mine')}*"), *own]
+    else:
+        blocks.append(context(text(locale, "team.home.mine.elsewhere")))
+    return View(type="home", callback_id=ids.HOME, blocks=blocks)
+
+
+def _today(due: tuple[Hold, ...], tz: ZoneInfo, locale: str) -> list[Block]:
+    title = section(f"*{text(locale, 'team.home.today', count=len(due))}*")
+    if not due:
+        return [title, context(text(locale, "team.home.today.empty"))]
+    blocks: list[Block] = [title]
+    for hold in due[:MAX_TODAY]:
+        blocks += cards.card(hold, tz, locale)  # a manager may confirm, extend or release
+    return blocks + _more(len(due) - MAX_TODAY, locale)
+
+
+def _week(due: tuple[Hold, ...], tz: ZoneInfo, locale: str) -> list[Block]:
+    title = section(f"*{text(locale, 'team.home.week', count=len(due))}*")
+    if not due:
+        return [title, context(text(locale, "team.home.week.empty"))]
+    lines = [deadline_line(h, tz, locale) for h in due[:MAX_LINES]]
+    return [title, *(section(c) for c in chunk_lines(lines)), *_more(len(due) - MAX_LINES, locale)]
+
+
+def deadline_line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+    return text(
+        locale,
+        "team.home.deadline",
+        hold=cards.line(hold, tz, locale),
+        deadline=cards.deadline(hold, tz, locale),
+        salesperson=esc(hold.salesperson),
+    )
+
+
+def _queues(queues: tuple[Waiting, ...], tz: ZoneInfo, locale: str) -> list[Block]:
+    title = section(f"*{text(locale, 'team.home.queues', count=len(queues))}*")
+    if not queues:
+        return [title, context(text(locale, "team.home.queues.empty"))]
+    lines = [queue_line(q.hold, q.ahead, tz, locale) for q in queues[:MAX_LINES]]
+    blocks: list[Block] = [title, *(section(c) for c in chunk_lines(lines))]
+    return blocks + _more(len(queues) - MAX_LINES, locale)
+
+
+def queue_line(hold: Hold, ahead: tuple[Hold, ...], tz: ZoneInfo, locale: str | None) -> str:
+    named = " / ".join(
+        text(
+            locale,
+            "team.home.ahead",
+            hold=cards.brief(a, locale),
+            deadline=cards.deadline(a, tz, locale),
+            salesperson=esc(a.salesperson),
+        )
+        for a in ahead
+    )
+    return text(
+        locale,
+        "team.home.queue",
+        hold=cards.line(hold, tz, locale),
+        rank_text=ordinal(hold.rank or 0, locale),
+        salesperson=esc(hold.salesperson),
+        ahead=named or text(locale, "nobody"),
+    )
+
+
+def _month(month: MonthCounts, locale: str) -> list[Block]:
+    number = int(month.month[5:])
+    counts = text(
+        locale,
+        "team.home.counts",
+        confirmed=month.confirmed,
+        expired=month.expired,
+        released=month.released,
+        lost=month.lost,
+        cancelled=month.cancelled,
+    )
+    title = text(locale, "team.home.month", month=number, label=month.month)
+    return [section(f"*{title}*\n{counts}")]
+
+
+def _more(count: int, locale: str) -> list[Block]:
+    return [context(text(locale, "team.home.more", count=count))] if count > 0 else []

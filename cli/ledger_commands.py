@@ -1,0 +1,184 @@
+"""`osae day` and `osae stats`: the team's ledger as a manager reads it, from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import date
+from typing import Any
+
+from bot import strict
+from bot.rooms import group_rooms
+from bot.texts import dates, text
+from bot.texts.refusals import ordinal
+from cli.context import emit, locale, now_of, open_venue
+from cli.errors import CommandError
+from core.ledger_views import Booking, DayLedger, MonthCounts
+from core.model import Venue
+from core.serialize import hold_to_json
+
+_MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
+
+
+def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    day = commands.add_parser(
+        "day", parents=[common], help="a day's rooms in time order, every live hold on them"
+    )
+    day.add_argument("date", type=_date, help="YYYY-MM-DD, venue-local")
+    day.add_argument(
+        "--room",
+        action="append",
+        default=[],
+        help="a room id or name (鳳凰 finds every room whose name has it); repeat for more",
+    )
+    day.set_defaults(handler=show_day)
+    stats = commands.add_parser(
+        "stats", parents=[common], help="a month's confirmed, expired and released holds"
+    )
+    stats.add_argument("--month", type=_month, help="YYYY-MM, venue-local (default: this month)")
+    stats.set_defaults(handler=show_stats)
+
+
+def show_day(args: argparse.Namespace) -> int:
+    engine, venue = open_venue(args)
+    rooms = _rooms(venue, args.room) if args.room else None
+    ledger = engine.day(venue.id, args.date, rooms=rooms)
+    return emit(args.json, day_json(ledger, venue), day_lines(ledger, venue))
+
+
+def day_json(ledger: DayLedger, venue: Venue) -> dict[str, Any]:
+    tz = venue.tz
+    return {
+        "date": ledger.day.isoformat(),
+        "rooms": [
+            {
+                "id": r.room.id,
+                "name": r.room.name,
+                "turnover_min": r.room.turnover_min,
+                "holds": [_booking_json(b, venue) for b in r.bookings],
+            }
+            for r in ledger.rooms
+        ],
+        "holds": len({b.hold.id for r in ledger.rooms for b in r.bookings}),
+        "timezone": str(tz),
+    }
+
+
+def _booking_json(booking: Booking, venue: Venue) -> dict[str, Any]:
+    tz, hold, item = venue.tz, booking.hold, booking.item
+    return {
+        "id": hold.id,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "item_rank": item.rank,
+        "salesperson": hold.salesperson,
+        "customer": hold.customer,
+        "kind": hold.kind.value,
+        "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
+        "room": item.room_id,
+        "shared": booking.shared,
+        "start": item.start_at.astimezone(tz).isoformat(),
+        "end": item.end_at.astimezone(tz).isoformat(),
+        "turnover_min": booking.turnover_min,
+        "free_from": item.span_end.astimezone(tz).isoformat(),
+        "hold": hold_to_json(hold),
+    }
+
+
+def day_lines(ledger: DayLedger, venue: Venue) -> list[str]:
+    tz, code = venue.tz, locale()
+    lines = [dates.day(ledger.day, code)]
+    for room_day in ledger.rooms:
+        lines.append(f"{room_day.room.name} ({room_day.room.id}, {room_day.room.turnover_min}')")
+        if not room_day.bookings:
+            lines.append("  " + text(code, "day.free"))
+        for b in room_day.bookings:
+            times = dates.time_range(b.item.start_at, b.item.end_at, tz)
+            ready = f" +{b.turnover_min}' → {dates.clock(b.item.span_end, tz)}"
+            via = f" [{b.item.room_name}]" if b.shared else ""
+            lines.append(
+                f"  {times}{ready if b.turnover_min else ''}{via}  #{b.hold.id} "
+                f"{b.hold.customer}  [{_state(b, venue)}]  <{b.hold.salesperson}>"
+            )
+    return lines
+
+
+def _state(booking: Booking, venue: Venue) -> str:
+    hold, code = booking.hold, locale()
+    if hold.expires_at:
+        deadline = dates.when(hold.expires_at, venue.tz, code)
+        return text(code, "hold.first_until", deadline=deadline)
+    if hold.rank:
+        return ordinal(hold.rank, code)
+    return text(code, f"status.{hold.status.value}")
+
+
+def _rooms(venue: Venue, asked: list[str]) -> set[str]:
+    """Room ids for ``--room`` words: an id, or every active room whose name has the word."""
+    groups = group_rooms(venue.rooms.values())
+    found: set[str] = set()
+    for word in asked:
+        if word in venue.rooms:
+            found.add(word)
+            continue
+        matched = groups.matching(word, limit=len(venue.rooms))
+        rooms = {r.id for r in (*matched.whole, *matched.partitions, *matched.others)}
+        if not rooms:
+            known = ", ".join(f"{r.id} ({r.name})" for r in venue.rooms.values() if r.active)
+            raise CommandError(
+                "unknown_room", f"no room is called {word!r}; the rooms are: {known}", exit_code=2
+            )
+        found |= rooms
+    return found
+
+
+def show_stats(args: argparse.Namespace) -> int:
+    engine, venue = open_venue(args)
+    year, month = args.month or _this_month(args, venue)
+    counts = engine.month_counts(venue.id, year, month)
+    return emit(args.json, stats_json(counts, venue), [stats_line(counts)])
+
+
+def stats_json(counts: MonthCounts, venue: Venue) -> dict[str, Any]:
+    return {
+        "month": counts.month,
+        "from": counts.start.astimezone(venue.tz).isoformat(),
+        "until": counts.until.astimezone(venue.tz).isoformat(),
+        "confirmed": counts.confirmed,
+        "expired": counts.expired,
+        "released": counts.released,
+        "lost": counts.lost,
+        "cancelled": counts.cancelled,
+    }
+
+
+def stats_line(counts: MonthCounts) -> str:
+    return text(
+        locale(),
+        "stats.line",
+        month=counts.month,
+        confirmed=counts.confirmed,
+        expired=counts.expired,
+        released=counts.released,
+        lost=counts.lost,
+        cancelled=counts.cancelled,
+    )
+
+
+def _this_month(args: argparse.Namespace, venue: Venue) -> tuple[int, int]:
+    today: date = now_of(args, venue.tz).astimezone(venue.tz).date()
+    return today.year, today.month
+
+
+def _month(value: str) -> tuple[int, int]:
+    match = _MONTH.fullmatch(value)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a month written YYYY-MM, like 2027-03")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _date(value: str) -> date:
+    parsed = strict.iso_date(value)
+    if parsed is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10")
+    return parsed

@@ -1,0 +1,64 @@
+"""What managers read of the team's ledger (docs/rules.md, The team's ledger): a day's rooms
+and holds, the team's deadlines and 2nd queues, and a month's outcomes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from core.model import Hold, HoldItem, Room
+from core.results import Waiting
+
+
+@dataclass(frozen=True)
+class Booking:
+    """One item of a live hold on a room's day. ``shared``: the item is on another room that
+    shares a part with this one (鳳凰A inside 鳳凰の間), so it takes this room too."""
+
+    hold: Hold
+    item: HoldItem
+    shared: bool
+
+    @property
+    def turnover_min(self) -> int:
+        """The turnover (転換) after the event, as the room had it when the hold was made."""
+        return int((self.item.span_end - self.item.end_at).total_seconds() // 60)
+
+
+@dataclass(frozen=True)
+class RoomDay:
+    room: Room
+    bookings: tuple[Booking, ...]  # in time order, then arrival order
+
+
+@dataclass(frozen=True)
+class DayLedger:
+    """A venue-local day: each room (venue-file order) with the live holds that take it."""
+
+    day: date
+    rooms: tuple[RoomDay, ...]
+    ok = True
+
+
+@dataclass(frozen=True)
+class MonthCounts:
+    """Outcomes that happened in one venue-local month (from the audit trail)."""
+
+    month: str  # "2027-03"
+    start: datetime
+    until: datetime
+    confirmed: int
+    expired: int
+    released: int  # withdrawn by its salesperson
+    lost: int  # released by another's confirmation, or the customer chose another date
+    cancelled: int
+
+
+@dataclass(frozen=True)
+class TeamHome:
+    """A manager's App Home: the whole team's deadlines, 2nd queues and this month's counts."""
+
+    today: tuple[Hold, ...]  # 1st holds whose deadline falls today (venue-local), soonest first
+    week: tuple[Hold, ...]  # then those within the following days of the coming week
+    queues: tuple[Waiting, ...]  # every waiting hold from today on, with the holds ahead of it
+    month: MonthCounts
