@@ -66,7 +66,7 @@ def test_a_date_alone_shows_that_days_rooms_to_a_salesperson_and_opens_no_form(
     assert "3/10(水) の宴会場" in text
     assert (
         f"11:00–15:00（＋転換60分 〜16:00） #{noon.hold.id} 山田様（婚礼） — "
-        f"*1番手* · 期限 *3/8(月) 9:00* · 担当 <@{SALES}>" in text
+        f"*1番手* · 期限 *3/8(月) 9:00まで* · 担当 <@{SALES}>" in text
     )
     # 鳳凰A shares A1 with 鳳凰の間: the whole room's list shows it, marked, as a 2nd.
     assert (
