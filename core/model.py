@@ -43,6 +43,11 @@ class Policy:
     show_rokuyo: bool = True  # 六曜 beside dates; a venue may turn the display off
     max_items: int = 4  # rooms in one hold (a package: chapel + reception + bridal room)
     max_candidates: int = 2  # live holds (candidate dates) of one enquiry
+    # Deadlines as staff read them (docs/rules.md, Deadlines): a deadline lands at this
+    # venue-local minute of its last day (None: the minute it was counted from), and one
+    # that falls on a closed weekday (0 = Monday) moves to the next open day.
+    deadline_time: int | None = None
+    closed_weekdays: frozenset[int] = frozenset()
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]

@@ -16,7 +16,16 @@ _POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
 # group can sensibly carry; the form shows one row per room.
 _POLICY_COUNTS = {"max_items": 10, "max_candidates": 10}
-_POLICY_KEYS = {*_POLICY_INTS, *_POLICY_COUNTS, "hold_days", "priority_days", "show_rokuyo"}
+_POLICY_KEYS = {
+    *_POLICY_INTS,
+    *_POLICY_COUNTS,
+    "hold_days",
+    "priority_days",
+    "show_rokuyo",
+    "deadline_time",
+    "closed_weekdays",
+}
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekdays names them
 
 
 class VenueFileError(ValueError):
@@ -91,7 +100,42 @@ def _policy(raw: Any) -> Policy:
             f"policy.show_rokuyo must be true or false (without quotes), not {show_rokuyo!r}"
         )
     values["show_rokuyo"] = show_rokuyo
+    values["deadline_time"] = _deadline_time(raw.get("deadline_time"))
+    values["closed_weekdays"] = _closed_weekdays(raw.get("closed_weekdays", []))
     return Policy(**values)
+
+
+def _deadline_time(raw: Any) -> int | None:
+    """``"19:00"``: the local minute a deadline lands at on its last day."""
+    if raw is None:
+        return None
+    wrong = VenueFileError(
+        f'policy.deadline_time must be a time like "19:00" (00:00 to 23:59), not {raw!r}'
+    )
+    if not isinstance(raw, str) or len(raw) != 5 or raw[2] != ":":
+        raise wrong
+    hours, minutes = raw[:2], raw[3:]
+    if not (hours.isascii() and hours.isdigit() and minutes.isascii() and minutes.isdigit()):
+        raise wrong
+    if int(hours) > 23 or int(minutes) > 59:
+        raise wrong
+    return int(hours) * 60 + int(minutes)
+
+
+def _closed_weekdays(raw: Any) -> frozenset[int]:
+    """``["wed"]``: days a deadline never falls on (定休日); one day at least stays open."""
+    names = ", ".join(f'"{d}"' for d in WEEKDAYS)
+    if not isinstance(raw, list) or not all(isinstance(d, str) for d in raw):
+        raise VenueFileError(f"policy.closed_weekdays must be a list of weekdays from {names}")
+    unknown = [d for d in raw if d.lower() not in WEEKDAYS]
+    if unknown:
+        raise VenueFileError(
+            f"policy.closed_weekdays: {', '.join(map(repr, unknown))} is not one of {names}"
+        )
+    closed = frozenset(WEEKDAYS.index(d.lower()) for d in raw)
+    if len(closed) == len(WEEKDAYS):
+        raise VenueFileError("policy.closed_weekdays closes every day: leave one day open")
+    return closed
 
 
 def _hold_days(raw: Any, defaults: Policy) -> dict[Kind, int]:

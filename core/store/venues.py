@@ -25,6 +25,8 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "show_rokuyo": policy.show_rokuyo,
         "max_items": policy.max_items,
         "max_candidates": policy.max_candidates,
+        "deadline_time": policy.deadline_time,
+        "closed_weekdays": sorted(policy.closed_weekdays),
     }
 
 
@@ -40,6 +42,8 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         show_rokuyo=data.get("show_rokuyo", True),
         max_items=data.get("max_items", Policy.max_items),
         max_candidates=data.get("max_candidates", Policy.max_candidates),
+        deadline_time=data.get("deadline_time"),
+        closed_weekdays=frozenset(data.get("closed_weekdays", ())),
     )
 
 
