@@ -13,6 +13,7 @@ from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmO
 from bot import ids
 from bot.blocks import context, plain, section
 from bot.texts import dates, esc, lang, text
+from bot.texts.kinds import hold_kind
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold, Status
 
@@ -38,7 +39,7 @@ def deadline(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
 
 def brief(hold: Hold, locale: str | None) -> str:
     """``#13 佐藤様（婚礼）``: another hold, named shortly."""
-    kind = text(locale, f"kind.{hold.kind.value}")
+    kind = hold_kind(hold, locale)
     if lang(locale) == "en":
         return f"#{hold.id} {esc(hold.customer)} ({kind})"
     return f"#{hold.id} {esc(hold.customer)}（{kind}）"

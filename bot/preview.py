@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from bot.form import Form
 from bot.texts import dates, esc, text
+from bot.texts.kinds import hold_kind
 from bot.texts.refusals import describe, ordinal
 from core.engine import HoldEngine
 from core.model import Hold, Venue
@@ -41,7 +42,7 @@ def _refused(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
 
 def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
     deadline = dates.day(hold.expires_at.astimezone(tz).date(), locale) if hold.expires_at else "—"
-    kind = text(locale, f"kind.{hold.kind.value}")
+    kind = hold_kind(hold, locale)
     return text(locale, "preview.ahead", customer=esc(hold.customer), kind=kind, deadline=deadline)
 
 

@@ -44,11 +44,22 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         metavar="ENQUIRY_ID",
         help="another candidate date of this enquiry (kind, customer, salesperson: its own)",
     )
-    req.add_argument("--kind", choices=["wedding", "banquet"], help="required without --enquiry")
+    req.add_argument(
+        "--kind",
+        help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
+        "required without --enquiry",
+    )
     req.add_argument("--customer", help="required without --enquiry")
     req.add_argument("--salesperson", help="Slack user id; required without --enquiry")
     req.add_argument("--creator", help="Slack user id of who asks (default: the salesperson)")
-    req.add_argument("--note", default="")
+    req.add_argument("--note", default="", help="shown wherever the hold is")
+    req.add_argument("--guests", type=_guests, metavar="N", help="人数: how many guests")
+    req.add_argument(
+        "--contact",
+        default="",
+        metavar="TEXT",
+        help="the customer's contact: shown only to the salesperson and managers",
+    )
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
     for name in ACTIONS:
@@ -89,6 +100,8 @@ def request(args: argparse.Namespace) -> int:
         note=args.note,
         also=tuple(args.also),
         enquiry_id=args.enquiry,
+        guests=args.guests,
+        contact=args.contact,
     )
     result = engine.request(
         venue.id, req, now=now_of(args, venue.tz), idempotency_key=args.idempotency_key
@@ -167,7 +180,36 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    return emit(args.json, {**summary, "hold": hold_to_json(found), "trail": events}, lines)
+    lines[1:1] = carried_lines(found)
+    return emit(
+        args.json,
+        {**summary, **carried(found), "hold": hold_to_json(found), "trail": events},
+        lines,
+    )
+
+
+def carried(hold: Hold) -> dict[str, Any]:
+    """What the ledger row carried, at the top of ``hold show --json``: ``kind`` is the id
+    ``--kind`` takes (``hold.kind`` stays the class the rules use)."""
+    return {
+        "kind": hold.kind_id,
+        "kind_name": hold.kind_name,
+        "kind_class": hold.kind.value,
+        "guests": hold.guests,
+        "contact": hold.contact,
+        "note": hold.note,
+        "outcome": hold.outcome.value if hold.outcome else None,
+    }
+
+
+def carried_lines(hold: Hold) -> list[str]:
+    """Guests, contact and note under a shown hold (the terminal is its operator's)."""
+    said = [
+        ("field.guests", text(locale(), "guests", count=hold.guests) if hold.guests else ""),
+        ("field.contact", hold.contact),
+        ("field.note", hold.note),
+    ]
+    return [f"  {text(locale(), key)}: {value}" for key, value in said if value]
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -209,6 +251,13 @@ def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> 
         place = f" {ordinal(rank, locale())}" if rank else ""
         lines.append(f"  {item.room_name} {times}{place}")
     return lines
+
+
+def _guests(value: str) -> int:
+    guests = strict.count(value)
+    if guests is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of guests like 40")
+    return guests
 
 
 def _date(value: str) -> date:

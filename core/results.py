@@ -7,7 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import ClassVar
 
-from core.model import Enquiry, Hold
+from core.model import Enquiry, EventKind, Hold
 
 
 class Code(StrEnum):
@@ -24,6 +24,8 @@ class Code(StrEnum):
     BAD_CUSTOMER = "bad_customer"
     BAD_NOTE = "bad_note"
     BAD_SALESPERSON = "bad_salesperson"
+    BAD_GUESTS = "bad_guests"  # not a whole number from 1
+    BAD_CONTACT = "bad_contact"  # too long
     HOLD_NOT_FOUND = "hold_not_found"
     NOT_AUTHORIZED = "not_authorized"
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
@@ -61,6 +63,7 @@ class Refused:
     detail: str = ""  # the offending value, quoted back to the user
     room: str | None = None  # the room id of the item at fault (a request's rooms)
     room_name: str = ""  # its name when the request has several rooms (the message names it)
+    kinds: tuple[EventKind, ...] = ()  # for an unknown kind: the venue's kinds, to choose from
     ok: ClassVar[bool] = False
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from core.model import Hold, HoldItem, Kind, Status
+from core.model import Hold, HoldItem, Kind, Outcome, Status
 
 
 def hold_to_json(hold: Hold) -> dict[str, Any]:
@@ -33,6 +33,12 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "updated_at": hold.updated_at.isoformat(),
         "enquiry_id": hold.enquiry_id,
         "items": [item_to_json(item) for item in hold.items],
+        # What the ledger row carried (0004): ``kind`` above stays the class the rules use.
+        "kind_id": hold.kind_id,
+        "kind_name": hold.kind_name,
+        "guests": hold.guests,
+        "contact": hold.contact,
+        "outcome": hold.outcome.value if hold.outcome else None,
     }
 
 
@@ -96,6 +102,11 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         updated_at=datetime.fromisoformat(data["updated_at"]),
         enquiry_id=data.get("enquiry_id", 0),
         items=tuple(_item_from_json(i) for i in data.get("items", ())),
+        kind_id=data.get("kind_id", ""),
+        kind_name=data.get("kind_name", ""),
+        guests=data.get("guests"),
+        contact=data.get("contact", ""),
+        outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
     )
 
 

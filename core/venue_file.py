@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from core.model import Kind, Policy, Room, Venue
+from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Venue
 from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN
 
@@ -25,6 +27,8 @@ _POLICY_KEYS = {
     "deadline_time",
     "closed_weekdays",
 }
+_KIND_ID = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --kind nijikai
+MAX_KIND_NAME = 30
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekdays names them
 
 
@@ -54,14 +58,61 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
     if not isinstance(managers, list) or not all(isinstance(m, str) and m for m in managers):
         raise VenueFileError("venue.managers must be a list of Slack user ids")
     rooms = _rooms(data.get("rooms", []))
+    policy = replace(_policy(data.get("policy", {})), kinds=_kinds(data.get("kinds", [])))
     return Venue(
         id=venue_id,
         name=_text(head, "name", "venue"),
         timezone=timezone,
         managers=frozenset(managers),
-        policy=_policy(data.get("policy", {})),
+        policy=policy,
         rooms=rooms,
     )
+
+
+def _kinds(raw: Any) -> tuple[EventKind, ...]:
+    """``[[kinds]] id = "nijikai" name = "二次会" class = "banquet"``: the two defaults (renamed
+    if listed) first, then the others in file order."""
+    if not isinstance(raw, list):
+        raise VenueFileError('[[kinds]] must be tables like id = "nijikai", name, class')
+    found: dict[str, EventKind] = {k.id: k for k in DEFAULT_KINDS}
+    listed: set[str] = set()
+    for position, entry in enumerate(raw):
+        where = f"kinds[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table with id, name and class")
+        unknown = set(entry) - {"id", "name", "class"}
+        if unknown:
+            raise VenueFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+        kind_id = _text(entry, "id", where)
+        if not _KIND_ID.fullmatch(kind_id):
+            raise VenueFileError(
+                f"{where}.id {kind_id!r} must be 1 to 32 of a-z, 0-9, - and _ (it is typed "
+                "as --kind)"
+            )
+        if kind_id in listed:
+            raise VenueFileError(f"kind id {kind_id!r} appears twice")
+        name = _text(entry, "name", f"kind {kind_id!r}")
+        if len(name) > MAX_KIND_NAME:
+            raise VenueFileError(f"kind {kind_id!r}: name is longer than {MAX_KIND_NAME}")
+        cls = entry.get("class")
+        if cls not in {k.value for k in Kind}:
+            raise VenueFileError(
+                f'kind {kind_id!r}: class must be "wedding" or "banquet" (which rules it '
+                f"follows), not {cls!r}"
+            )
+        default = found.get(kind_id)
+        if default is not None and kind_id not in listed and default.cls.value != cls:
+            raise VenueFileError(
+                f"kind {kind_id!r} is a default kind of class {default.cls.value!r}: "
+                "it may be renamed, not change class; give another id"
+            )
+        listed.add(kind_id)
+        found[kind_id] = EventKind(kind_id, name, Kind(cls))
+    names = [k.name for k in found.values()]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise VenueFileError(f"kind name {twice[0]!r} is given to two kinds: forms could not tell")
+    return tuple(found.values())
 
 
 def _policy(raw: Any) -> Policy:

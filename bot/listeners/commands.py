@@ -67,13 +67,14 @@ def fill_form(deps: Deps, args: Args, venue: Venue, view: dict[str, Any], typed:
     user = body["user_id"]
     locale = deps.locales.get(user)
     today = deps.now().astimezone(venue.tz).date()
-    quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
+    rooms, kinds = list(venue.rooms.values()), venue.policy.kinds
+    quick = parse(typed, rooms, today, kinds) if typed else QuickForm()
     form = Form.from_quick(quick, salesperson=user)
     meta = Meta(
         locale=locale,
         channel=body.get("channel_id"),
         response_url=body.get("response_url"),
-        notes=quick_notes(quick, locale),
+        notes=quick_notes(quick, locale, kinds),
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

@@ -7,7 +7,7 @@ from slack_bolt import Ack, App, Args
 
 from bot import ids, strict
 from bot.deps import Deps
-from bot.form import INVALID, Form, read_form
+from bot.form import INVALID, REQUIRED_TEXT, Form, read_form
 from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta
@@ -68,8 +68,10 @@ def submit(deps: Deps, args: Args) -> None:
         )
         return
     if missing := form.missing():
-        required = text(meta.locale, "field.required")
-        ack(response_action="errors", errors=dict.fromkeys(missing, required))
+        ack(
+            response_action="errors",
+            errors={b: text(meta.locale, REQUIRED_TEXT[b]) for b in missing},
+        )
         return
     venue = deps.venue(args.context)
     # The view id is the same for a double click and for Slack's retries: one hold.

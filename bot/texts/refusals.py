@@ -5,6 +5,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from bot.texts import dates, esc, lang, text
+from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name
 from core.model import Hold
 from core.results import Code, Refused, RequestWarning
 
@@ -24,7 +25,8 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         key += ".enquiry"
     if refused.code is Code.ENQUIRY_MISMATCH:
         key += f".{refused.field}"
-        detail = text(locale, f"kind.{refused.detail}") if refused.field == "kind" else detail
+        if refused.field == "kind":
+            detail = esc(kind_name(refused.detail, "", locale))
     hold = refused.hold
     facts = {
         "detail": detail,
@@ -40,6 +42,7 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
         "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
         "room": esc(refused.room_name),
+        "kinds": kind_choices(refused.kinds, locale),
     }
     said = text(locale, key, **facts)
     if refused.room_name and refused.code is not Code.ITEMS_OVERLAP:
@@ -67,7 +70,7 @@ def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = Fal
         day=dates.day(hold.local_date, locale),
         times=dates.time_range(hold.start_at, hold.end_at, tz),
         customer=quote(hold.customer),
-        kind=text(locale, f"kind.{hold.kind.value}"),
+        kind=kind_and_guests(hold, locale, quote),
     )
 
 
@@ -86,9 +89,9 @@ def ordinal(n: int, locale: str | None) -> str:
 
 
 def _holder(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
-    line = f"{esc(hold.customer)}（{text(locale, f'kind.{hold.kind.value}')}）"
+    line = f"{esc(hold.customer)}（{hold_kind(hold, locale)}）"
     if lang(locale) != "ja":
-        line = f"{esc(hold.customer)} ({text(locale, f'kind.{hold.kind.value}')})"
+        line = f"{esc(hold.customer)} ({hold_kind(hold, locale)})"
     if hold.expires_at:
         line += " " + text(
             locale, "hold.first_until", deadline=dates.when(hold.expires_at, tz, locale)

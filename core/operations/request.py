@@ -199,9 +199,11 @@ def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
     return replace(
         req,
         customer=enquiry.customer,
-        kind=enquiry.kind.value,
+        kind=enquiry.kind_id,
         salesperson=enquiry.salesperson,
         note=req.note.strip() or enquiry.note,
+        guests=req.guests if req.guests is not None else enquiry.guests,
+        contact=req.contact.strip() or enquiry.contact,
     )
 
 
@@ -228,7 +230,7 @@ def _enquiry(snap: Snapshot, req: HoldRequest, *, bump: bool) -> Enquiry | Refus
             customer_key(req.customer) != customer_key(found.customer),
             found.customer,
         ),
-        ("kind", req.kind, req.kind != found.kind.value, found.kind.value),
+        ("kind", req.kind, req.kind != found.kind_id, found.kind_id),
         (
             "salesperson",
             req.salesperson.strip(),
@@ -304,6 +306,11 @@ def request_hash(req: HoldRequest) -> str:
         del fields["also"]
     if req.enquiry_id is None:
         del fields["enquiry_id"]
+    # Requests without what a hold carries since 0004 hash as they did before it.
+    if req.guests is None:
+        del fields["guests"]
+    if not req.contact:
+        del fields["contact"]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -362,4 +369,7 @@ def new_hold(
         rank=ranked.rank,
         expires_at=ranked.expires_at,
         items=items,
+        kind_id=checked.kind_id,
+        guests=checked.guests,
+        contact=checked.contact,
     )

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
 from core.errors import StaleVenue, VenueConflict
-from core.model import Kind, Policy, Room, Status, Venue
+from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Status, Venue
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
 
@@ -27,6 +27,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "max_candidates": policy.max_candidates,
         "deadline_time": policy.deadline_time,
         "closed_weekdays": sorted(policy.closed_weekdays),
+        "kinds": [{"id": k.id, "name": k.name, "class": k.cls.value} for k in policy.kinds],
     }
 
 
@@ -44,6 +45,8 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         max_candidates=data.get("max_candidates", Policy.max_candidates),
         deadline_time=data.get("deadline_time"),
         closed_weekdays=frozenset(data.get("closed_weekdays", ())),
+        kinds=tuple(EventKind(k["id"], k["name"], Kind(k["class"])) for k in data.get("kinds", ()))
+        or DEFAULT_KINDS,
     )
 
 
