@@ -48,11 +48,15 @@ def test_the_form_has_every_field_with_dispatch_on_the_slot_fields() -> None:
         ids.END,
         ids.KIND,
         ids.CUSTOMER,
+        ids.GUESTS,
         ids.SALESPERSON,
+        ids.CONTACT,
         ids.NOTE,
     ]
     assert {b for b, i in inputs.items() if i.get("dispatch_action")} == set(ids.PREVIEW_INPUTS)
-    assert inputs[ids.NOTE]["optional"] is True
+    assert all(inputs[b]["optional"] is True for b in (ids.NOTE, ids.GUESTS, ids.CONTACT))
+    assert inputs[ids.GUESTS]["element"]["type"] == "number_input"
+    assert "チャンネルには出ません" in inputs[ids.CONTACT]["hint"]["text"]
     assert [inputs[b]["element"]["type"] for b in (ids.DATE, ids.START, ids.KIND)] == [
         "datepicker",
         "timepicker",
