@@ -29,6 +29,7 @@ _POLICY_KEYS = {
 }
 _KIND_ID = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --kind nijikai
 MAX_KIND_NAME = 30
+MAX_KINDS = 50  # one menu in the form holds them all
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekdays names them
 
 
@@ -108,6 +109,8 @@ def _kinds(raw: Any) -> tuple[EventKind, ...]:
             )
         listed.add(kind_id)
         found[kind_id] = EventKind(kind_id, name, Kind(cls))
+    if len(found) > MAX_KINDS:
+        raise VenueFileError(f"a venue has at most {MAX_KINDS} kinds, the two defaults included")
     names = [k.name for k in found.values()]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
