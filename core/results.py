@@ -50,6 +50,15 @@ class Code(StrEnum):
 
 
 @dataclass(frozen=True)
+class InWay:
+    """A live hold in a request's way, as a refusal or an answer names it: its rank,
+    salesperson and deadline are the hold's."""
+
+    hold: Hold
+    turnover_min: int | None = None  # only the turnover (転換) puts it in the way: its minutes
+
+
+@dataclass(frozen=True)
 class Refused:
     """A refusal and its facts; which fields are set depends on ``code``."""
 
@@ -63,7 +72,9 @@ class Refused:
     detail: str = ""  # the offending value, quoted back to the user
     room: str | None = None  # the room id of the item at fault (a request's rooms)
     room_name: str = ""  # its name when the request has several rooms (the message names it)
-    kinds: tuple[EventKind, ...] = ()  # for an unknown kind: the venue's kinds, to choose from
+    kinds: tuple[EventKind, ...] = ()  # unknown kind: the venue's; banquet window: the asked
+    # Every live hold in the way (confirmed conflict, rank too low): 1st and 2nd, with turnover
+    in_way: tuple[InWay, ...] = ()
     ok: ClassVar[bool] = False
 
 
@@ -89,6 +100,7 @@ class Preview:
     ahead: tuple[Hold, ...]  # the holds it would wait behind
     item_ranks: tuple[int, ...] = ()  # each room's place, in the order asked
     warnings: tuple[RequestWarning, ...] = ()
+    in_way: tuple[InWay, ...] = ()  # every earlier live hold in its way, 2nd holds too
     ok: ClassVar[bool] = True
 
 
@@ -102,6 +114,8 @@ class Requested:
     warnings: tuple[RequestWarning, ...] = ()
     item_ranks: tuple[int, ...] = ()  # each item's rank as first answered, in item order
     ahead_ids: tuple[int, ...] = ()  # ``ahead`` by id, as decided (they are read afterwards)
+    in_way: tuple[InWay, ...] = ()  # every earlier live hold in its way, 2nd holds too
+    in_way_ids: tuple[int, ...] = ()  # ``in_way`` by id, as decided (read afterwards)
     ok: ClassVar[bool] = True
 
 

@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 
 from bot.texts import dates, esc, lang, text
 from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name
-from core.model import Hold
-from core.results import Code, Refused, RequestWarning
+from core.model import Hold, Status
+from core.results import Code, InWay, Refused, RequestWarning
 
 _BY_FIELD = {Code.BAD_TIMES}
 
@@ -43,6 +43,8 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
         "room": esc(refused.room_name),
         "kinds": kind_choices(refused.kinds, locale),
+        "kind": _asked_kind(refused, locale),
+        "in_way": in_way_list(refused.in_way, tz, locale) or holders(refused.holders, tz, locale),
     }
     said = text(locale, key, **facts)
     if refused.room_name and refused.code is not Code.ITEMS_OVERLAP:
@@ -78,6 +80,58 @@ def holders(found: tuple[Hold, ...], tz: ZoneInfo, locale: str | None) -> str:
     if not found:
         return text(locale, "nobody")
     return " / ".join(_holder(h, tz, locale) for h in found)
+
+
+def in_way_list(found: tuple[InWay, ...], tz: ZoneInfo, locale: str | None) -> str:
+    """Everyone in the way: ``1番手 #1 山田様（婚礼）<@U1> 期限 3/8(月) 9:00 / 2番手 #2 ...
+    （＋転換90分）``; "" when nobody is named."""
+    return " / ".join(in_way_entry(one, tz, locale) for one in found)
+
+
+def in_way_entry(found: InWay, tz: ZoneInfo, locale: str | None) -> str:
+    hold = found.hold
+    if hold.status is Status.CONFIRMED:
+        place = text(locale, "status.confirmed")
+    else:
+        place = ordinal(hold.rank or 0, locale)
+    deadline = (
+        text(locale, "in_way.deadline", deadline=dates.when(hold.expires_at, tz, locale))
+        if hold.expires_at
+        else ""
+    )
+    turnover = (
+        text(locale, "in_way.turnover", minutes=found.turnover_min)
+        if found.turnover_min is not None
+        else ""
+    )
+    return text(
+        locale,
+        "in_way.item",
+        place=place,
+        id=hold.id,
+        customer=esc(hold.customer),
+        kind=hold_kind(hold, locale),
+        salesperson=esc(hold.salesperson),
+        deadline=deadline,
+        turnover=turnover,
+    )
+
+
+def turnover_only(found: tuple[InWay, ...]) -> int | None:
+    """The turnover minutes when only turnover puts every one of them in the way."""
+    minutes = [f.turnover_min for f in found]
+    if not minutes or None in minutes:
+        return None
+    return max(m for m in minutes if m is not None)
+
+
+def _asked_kind(refused: Refused, locale: str | None) -> str:
+    """The kind a banquet-window refusal was asked for (一般宴会, 二次会)."""
+    if refused.code is not Code.BANQUET_NOT_OPEN:
+        return ""
+    if refused.kinds:
+        return esc(kind_name(refused.kinds[0].id, refused.kinds[0].name, locale))
+    return text(locale, "kind.banquet")
 
 
 def ordinal(n: int, locale: str | None) -> str:

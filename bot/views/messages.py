@@ -12,7 +12,7 @@ from slack_sdk.models.blocks import Block
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
 from bot.texts import text
-from bot.texts.refusals import hold_line, ordinal
+from bot.texts.refusals import hold_line, in_way_list, ordinal, turnover_only
 from core.model import Hold
 from core.results import Confirmed, Extended, Released, Requested
 
@@ -32,7 +32,12 @@ def posted(result: Requested, tz: ZoneInfo, locale: str) -> Message:
     key = "posted.first" if result.rank == 1 else "posted.waiting"
     lead = text(locale, key, creator=hold.creator, rank_text=rank_text)
     notes: tuple[str, ...] = ()
-    if result.ahead:
+    if result.in_way:  # everyone ahead, 2nd holds too, and whether only turnover
+        ahead = in_way_list(result.in_way, tz, locale)
+        minutes = turnover_only(result.in_way)
+        turnover = "" if minutes is None else text(locale, "preview.turnover_only", minutes=minutes)
+        notes = (text(locale, "card.in_way", ahead=ahead) + turnover,)
+    elif result.ahead:
         ahead = " / ".join(cards.brief(h, locale) for h in result.ahead)
         notes = (text(locale, "card.ahead", ahead=ahead),)
     blocks = cards.card(hold, tz, locale, lead=lead, notes=notes)

@@ -90,6 +90,7 @@ class Ranked:
     expires_at: datetime | None
     ahead: tuple[int, ...]  # the holds with a blocking item in its way
     item_ranks: tuple[int, ...] = ()  # each item's, in the order asked
+    in_way: tuple[int, ...] = ()  # every live hold in its way (waiting ones too)
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class Blocked:
     rank: int | None = None
     limit: int | None = None
     room: str | None = None  # the item's room
+    in_way: tuple[int, ...] = ()  # every live hold in the way of any item
 
 
 def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Refused:
@@ -150,10 +152,13 @@ def decide_rank(
     the hold's rank is the largest. A confirmed hold in any item's way refuses it first.
     """
     present = [[o for o in occupants if o.span.conflicts(i.span)] for i in checked.items]
+    in_way = tuple(sorted({o.hold_id for around in present for o in around}))
     for item, around in zip(checked.items, present, strict=True):
         confirmed = tuple(sorted({o.hold_id for o in around if o.confirmed}))
         if confirmed:
-            return Blocked(Code.CONFIRMED_CONFLICT, holders=confirmed, room=item.room.id)
+            return Blocked(
+                Code.CONFIRMED_CONFLICT, holders=confirmed, room=item.room.id, in_way=in_way
+            )
     ranks = [
         rank_of(item.span, [o.span for o in around])
         for item, around in zip(checked.items, present, strict=True)
@@ -162,7 +167,14 @@ def decide_rank(
     for item, around, rank in zip(checked.items, present, ranks, strict=True):
         if rank > limit:
             ahead = tuple(sorted({o.hold_id for o in around if o.first}))
-            return Blocked(Code.RANK_TOO_LOW, ahead, rank=rank, limit=limit, room=item.room.id)
+            return Blocked(
+                Code.RANK_TOO_LOW,
+                ahead,
+                rank=rank,
+                limit=limit,
+                room=item.room.id,
+                in_way=in_way,
+            )
     rank = max(ranks)
     expires = (
         deadline_from(now, checked.kind, checked.first_start, venue.policy, venue.tz)
@@ -170,7 +182,7 @@ def decide_rank(
         else None
     )
     ahead = tuple(sorted({o.hold_id for around in present for o in around if o.first}))
-    return Ranked(rank, expires, ahead, tuple(ranks))
+    return Ranked(rank, expires, ahead, tuple(ranks), in_way)
 
 
 def item_span(item: HoldItem) -> Span:
@@ -309,5 +321,12 @@ def _check_banquet(req: HoldRequest, venue: Venue, kind: Kind, now: datetime) ->
     if kind is Kind.BANQUET:
         opens = banquet_opens_at(req.local_date, venue.policy, venue.tz)
         if opens is not None and now < opens:
-            return Refused(Code.BANQUET_NOT_OPEN, field="date", opens_at=opens)
+            asked = venue.policy.kind(req.kind)
+            return Refused(
+                Code.BANQUET_NOT_OPEN,
+                field="date",
+                opens_at=opens,
+                kinds=(asked,) if asked else (),
+                detail=req.local_date.isoformat(),
+            )
     return None

@@ -154,9 +154,7 @@ def test_without_database_url_the_local_stack_is_used_or_said_to_be_stopped(
     assert "is not running" in stopped["message"] and "`python3 dev.py run`" in stopped["message"]
 
 
-def test_a_hold_carries_guests_contact_note_and_a_venue_kind(
-    fresh_db: str, tmp_path: Path
-) -> None:
+def test_a_hold_carries_guests_contact_note_and_a_venue_kind(fresh_db: str, tmp_path: Path) -> None:
     venue_file = tmp_path / "venue.toml"
     example = (ROOT / "examples" / "venue.toml").read_text(encoding="utf-8")
     venue_file.write_text(
