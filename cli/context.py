@@ -19,7 +19,7 @@ from cli.errors import CommandError
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Venue
-from core.results import Code, Refused
+from core.results import Code, InWay, Refused
 from core.serialize import hold_to_json
 
 
@@ -130,6 +130,10 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
             facts["hold"] = hold_to_json(refused.hold)
         if refused.room is not None:
             facts["room"] = refused.room
+        if refused.in_way:
+            facts["in_way"] = [in_way_json(found, tz) for found in refused.in_way]
+        if refused.kinds:
+            facts["kinds"] = [k.id for k in refused.kinds]
         print(
             json.dumps(
                 {"ok": False, "code": refused.code.value, "message": message, **facts},
@@ -139,6 +143,22 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
     else:
         print(message, file=sys.stderr)
     return 1
+
+
+def in_way_json(found: InWay, tz: ZoneInfo) -> dict[str, Any]:
+    """A hold in the way, as a refusal or an answer names it (times venue-local)."""
+    hold = found.hold
+    return {
+        "id": hold.id,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "salesperson": hold.salesperson,
+        "customer": hold.customer,
+        "kind": hold.kind_id,
+        "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
+        "turnover_only": found.turnover_min is not None,
+        "turnover_min": found.turnover_min,
+    }
 
 
 def emit_error(as_json: bool, code: str, message: str) -> None:

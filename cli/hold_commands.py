@@ -9,9 +9,17 @@ from typing import Any
 
 from bot import strict
 from bot.texts import dates, text
-from bot.texts.refusals import describe_warning, hold_line, ordinal
+from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
 from cli.bootstrap import wake_drain
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from cli.context import (
+    emit,
+    emit_refusal,
+    in_way_json,
+    locale,
+    now_of,
+    open_venue,
+    settings_of,
+)
 from cli.errors import CommandError
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
@@ -112,6 +120,10 @@ def request(args: argparse.Namespace) -> int:
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
         line += f" · {dates.when(deadline, venue.tz, locale())}"
+    if result.in_way:
+        line += "\n  " + text(
+            locale(), "card.in_way", ahead=in_way_list(result.in_way, venue.tz, locale())
+        )
     summary = hold_summary(result.hold, venue.tz, result.item_ranks)
     warnings = [describe_warning(w, venue.tz, locale()) for w in result.warnings]
     return emit(
@@ -128,6 +140,7 @@ def request(args: argparse.Namespace) -> int:
                 {"code": w.code.value, "message": message, "holds": [h.id for h in w.holds]}
                 for w, message in zip(result.warnings, warnings, strict=True)
             ],
+            "in_way": [in_way_json(found, venue.tz) for found in result.in_way],
         },
         [line, *item_lines(result.hold, venue, result.item_ranks), *(f"! {m}" for m in warnings)],
     )

@@ -55,5 +55,6 @@ def test_the_preview_says_second_and_who_is_first(bot: Harness) -> None:
     bot.choose(view_id, values(), ids.ROOM)
     bot.slack.wait_for("views.update", 2)
     assert bot.preview_text(view_id) == (
-        f"2番手で受付 · 前に 1番手 #{first.hold.id} 佐藤様（婚礼）担当 <@U0SALES001> 期限 3/8(月) 9:00"
+        f"2番手で受付 · 前に 1番手 #{first.hold.id} 佐藤様（婚礼）"
+        "担当 <@U0SALES001> 期限 3/8(月) 9:00"
     )

@@ -57,6 +57,11 @@ def test_a_scenario_from_the_terminal(loaded: str) -> None:
     code, third = hold(loaded)
     assert (code, third["code"]) == (1, "rank_too_low")
     assert "2nd" in third["message"] and third["holders"] == [1]
+    assert [(w["id"], w["rank"], w["salesperson"]) for w in third["in_way"]] == [
+        (1, 1, "U0SALES001"),
+        (2, 2, "U0SALES001"),
+    ]
+    assert third["in_way"][0]["expires_at"] == "2027-03-08T09:00:00+09:00"
     code, done = run(loaded, "hold", "confirm", "1", "--actor", "U0SALES001", "--now", NOW)
     assert (code, done["released"], done["promoted"]) == (0, [2], [])
     code, listing = run(loaded, "hold", "list", "--date", "2027-05-12")
