@@ -13,7 +13,7 @@ from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmO
 from bot import ids
 from bot.blocks import context, plain, section
 from bot.texts import dates, esc, lang, text
-from bot.texts.kinds import hold_kind
+from bot.texts.kinds import hold_kind, status_text
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold, Status
 
@@ -29,7 +29,7 @@ def state(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
         return text(locale, "card.first", deadline=dates.when(hold.expires_at, tz, locale))
     if hold.status is Status.TENTATIVE:
         return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
-    return text(locale, f"card.{hold.status.value}")
+    return status_text(hold, locale, "card")
 
 
 def deadline(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
@@ -45,6 +45,15 @@ def brief(hold: Hold, locale: str | None) -> str:
     return f"#{hold.id} {esc(hold.customer)}（{kind}）"
 
 
+def details(hold: Hold, locale: str | None, *, contact: bool = False) -> str:
+    """The hold's note, and its contact only with ``contact`` (a view for its salesperson or a
+    manager: never the channel), escaped; "" when there is neither."""
+    said = [text(locale, "card.note", note=esc(hold.note))] if hold.note else []
+    if contact and hold.contact:
+        said.append(text(locale, "card.contact", contact=esc(hold.contact)))
+    return "\n".join(said)
+
+
 def card(
     hold: Hold,
     tz: ZoneInfo,
@@ -53,8 +62,10 @@ def card(
     lead: str | None = None,
     notes: tuple[str, ...] = (),
     extend: bool = True,
+    contact: bool = False,
 ) -> list[Block]:
-    """Lead line, the hold, its state and salesperson; buttons while it is tentative."""
+    """Lead line, the hold, its state and salesperson, its note (and its contact, with
+    ``contact``: only for its salesperson and managers); buttons while it is tentative."""
     body = "\n".join(
         filter(
             None,
@@ -63,6 +74,7 @@ def card(
                 line(hold, tz, locale),
                 f"{state(hold, tz, locale)} · "
                 + text(locale, "card.salesperson", salesperson=esc(hold.salesperson)),
+                details(hold, locale, contact=contact),
             ],
         )
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot import strict
 from bot.texts import dates, text
+from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
 from cli.bootstrap import wake_drain
 from cli.context import (
@@ -245,7 +246,7 @@ def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
 
 def ledger_line(hold: Hold, venue: Venue) -> str:
     where = hold_line(hold, venue.tz, locale())
-    state = text(locale(), f"status.{hold.status.value}")
+    state = status_text(hold, locale())
     if hold.expires_at:
         deadline = dates.when(hold.expires_at, venue.tz, locale())
         state = text(locale(), "hold.first_until", deadline=deadline)

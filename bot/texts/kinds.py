@@ -1,12 +1,13 @@
 """A hold's event kind as staff read it: 婚礼 / wedding for the defaults, the venue's own name
-(二次会) for its kinds; with the guests beside it (``婚礼・40名``)."""
+(二次会) for its kinds; with the guests beside it (``婚礼・40名``); and its status, a released
+hold's by why (取り下げ / 他の押さえが本予約 / 別の候補日に決定)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from bot.texts import esc, lang, text
-from core.model import DEFAULT_KINDS, EventKind, Hold
+from core.model import DEFAULT_KINDS, EventKind, Hold, Status
 
 _DEFAULT_NAMES = {k.id: k.name for k in DEFAULT_KINDS}
 
@@ -40,3 +41,11 @@ def kind_choices(kinds: Sequence[EventKind], locale: str | None) -> str:
     """``婚礼 (wedding)、一般宴会 (banquet)、二次会 (nijikai)``, escaped."""
     joiner = "、" if lang(locale) == "ja" else ", "
     return joiner.join(f"{esc(kind_name(k.id, k.name, locale))} ({esc(k.id)})" for k in kinds)
+
+
+def status_text(hold: Hold, locale: str | None, prefix: str = "status") -> str:
+    """``取り下げ`` (withdrawn) and ``解除（他の押さえが本予約）`` (lost) are told apart;
+    ``prefix`` ``card`` gives the card's bold form."""
+    if hold.status is Status.RELEASED and hold.outcome is not None:
+        return text(locale, f"{prefix}.released.{hold.outcome.value}")
+    return text(locale, f"{prefix}.{hold.status.value}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from bot.texts import dates, esc, lang, text
-from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name
+from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name, status_text
 from core.model import Hold, Status
 from core.results import Code, InWay, Refused, RequestWarning
 
@@ -38,7 +38,7 @@ def describe(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
         "opens": dates.when(refused.opens_at, tz, locale, year=True) if refused.opens_at else "",
         "hold": hold_line(hold, tz, locale) if hold else "",
         "salesperson": esc(hold.salesperson) if hold else "",
-        "status": text(locale, f"status.{hold.status.value}") if hold else "",
+        "status": status_text(hold, locale) if hold else "",
         "deadline": dates.when(hold.expires_at, tz, locale) if hold and hold.expires_at else "",
         "candidates": " / ".join(hold_line(h, tz, locale) for h in refused.holders),
         "room": esc(refused.room_name),

@@ -24,6 +24,8 @@ def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta) -> View:
     blocks: list[Block] = [
         section(text(locale, "confirm.body", hold=cards.line(plan.hold, tz, locale)))
     ]
+    if note := cards.details(plan.hold, locale):  # the note; the clicker may be its creator
+        blocks.append(context(note))
     if plan.would_release:
         blocks.append(_listing("confirm.releases", plan.would_release, tz, locale))
     else:
@@ -35,7 +37,8 @@ def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta) -> View:
 
 def cancel_modal(hold: Hold, tz: ZoneInfo, meta: Meta) -> View:
     body = text(meta.locale, "cancel.body", hold=cards.line(hold, tz, meta.locale))
-    return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(body)])
+    more = cards.details(hold, meta.locale, contact=True)  # a manager's dialog
+    return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(f"{body}\n{more}" if more else body)])
 
 
 def info_modal(message: str, locale: str) -> View:

@@ -13,6 +13,7 @@ from slack_sdk.models.views import View
 from bot import cards, ids
 from bot.blocks import context, header, section
 from bot.texts import dates, text
+from bot.texts.kinds import status_text
 from bot.texts.refusals import ordinal
 from core.results import Overview, Waiting
 
@@ -40,7 +41,7 @@ def _firsts(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
     if not firsts:
         return [*blocks, context(text(locale, "home.firsts.empty"))]
     for hold in firsts[:MAX_FIRSTS]:
-        blocks += cards.card(hold, tz, locale)
+        blocks += cards.card(hold, tz, locale, contact=True)  # the user's own holds
     return blocks + _more(len(firsts) - MAX_FIRSTS, locale)
 
 
@@ -66,13 +67,15 @@ def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
         )
         for a in item.ahead
     )
-    return text(
+    said = text(
         locale,
         "home.waiting.item",
         hold=cards.line(item.hold, tz, locale),
         rank_text=ordinal(item.hold.rank or 0, locale),
         ahead=ahead or text(locale, "nobody"),
     )
+    more = cards.details(item.hold, locale, contact=True)
+    return f"{said}\n{more}" if more else said
 
 
 def _recent(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
@@ -84,7 +87,7 @@ def _recent(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
             locale,
             "home.recent.item",
             hold=cards.line(h, tz, locale),
-            status=text(locale, f"status.{h.status.value}"),
+            status=status_text(h, locale),
             when=dates.when(h.updated_at, tz, locale),
         )
         for h in overview.recent[:MAX_RECENT]
