@@ -99,7 +99,9 @@ def test_the_preview_line_for_each_outcome() -> None:
         == "3番手になるため受付できません"
     )
     opens = Refused(Code.BANQUET_NOT_OPEN, opens_at=NOW.replace(hour=0))
-    assert preview_line(opens, JST, "ja") == "土日祝は婚礼優先 — 一般宴会は 2027/3/1(月) 0:00 から受付"
+    assert (
+        preview_line(opens, JST, "ja") == "土日祝は婚礼優先 — 一般宴会は 2027/3/1(月) 0:00 から受付"
+    )
     assert preview_line(None, JST, "en").startswith("Choose a room")
     assert "already passed" in preview_line(Refused(Code.IN_PAST, detail="2027-02-01"), JST, "en")
 
