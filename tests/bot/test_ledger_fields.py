@@ -144,6 +144,7 @@ def test_the_preview_says_a_hold_waits_because_of_turnover(bot: Harness) -> None
 def test_a_banquet_class_kind_is_told_why_and_when_it_opens(bot: Harness) -> None:
     view_id = bot.command()
     status, answer = bot.submit(view_id, values(day="2027-09-04", kind="nijikai"))
+    assert (status, answer["response_action"]) == (200, "errors")
     said = answer["errors"][ids.DATE]
     assert said.startswith(
         "土日祝は婚礼を優先するため、この日の二次会は 2027/6/6(日) 0:00 から受付"
