@@ -18,7 +18,7 @@ from slack_sdk import WebClient
 from bot.after_ack import AfterAck
 from bot.deps import Deps
 from bot.errors import error_handler
-from bot.listeners import buttons, cancel, commands, home, modal
+from bot.listeners import buttons, cancel, candidates, commands, home, modal
 from bot.locales import UserLocales
 from bot.venues import VenueResolver
 from bot.view_updates import ViewUpdates
@@ -73,7 +73,7 @@ def build_app(
         listener_executor=ThreadPoolExecutor(LISTENER_THREADS, thread_name_prefix="osae-bot"),
         logger=logging.getLogger("osae.bolt"),
     )
-    for surface in (commands, modal, buttons, cancel, home):
+    for surface in (commands, modal, buttons, candidates, cancel, home):
         surface.register(app, deps)
     app.error(on_error)
     return app

@@ -27,9 +27,29 @@ def state(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
     """``*1番手* · 期限 *3/8(月) 9:00*``, ``*2番手*（順番待ち）``, ``*本予約*`` ..."""
     if hold.is_first and hold.expires_at:
         return text(locale, "card.first", deadline=dates.when(hold.expires_at, tz, locale))
+    if hold.status is Status.TENTATIVE and hold.is_package:  # which room it waits on
+        return text(
+            locale,
+            "card.waiting.package",
+            rank_text=ordinal(hold.rank or 0, locale),
+            items=item_ranks(hold, locale),
+        )
     if hold.status is Status.TENTATIVE:
         return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
     return status_text(hold, locale, "card")
+
+
+def item_ranks(hold: Hold, locale: str | None) -> str:
+    """``チャペル 1番手 · 鳳凰の間 2番手``: each room's own place in line."""
+    return " · ".join(
+        text(
+            locale,
+            "preview.item",
+            room=esc(item.room_name),
+            rank_text=ordinal(item.rank or 0, locale),
+        )
+        for item in hold.items
+    )
 
 
 def deadline(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
@@ -62,10 +82,12 @@ def card(
     lead: str | None = None,
     notes: tuple[str, ...] = (),
     extend: bool = True,
+    another: bool = False,
     contact: bool = False,
 ) -> list[Block]:
     """Lead line, the hold, its state and salesperson, its note (and its contact, with
-    ``contact``: only for its salesperson and managers); buttons while it is tentative."""
+    ``contact``: only for its salesperson and managers); buttons while it is tentative
+    (``another``: with "Another date", where a salesperson works on the hold)."""
     body = "\n".join(
         filter(
             None,
@@ -79,7 +101,7 @@ def card(
         )
     )
     blocks: list[Block] = [section(body)]
-    buttons = decision_buttons(hold, tz, locale, extend=extend)
+    buttons = decision_buttons(hold, tz, locale, extend=extend, another=another)
     if buttons is not None:
         blocks.append(buttons)
     blocks += [context(note) for note in notes]
@@ -87,9 +109,10 @@ def card(
 
 
 def decision_buttons(
-    hold: Hold, tz: ZoneInfo, locale: str | None, *, extend: bool = True
+    hold: Hold, tz: ZoneInfo, locale: str | None, *, extend: bool = True, another: bool = False
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none."""
+    """1st: Confirm (Extend) Release; waiting: Release; decided holds: none. ``another``
+    adds "Another date" (a second candidate date of the hold's enquiry) to a tentative hold."""
     if hold.status is not Status.TENTATIVE:
         return None
     value = str(hold.id)
@@ -103,6 +126,8 @@ def decision_buttons(
         )
         more = [_button(ids.EXTEND, "button.extend", value, locale)] if extend else []
         elements = [confirm, *more, *elements]
+    if another:
+        elements.append(_button(ids.ANOTHER_DATE, "button.another_date", value, locale))
     return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)
 
 

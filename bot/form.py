@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from bot import ids, strict
 from bot.quickform import QuickForm
-from core.model import HoldRequest
+from core.model import HoldRequest, ItemRequest
 from core.rules.spans import end_minute
 
 T = TypeVar("T")
@@ -35,7 +35,36 @@ INVALID = {
     ids.END: "field.invalid_time",
     ids.SALESPERSON: "field.invalid_user",
 }
+
+
+def invalid_text(block: str) -> str:
+    """The catalog key of what an unreadable input is told (a further row's: its time)."""
+    return INVALID.get(block, "field.invalid_time")
+
+
 PREVIEW_CUSTOMER = "-"  # stands in for a customer not typed yet: the preview is about the slot
+
+
+@dataclass(frozen=True)
+class Row:
+    """A further room of the hold: its row's key (block ids), room and clock minutes."""
+
+    key: int
+    room_id: str | None = None
+    start_min: int | None = None
+    end_min: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        return None not in (self.room_id, self.start_min, self.end_min)
+
+    def item(self) -> ItemRequest:
+        """The engine's item; call only once ``complete``."""
+        assert self.room_id and self.start_min is not None and self.end_min is not None  # noqa: S101
+        return ItemRequest(self.room_id, self.start_min, end_minute(self.start_min, self.end_min))
+
+    def blocks(self) -> tuple[str, str, str]:
+        return ids.item_room(self.key), ids.item_start(self.key), ids.item_end(self.key)
 
 
 @dataclass(frozen=True)
@@ -53,10 +82,18 @@ class Form:
     guests: int | None = None
     contact: str = field(default="", repr=False)  # never logged
     invalid: tuple[str, ...] = ()  # block ids of inputs set to something unreadable
+    rows: tuple[Row, ...] = ()  # further rooms on the same date (a package)
+    enquiry_id: int | None = None  # another candidate date of this enquiry
 
     @classmethod
-    def from_quick(cls, quick: QuickForm, salesperson: str) -> Form:
+    def from_quick(cls, quick: QuickForm, salesperson: str, max_items: int = 1) -> Form:
+        """The quick form's fields; of its rooms, the first ``max_items``."""
+        rows = tuple(
+            Row(key, item.room_id, item.start_min, item.end_min)
+            for key, item in enumerate(quick.also[: max(max_items - 1, 0)], start=1)
+        )
         return cls(
+            rows=rows,
             room_id=quick.room_id,
             day=quick.day,
             start_min=quick.start_min,
@@ -78,13 +115,32 @@ class Form:
             ids.CUSTOMER: self.customer.strip(),
             ids.SALESPERSON: self.salesperson,
         }
+        for row in self.rows:
+            given.update(zip(row.blocks(), (row.room_id, row.start_min, row.end_min), strict=True))
         return [
-            block for block in REQUIRED if given[block] in (None, "") and block not in self.invalid
+            block
+            for block, value in given.items()
+            if value in (None, "") and block not in self.invalid
         ]
 
     def slot_chosen(self) -> bool:
-        """Room, date, times and kind: enough for a preview."""
-        return None not in (self.room_id, self.day, self.start_min, self.end_min, self.kind)
+        """Room, date, times and kind, and every further row whole: enough for a preview."""
+        first = None not in (self.room_id, self.day, self.start_min, self.end_min, self.kind)
+        return first and all(row.complete for row in self.rows)
+
+    def row_block(self, room_id: str | None, field: str | None) -> str | None:
+        """The input block a refusal of ``field`` of the room ``room_id`` belongs on."""
+        if field not in ("room", "start", "end"):
+            return ids.FIELD_BLOCKS.get(field or "")
+        if self.rows and room_id is not None:
+            rows = [(self.room_id, (ids.ROOM, ids.START, ids.END))]
+            rows += [(row.room_id, row.blocks()) for row in self.rows]
+            matching = [blocks for room, blocks in rows if room == room_id]
+            if not matching:
+                return None  # said above the form
+            # A room in several rows: the later one (an overlap names the later of the two).
+            return matching[-1][("room", "start", "end").index(field)]
+        return ids.FIELD_BLOCKS[field]
 
     def request(self, creator: str) -> HoldRequest:
         """The engine's request; call only once ``slot_chosen()`` (the engine checks the rest)."""
@@ -100,26 +156,32 @@ class Form:
             salesperson=self.salesperson or "",
             creator=creator,
             note=self.note,
+            also=tuple(row.item() for row in self.rows),
+            enquiry_id=self.enquiry_id,
             guests=self.guests,
             contact=self.contact,
         )
 
     def preview_request(self, creator: str) -> HoldRequest:
         """As ``request``, with stand-ins for the fields a preview does not depend on."""
+        joining = self.enquiry_id is not None  # left empty, the enquiry's own is taken
         filled = replace(
             self,
-            customer=self.customer.strip() or PREVIEW_CUSTOMER,
-            salesperson=self.salesperson or creator,
+            customer=self.customer.strip() or ("" if joining else PREVIEW_CUSTOMER),
+            salesperson=self.salesperson or ("" if joining else creator),
             note="",
             contact="",
         )
         return filled.request(creator)
 
 
-def read_form(values: Mapping[str, Any]) -> Form:
+def read_form(
+    values: Mapping[str, Any], rows: tuple[int, ...] = (), enquiry_id: int | None = None
+) -> Form:
     """``view.state.values`` (block_id -> action_id -> state) as a Form; unset fields None,
     and fields set to something no picker sends (``11:60``, ``2027-02-30``, a user id that
-    is not one) None and named in ``invalid``."""
+    is not one) None and named in ``invalid``. ``rows``: the keys of the further room rows
+    the form shows (its metadata)."""
 
     def state(block: str) -> Mapping[str, Any]:
         states = values.get(block)
@@ -140,7 +202,18 @@ def read_form(values: Mapping[str, Any]) -> Form:
             invalid.append(block)
         return value
 
+    further = tuple(
+        Row(
+            key,
+            selected(ids.item_room(key)),
+            strictly(ids.item_start(key), "selected_time", strict.clock),
+            strictly(ids.item_end(key), "selected_time", strict.clock),
+        )
+        for key in rows
+    )
     return Form(
+        rows=further,
+        enquiry_id=enquiry_id,
         room_id=selected(ids.ROOM),
         day=strictly(ids.DATE, "selected_date", strict.iso_date),
         start_min=strictly(ids.START, "selected_time", strict.clock),

@@ -22,8 +22,41 @@ GUESTS = "hold_guests"
 CONTACT = "hold_contact"
 
 # Inputs whose change sends a block_actions (dispatch_action) and refreshes the preview.
-PREVIEW_INPUTS = (ROOM, DATE, START, END, KIND)
-PREVIEW_ACTION = re.compile(r"^hold_(room|date|start|end|kind)$")
+# The customer too (on Enter): a customer holding under another enquiry is warned of.
+PREVIEW_INPUTS = (ROOM, DATE, START, END, KIND, CUSTOMER)
+PREVIEW_ACTION = re.compile(r"^hold_(room|date|start|end|kind|customer)$")
+
+# More rooms of one hold (a package), each row a room, a start and an end. The first row is
+# ROOM / START / END above; each further row has a key of its own (kept in the metadata), so
+# a row removed and one added later never share a block id: Slack keeps what was typed in a
+# block id it has seen, whatever the update's initial value says.
+ITEM_ROOM = "hold_item_room_{}"
+ITEM_START = "hold_item_start_{}"
+ITEM_END = "hold_item_end_{}"
+ITEM_ACTION = re.compile(r"^hold_item_(room|start|end)_([0-9]{1,3})$")
+ITEM_ROOM_ACTION = re.compile(r"^hold_item_room_[0-9]{1,3}$")  # rooms found as typed
+ADD_ROOM = "hold_add_room"  # "+ 部屋を追加": another row, its start the last row's end
+REMOVE_ROOM = "hold_remove_room"  # a row's remove button; its value is the row's key
+ROWS_ACTIONS = "hold_rows_actions"  # the block of the add button
+MAX_ROW_KEY = 999
+
+
+def item_room(key: int) -> str:
+    return ITEM_ROOM.format(key)
+
+
+def item_start(key: int) -> str:
+    return ITEM_START.format(key)
+
+
+def item_end(key: int) -> str:
+    return ITEM_END.format(key)
+
+
+def remove_row(key: int) -> str:
+    """block_id of a row's remove button."""
+    return f"hold_remove_row_{key}"
+
 
 PREVIEW = "hold_preview"  # the context block with the one-line rank preview
 NOTICE = "hold_notice"  # what the quick form did not understand, or why a submission was refused
@@ -47,6 +80,7 @@ CONFIRM = "hold_confirm"
 RELEASE = "hold_release"
 EXTEND = "hold_extend"
 DECISION_ACTION = re.compile(r"^hold_(confirm|release|extend)$")
+ANOTHER_DATE = "hold_another_date"  # "別の候補日": the form again, same customer and rooms
 
 
 def card_actions(hold_id: int) -> str:

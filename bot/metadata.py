@@ -19,6 +19,7 @@ from bot.texts import DEFAULT_LOCALE
 
 MAX_METADATA = 3000  # characters: Slack's limit for private_metadata
 MAX_NOTES, MAX_NOTE = 3, 200  # what is kept of the notes when the whole would be too long
+MAX_ROWS = 15  # further room rows kept: beyond any venue's max_items, within 100 blocks
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,9 @@ class Meta:
     notes: tuple[str, ...] = ()  # what the quick form did not understand, already worded
     hold_id: int | None = None  # the hold a dialog is about (Confirm, cancel)
     source: Source | None = None  # the message whose button opened the dialog
+    rows: tuple[int, ...] = ()  # the /hold form's further room rows, by key (``ids.item_room``)
+    last_row: int = 0  # the highest row key this form has used (a removed row's is not reused)
+    enquiry_id: int | None = None  # the form adds a candidate date to this enquiry
 
     def dump(self) -> str:
         data = {
@@ -72,6 +76,9 @@ class Meta:
             "n": list(self.notes),
             "h": self.hold_id,
             "s": _dump_source(self.source) if self.source is not None else None,
+            "k": list(self.rows),
+            "m": self.last_row or None,
+            "q": self.enquiry_id,
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -88,6 +95,7 @@ class Meta:
         data = _object(raw)
         notes = data.get("n")
         source = data.get("s")
+        rows = data.get("k")
         return cls(
             locale=_text(data.get("l")) or DEFAULT_LOCALE,
             channel=strict.slack_id(data.get("c")),
@@ -95,6 +103,9 @@ class Meta:
             notes=tuple(str(n) for n in notes) if isinstance(notes, list) else (),
             hold_id=strict.hold_id(data.get("h")),
             source=_load_source(source) if isinstance(source, dict) else None,
+            rows=_row_keys(rows if isinstance(rows, list) else ()),
+            last_row=_last_row(data.get("m")),
+            enquiry_id=strict.hold_id(data.get("q")),  # an enquiry id has the same range
         )
 
 
@@ -137,6 +148,19 @@ def _card_actions(block: dict[str, Any]) -> re.Match[str] | None:
 
 def _hold_ids(raw: Iterable[object]) -> tuple[int, ...]:
     return tuple(i for i in map(strict.hold_id, raw) if i is not None)
+
+
+def _row_keys(raw: Iterable[object]) -> tuple[int, ...]:
+    """Distinct row keys in range, at most as many as a hold may have rooms of any venue."""
+    keys: list[int] = []
+    for value in raw:
+        if type(value) is int and 0 < value <= ids.MAX_ROW_KEY and value not in keys:
+            keys.append(value)
+    return tuple(keys[:MAX_ROWS])
+
+
+def _last_row(value: object) -> int:
+    return value if type(value) is int and 0 < value <= ids.MAX_ROW_KEY else 0
 
 
 def _text(value: object) -> str | None:

@@ -17,6 +17,7 @@ from slack_sdk.models.blocks import Block
 
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
+from bot.enquiries import candidates_note, grouped
 from bot.texts import dates, esc, text
 from bot.texts.refusals import ordinal
 from core.model import Hold
@@ -126,14 +127,15 @@ def _digest(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
         header(title),
         context(text(locale, "notice.digest.intro", count=len(holds))),
     ]
-    for hold in shown:
+    for hold in grouped(shown):  # candidate dates of one enquiry side by side
         item = text(
             locale,
             "notice.digest.item",
             hold=cards.line(hold, tz, locale),
             deadline=cards.deadline(hold, tz, locale),
         )
-        blocks.append(section(item))
+        note = candidates_note(hold, holds, tz, locale)
+        blocks.append(section("\n".join(filter(None, [note, item]))))
         buttons = cards.decision_buttons(hold, tz, locale)
         if buttons is not None:
             blocks.append(buttons)

@@ -8,20 +8,38 @@ from zoneinfo import ZoneInfo
 from bot.form import Form
 from bot.texts import dates, esc, text
 from bot.texts.kinds import hold_kind, kind_name
-from bot.texts.refusals import describe, in_way_list, ordinal, turnover_only
+from bot.texts.refusals import describe, describe_warning, in_way_list, ordinal, turnover_only
 from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.results import Code, Preview, Refused
 
 
-def preview_line(result: Preview | Refused | None, tz: ZoneInfo, locale: str | None) -> str:
+def preview_line(
+    result: Preview | Refused | None,
+    tz: ZoneInfo,
+    locale: str | None,
+    rooms: tuple[str, ...] = (),
+) -> str:
     """``1番手として受付 · 期限 12/8(火) 19:20``, ``2番手 · 1番手は 佐藤様（婚礼）期限 12/8(火)``,
     ``本予約あり — 受付できません``, ``3番手になるため受付できません``, ... ``None``: a hint.
+    With several ``rooms`` (their names, in the order asked) each room's place comes first:
+    ``チャペル 1番手 · 鳳凰の間 2番手 → 2番手: 全部が1番手になった時点で期限がつきます``.
+    A warning (the same customer under another enquiry) follows on its own line.
     """
     if result is None:
         return text(locale, "preview.hint")
     if isinstance(result, Refused):
         return _refused(result, tz, locale)
+    warnings = [
+        text(locale, "warning.line", warning=describe_warning(w, tz, locale))
+        for w in result.warnings
+    ]
+    if len(rooms) > 1 and len(result.item_ranks) == len(rooms):
+        return "\n".join([_package(result, rooms, tz, locale), *warnings])
+    return "\n".join([_single(result, tz, locale), *warnings])
+
+
+def _single(result: Preview, tz: ZoneInfo, locale: str | None) -> str:
     rank_text = ordinal(result.rank, locale)
     if result.rank == 1 and result.expires_at:
         return text(locale, "preview.first", deadline=dates.when(result.expires_at, tz, locale))
@@ -38,6 +56,23 @@ def preview_line(result: Preview | Refused | None, tz: ZoneInfo, locale: str | N
         return line
     ahead = " / ".join(_ahead(h, tz, locale) for h in result.ahead) or text(locale, "nobody")
     return text(locale, "preview.waiting", rank_text=rank_text, ahead=ahead)
+
+
+def _package(result: Preview, rooms: tuple[str, ...], tz: ZoneInfo, locale: str | None) -> str:
+    items = " · ".join(
+        text(locale, "preview.item", room=esc(room), rank_text=ordinal(rank, locale))
+        for room, rank in zip(rooms, result.item_ranks, strict=True)
+    )
+    if result.rank == 1 and result.expires_at:
+        deadline = dates.when(result.expires_at, tz, locale)
+        return text(locale, "preview.package.first", items=items, deadline=deadline)
+    line = text(
+        locale, "preview.package.waiting", items=items, rank_text=ordinal(result.rank, locale)
+    )
+    if not result.ahead:
+        return line
+    ahead = " / ".join(_ahead(h, tz, locale) for h in result.ahead)
+    return line + "\n" + text(locale, "preview.package.ahead", ahead=ahead)
 
 
 def _refused(refused: Refused, tz: ZoneInfo, locale: str | None) -> str:
@@ -72,4 +107,12 @@ def current_preview(
     if not form.slot_chosen():
         return preview_line(None, venue.tz, locale)
     result = engine.preview(venue.id, form.preview_request(user), now=now)
-    return preview_line(result, venue.tz, locale)
+    return preview_line(result, venue.tz, locale, room_names(venue, form))
+
+
+def room_names(venue: Venue, form: Form) -> tuple[str, ...]:
+    """The names of the form's rooms, in its rows' order (an unknown id as it is)."""
+    chosen = [form.room_id, *(row.room_id for row in form.rows)]
+    return tuple(
+        room.name if (room := venue.rooms.get(rid or "")) else (rid or "") for rid in chosen
+    )

@@ -1,5 +1,10 @@
 """Reading ``/hold 鳳凰 5/15 11:00-15:00 婚礼 40名 山田様`` into what the modal is prefilled with.
 
+Several rooms of one hold are joined by ``+``: ``/hold 5/15 チャペル 11:00-12:00 + 鳳凰
+12:30-15:30 婚礼 山田様``. Each piece after a ``+`` is a room and its times; its other words
+(kind, customer) count as if typed in the first piece. A piece without a room or without both
+times is handed back as it was typed, so the modal can say what would work.
+
 Generous on purpose: full-width digits and letters, 〜 ～ - から between times, 時 and 半,
 ``26:00`` for 2:00 the next morning, dates with or without a year (without: the next such
 date), 今日 / 明日, the venue's kinds by name or id (and the words staff use for the two
@@ -13,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from core.model import DEFAULT_KINDS, EventKind, Kind, Room
@@ -50,6 +55,16 @@ _HONORIFICS = ("様", "さま", "殿", "御中", "さん")
 # Words that name an event (忘年会, 歓迎会, 記念式典, パーティー): one that is not a kind of the
 # venue's is told back as such, never taken into the customer's name nor dropped unsaid.
 _EVENT_ENDINGS = ("会", "式", "式典", "宴", "パーティー", "パーティ", "party")
+_PLUS = re.compile(r"\s*\+\s*")  # ＋ is + after NFKC
+
+
+@dataclass(frozen=True)
+class QuickItem:
+    """One more room of the hold, as typed after a ``+``."""
+
+    room_id: str
+    start_min: int
+    end_min: int
 
 
 @dataclass(frozen=True)
@@ -66,6 +81,8 @@ class QuickForm:
     unparsed: tuple[str, ...] = ()  # words not understood, as typed (normalised)
     unknown_kinds: tuple[str, ...] = ()  # event words that are not one of the venue's kinds
     ambiguous: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())  # word, room names
+    also: tuple[QuickItem, ...] = ()  # further rooms, each typed after a ``+``
+    bad_items: tuple[str, ...] = ()  # pieces after a ``+`` without a room or both times
 
 
 @dataclass
@@ -86,6 +103,41 @@ def parse(
     rooms: Sequence[Room],
     today: date,
     kinds: Sequence[EventKind] = DEFAULT_KINDS,
+) -> QuickForm:
+    first, *pieces = _PLUS.split(_normalise(text))
+    also: list[QuickItem] = []
+    bad: list[str] = []
+    words = [first]
+    for piece in filter(None, pieces):
+        item, rest = _item(piece, rooms)
+        if item is None:
+            bad.append(piece)
+        else:
+            also.append(item)
+            words.append(rest)
+    quick = _parse_one(" ".join(words), rooms, today, kinds)
+    return replace(quick, also=tuple(also), bad_items=tuple(bad))
+
+
+def _item(piece: str, rooms: Sequence[Room]) -> tuple[QuickItem | None, str]:
+    """A room and its two times out of ``piece``, and the words left over."""
+    found = _Found()
+    rest = _take_spaced_room_names(_take_times(piece, found), rooms, found)
+    left: list[str] = []
+    for word in rest.split():
+        if word == _MARK:
+            continue
+        if found.room is None and len(matched := _rooms_for(word, rooms)) == 1:
+            found.room = matched[0].id
+            continue
+        left.append(word)
+    if found.room is None or found.start is None or found.end is None:
+        return None, piece
+    return QuickItem(found.room, found.start, found.end), " ".join(left)
+
+
+def _parse_one(
+    text: str, rooms: Sequence[Room], today: date, kinds: Sequence[EventKind]
 ) -> QuickForm:
     found = _Found(kinds=_kind_words(kinds))
     rest = _normalise(text)

@@ -34,7 +34,10 @@ def post_result(client: WebClient, meta: Meta, user: str, message: Message) -> N
     fields = {"text": message.text, "blocks": message.blocks}
     if meta.response_url and _webhook(meta.response_url, response_type="in_channel", **fields):
         return
-    lead = text(meta.locale, "posted.fallback", channel=meta.channel or "-")
+    if not channel:  # opened from App Home: the DM is the natural place
+        client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)
+        return
+    lead = text(meta.locale, "posted.fallback", channel=channel)
     client.chat_postMessage(channel=user, text=f"{lead}\n{message.text}", blocks=message.blocks)
 
 

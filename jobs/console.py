@@ -30,6 +30,7 @@ EMOJI = {
     ":no_entry:": "⛔",
     ":white_check_mark:": "✅",
     ":large_yellow_circle:": "🟡",
+    ":calendar:": "📅",  # a candidate date released (the customer chose another)
 }
 _BOLD = re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])")
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>")

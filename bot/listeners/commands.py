@@ -69,12 +69,13 @@ def fill_form(deps: Deps, args: Args, venue: Venue, view: dict[str, Any], typed:
     today = deps.now().astimezone(venue.tz).date()
     rooms, kinds = list(venue.rooms.values()), venue.policy.kinds
     quick = parse(typed, rooms, today, kinds) if typed else QuickForm()
-    form = Form.from_quick(quick, salesperson=user)
+    form = Form.from_quick(quick, salesperson=user, max_items=venue.policy.max_items)
     meta = Meta(
         locale=locale,
         channel=body.get("channel_id"),
         response_url=body.get("response_url"),
-        notes=quick_notes(quick, locale, kinds),
+        notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
+        rows=tuple(row.key for row in form.rows),
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

@@ -1,17 +1,19 @@
-"""The /hold modal: live preview on every slot change, rooms found as typed (a venue with
-more rooms than fit in a menu), and the submission."""
+"""The /hold modal: live preview on every slot change, rooms added and removed (a package),
+rooms found as typed (a venue with more rooms than fit in a menu), and the submission."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from slack_bolt import Ack, App, Args
 
 from bot import ids, strict
 from bot.deps import Deps
-from bot.form import INVALID, REQUIRED_TEXT, Form, read_form
+from bot.form import REQUIRED_TEXT, Form, Row, invalid_text, read_form
 from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta
-from bot.preview import current_preview, preview_line
+from bot.preview import current_preview, preview_line, room_names
 from bot.replies import post_result
 from bot.rooms import group_rooms
 from bot.texts import text
@@ -24,7 +26,11 @@ from core.results import Refused
 
 def register(app: App, deps: Deps) -> None:
     app.block_action(ids.PREVIEW_ACTION)(deps.listener(preview_changed))
+    app.block_action(ids.ITEM_ACTION)(deps.listener(preview_changed))
+    app.block_action(ids.ADD_ROOM)(deps.listener(rows_changed))
+    app.block_action(ids.REMOVE_ROOM)(deps.listener(rows_changed))
     app.options(ids.ROOM)(deps.listener(room_options))
+    app.options(ids.ITEM_ROOM_ACTION)(deps.listener(room_options))
     app.view_submission(ids.HOLD_MODAL)(deps.listener(submit))
 
 
@@ -34,11 +40,22 @@ def preview_changed(deps: Deps, args: Args) -> None:
     deps.after(args.body, args.client, lambda: refresh_preview(deps, args))
 
 
+def rows_changed(deps: Deps, args: Args) -> None:
+    """ "+ Add a room" or a row's remove button: the form is drawn again with its new rows."""
+    args.ack()
+    deps.after(args.body, args.client, lambda: refresh_preview(deps, args))
+
+
 def refresh_preview(deps: Deps, args: Args) -> None:
     view = args.body["view"]
     venue = deps.venue(args.context)
     meta = Meta.load(view.get("private_metadata"))
-    form = read_form(view["state"]["values"])
+    form = read_form(view["state"]["values"], meta.rows, meta.enquiry_id)
+    action = args.body["actions"][0]
+    if action.get("action_id") in (ids.ADD_ROOM, ids.REMOVE_ROOM):
+        form = _with_rows(form, action, venue.policy.max_items, meta.last_row)
+        keys = tuple(row.key for row in form.rows)
+        meta = replace(meta, rows=keys, last_row=max((meta.last_row, *keys)))
     user = args.body["user"]["id"]
     line = current_preview(deps.engine, venue, form, user, meta.locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=line)
@@ -46,6 +63,23 @@ def refresh_preview(deps: Deps, args: Args) -> None:
     deps.views.update(
         args.client, view_id=view["id"], view=modal.to_dict(), hash=view.get("hash"), stamp=stamp
     )
+
+
+def _with_rows(form: Form, action: dict[str, object], max_items: int, last_key: int) -> Form:
+    """The form after an add (a new row whose start is the last row's end, its key never used
+    in this form before) or a remove (the row the button's value names); a click past the
+    venue's limit or on no row changes nothing.
+    """
+    if action.get("action_id") == ids.REMOVE_ROOM:
+        key = strict.number(action.get("value"))
+        return replace(form, rows=tuple(row for row in form.rows if row.key != key))
+    if len(form.rows) + 1 >= max_items:
+        return form
+    key = max((last_key, *(row.key for row in form.rows))) + 1
+    if key > ids.MAX_ROW_KEY:  # a thousand rows added and removed in one form
+        return form
+    last_end = form.rows[-1].end_min if form.rows else form.end_min
+    return replace(form, rows=(*form.rows, Row(key, start_min=last_end)))
 
 
 def room_options(deps: Deps, args: Args) -> None:
@@ -60,17 +94,18 @@ def submit(deps: Deps, args: Args) -> None:
     """Errors on the field at fault; a refusal in the modal; success closes it and posts."""
     ack, view, user = args.ack, args.body["view"], args.body["user"]["id"]
     meta = Meta.load(view.get("private_metadata"))
-    form = read_form(view["state"]["values"])
+    form = read_form(view["state"]["values"], meta.rows, meta.enquiry_id)
     if form.invalid:
         ack(
             response_action="errors",
-            errors={b: text(meta.locale, INVALID[b]) for b in form.invalid},
+            errors={b: text(meta.locale, invalid_text(b)) for b in form.invalid},
         )
         return
     if missing := form.missing():
         ack(
             response_action="errors",
-            errors={b: text(meta.locale, REQUIRED_TEXT[b]) for b in missing},
+            # a further room's row: its room or time, as the first row's are asked for
+            errors={b: text(meta.locale, _required(form, b)) for b in missing},
         )
         return
     venue = deps.venue(args.context)
@@ -88,7 +123,8 @@ def submit(deps: Deps, args: Args) -> None:
         return  # the first submission posted already
 
     def announce() -> None:
-        post_result(args.client, meta, user, posted(result, venue.tz, meta.locale))
+        message = posted(result, venue.tz, meta.locale, candidate=meta.enquiry_id is not None)
+        post_result(args.client, meta, user, message)
         publish_homes(deps, args.client, venue, {result.hold.salesperson, user})
 
     deps.after(args.body, args.client, announce)
@@ -96,10 +132,20 @@ def submit(deps: Deps, args: Args) -> None:
 
 def _refuse(ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused) -> None:
     reason = describe(refused, venue.tz, meta.locale)
-    block = ids.FIELD_BLOCKS.get(refused.field or "")
+    block = form.row_block(refused.room, refused.field)
     if block is not None:
         ack(response_action="errors", errors={block: reason})
         return
-    line = preview_line(refused, venue.tz, meta.locale)
+    line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form))
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
     ack(response_action="update", view=modal.to_dict())
+
+
+def _required(form: Form, block: str) -> str:
+    """What an input left empty is told: each names what it wants; a further room's row
+    asks for its room or time as the first row does."""
+    for row in form.rows:
+        for mine, first in zip(row.blocks(), (ids.ROOM, ids.START, ids.END), strict=True):
+            if block == mine:
+                return REQUIRED_TEXT[first]
+    return REQUIRED_TEXT.get(block, "field.required")

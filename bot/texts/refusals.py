@@ -64,6 +64,16 @@ def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = Fal
     """``#12 鳳凰の間 3/10(水) 11:00–15:00 山田様（婚礼）``, escaped for mrkdwn and fallback
     text; ``plain`` leaves it as typed, for plain_text (which Slack does not parse)."""
     quote = (lambda typed: typed) if plain else esc
+    if hold.is_package:  # #12 5/15(土) チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30 山田様（婚礼）
+        return text(
+            locale,
+            "hold.line.package",
+            id=hold.id,
+            day=dates.day(hold.local_date, locale),
+            items=items_line(hold, tz, locale, plain=plain),
+            customer=quote(hold.customer),
+            kind=text(locale, f"kind.{hold.kind.value}"),
+        )
     return text(
         locale,
         "hold.line",
@@ -73,6 +83,20 @@ def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = Fal
         times=dates.time_range(hold.start_at, hold.end_at, tz),
         customer=quote(hold.customer),
         kind=kind_and_guests(hold, locale, quote),
+    )
+
+
+def items_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = False) -> str:
+    """``チャペル 11:00–12:00 + 鳳凰の間 12:30–15:30``: every room of a hold with its times."""
+    quote = (lambda typed: typed) if plain else esc
+    return " + ".join(
+        text(
+            locale,
+            "hold.item",
+            room=quote(item.room_name),
+            times=dates.time_range(item.start_at, item.end_at, tz),
+        )
+        for item in hold.items
     )
 
 

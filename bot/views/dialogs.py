@@ -19,16 +19,21 @@ MAX_LISTED = 15
 
 
 def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta) -> View:
-    """Says which holds confirming will release (their salespeople are told) and promote."""
+    """Says which holds confirming will release (their salespeople are told): the other
+    candidate dates of its enquiry first, then those in the way; and which it will promote."""
     locale = meta.locale
     blocks: list[Block] = [
         section(text(locale, "confirm.body", hold=cards.line(plan.hold, tz, locale)))
     ]
     if note := cards.details(plan.hold, locale):  # the note; the clicker may be its creator
         blocks.append(context(note))
-    if plan.would_release:
-        blocks.append(_listing("confirm.releases", plan.would_release, tz, locale))
-    else:
+    candidates = {h.id for h in plan.candidates}
+    in_the_way = tuple(h for h in plan.would_release if h.id not in candidates)
+    if plan.candidates:
+        blocks.append(_listing("confirm.candidates", plan.candidates, tz, locale))
+    if in_the_way:
+        blocks.append(_listing("confirm.releases", in_the_way, tz, locale))
+    elif not plan.candidates:
         blocks.append(context(text(locale, "confirm.releases.none")))
     if plan.would_promote:
         blocks.append(_listing("confirm.promotes", plan.would_promote, tz, locale))

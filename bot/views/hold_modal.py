@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from slack_sdk.models.blocks import (
+    ActionsBlock,
     Block,
+    ButtonElement,
     DatePickerElement,
     ExternalDataSelectElement,
     InputBlock,
@@ -20,7 +22,7 @@ from slack_sdk.models.views import View
 
 from bot import ids
 from bot.blocks import context, plain, section
-from bot.form import Form
+from bot.form import Form, Row
 from bot.metadata import Meta
 from bot.quickform import QuickForm
 from bot.rooms import RoomGroups, group_rooms
@@ -55,13 +57,14 @@ def hold_modal(
     notes = [*meta.notes, *([text(locale, "modal.refused", reason=refusal)] if refusal else [])]
     blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
     blocks += [
-        _input(ids.ROOM, "field.room", _room_select(venue, form.room_id, locale), locale),
         _input(ids.DATE, "field.date", _date_picker(form), locale),
+        _input(ids.ROOM, "field.room", _room_select(venue, ids.ROOM, form.room_id, locale), locale),
         _input(ids.START, "field.start", _time_picker(ids.START, form.start_min), locale),
         _input(ids.END, "field.end", _time_picker(ids.END, form.end_min), locale, hint=True),
+        *_rows(venue, form, locale),
         _input(ids.KIND, "field.kind", _kinds(venue.policy.kinds, form.kind, locale), locale),
         context(preview, block_id=ids.PREVIEW),
-        _input(ids.CUSTOMER, "field.customer", _customer(form, locale), locale, dispatch=False),
+        _input(ids.CUSTOMER, "field.customer", _customer(form, locale), locale),
         _optional(ids.GUESTS, "field.guests", _guests(form), locale),
         _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),
         _optional(ids.CONTACT, "field.contact", _contact(form, locale), locale, hint=True),
@@ -70,7 +73,7 @@ def hold_modal(
     return View(
         type="modal",
         callback_id=ids.HOLD_MODAL,
-        title=plain(text(locale, "modal.title"), 24),
+        title=plain(text(locale, "modal.title.another" if meta.enquiry_id else "modal.title"), 24),
         submit=plain(text(locale, "modal.submit"), 24),
         close=plain(text(locale, "modal.close"), 24),
         private_metadata=meta.dump(),
@@ -79,10 +82,12 @@ def hold_modal(
 
 
 def quick_notes(
-    quick: QuickForm, locale: str, kinds: tuple[EventKind, ...] = ()
+    quick: QuickForm, locale: str, max_items: int = 0, kinds: tuple[EventKind, ...] = ()
 ) -> tuple[str, ...]:
-    """What the quick form did not understand, worded for the top of the modal; an event
-    word that is not one of the venue's kinds is told as such, with the kinds there are."""
+    """What the quick form did not understand, worded for the top of the modal: words, rooms
+    it could mean several of, pieces after a ``+`` that are not a room with its times, rooms
+    beyond the venue's ``max_items`` (left out of the form), and an event word that is not
+    one of the venue's kinds (with the kinds there are)."""
     quote = "「{}」" if lang(locale) == "ja" else "'{}'"
     parts = [esc(quote.format(word)) for word in quick.unparsed]
     parts += [
@@ -94,7 +99,49 @@ def quick_notes(
         text(locale, "modal.unknown_kind", word=esc(word), kinds=kind_choices(kinds, locale))
         for word in quick.unknown_kinds
     ]
+    if quick.bad_items:
+        pieces = " / ".join(esc(quote.format(piece)) for piece in quick.bad_items)
+        notes.append(text(locale, "modal.bad_item", pieces=pieces))
+    if max_items and len(quick.also) + 1 > max_items:
+        notes.append(text(locale, "modal.too_many_rooms", limit=max_items))
     return tuple(notes)
+
+
+def _rows(venue: Venue, form: Form, locale: str) -> list[Block]:
+    """Each further room's row (room, start, end, its remove button), then "+ Add a room"
+    while the hold has fewer rooms than the venue allows."""
+    blocks: list[Block] = []
+    for number, row in enumerate(form.rows, start=2):
+        room_block, start_block, end_block = row.blocks()
+        room = _room_select(venue, room_block, row.room_id, locale)
+        blocks += [
+            _input(room_block, "field.room", room, locale, number=number),
+            _input(
+                start_block,
+                "field.start",
+                _time_picker(start_block, row.start_min),
+                locale,
+                number=number,
+            ),
+            _input(
+                end_block, "field.end", _time_picker(end_block, row.end_min), locale, number=number
+            ),
+            ActionsBlock(block_id=ids.remove_row(row.key), elements=[_remove(row, number, locale)]),
+        ]
+    if len(form.rows) + 1 < venue.policy.max_items:
+        add = ButtonElement(
+            text=plain(text(locale, "modal.add_room")), action_id=ids.ADD_ROOM, value="add"
+        )
+        blocks.append(ActionsBlock(block_id=ids.ROWS_ACTIONS, elements=[add]))
+    return blocks
+
+
+def _remove(row: Row, number: int, locale: str) -> ButtonElement:
+    return ButtonElement(
+        text=plain(text(locale, "modal.remove_room", number=number)),
+        action_id=ids.REMOVE_ROOM,
+        value=str(row.key),
+    )
 
 
 def _input(
@@ -105,10 +152,13 @@ def _input(
     *,
     dispatch: bool = True,
     hint: bool = False,
+    number: int | None = None,
 ) -> InputBlock:
+    """An input; ``number``: the room row it belongs to (``部屋 2``), from the second on."""
+    said = text(locale, label)
     return InputBlock(
         block_id=block_id,
-        label=plain(text(locale, label), 2000),
+        label=plain(said if number is None else f"{said} {number}", 2000),
         element=element,  # type: ignore[arg-type]
         dispatch_action=dispatch,  # a change sends block_actions: the preview follows it
         hint=plain(text(locale, f"{label}.hint"), 2000) if hint else None,
@@ -135,7 +185,7 @@ def room_groups(groups: RoomGroups, locale: str) -> list[OptionGroup]:
 
 
 def _room_select(
-    venue: Venue, chosen: str | None, locale: str
+    venue: Venue, action_id: str, chosen: str | None, locale: str
 ) -> StaticSelectElement | ExternalDataSelectElement:
     """Every room in one menu while they fit (``MAX_MENU_ROOMS``); a venue with more gets a
     menu that finds rooms as their name is typed (``block_suggestion``), so every room can
@@ -146,13 +196,13 @@ def _room_select(
     placeholder = plain(text(locale, "field.room.placeholder"), 150)
     if groups.count > MAX_MENU_ROOMS:
         return ExternalDataSelectElement(
-            action_id=ids.ROOM,
+            action_id=action_id,
             placeholder=placeholder,
             initial_option=initial,
             min_query_length=0,  # the first rooms show before anything is typed
         )
     return StaticSelectElement(
-        action_id=ids.ROOM,
+        action_id=action_id,
         placeholder=placeholder,
         option_groups=room_groups(groups, locale),
         initial_option=initial,

@@ -1,5 +1,6 @@
 """App Home: my 1st holds with deadlines and buttons, my waiting holds with who is ahead and
-until when, and recent outcomes; within the 100 blocks a Home tab may have.
+until when, and recent outcomes; within the 100 blocks a Home tab may have. Candidate dates
+of one enquiry sit side by side, each naming the others; a tentative hold has "Another date".
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from slack_sdk.models.views import View
 
 from bot import cards, ids
 from bot.blocks import context, header, section
-from bot.texts import dates, text
+from bot.enquiries import candidates_note, grouped
+from bot.texts import dates, lang, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import ordinal
+from core.model import Hold
 from core.results import Overview, Waiting
 
 MAX_FIRSTS = 20  # two blocks each
@@ -37,11 +40,14 @@ def home_view(overview: Overview, tz: ZoneInfo, locale: str, now: datetime) -> V
 
 def _firsts(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
     blocks: list[Block] = [section(f"*{text(locale, 'home.firsts')}*")]
-    firsts = sorted(overview.firsts, key=lambda h: (h.expires_at or h.start_at, h.id))
+    firsts = grouped(sorted(overview.firsts, key=lambda h: (h.expires_at or h.start_at, h.id)))
     if not firsts:
         return [*blocks, context(text(locale, "home.firsts.empty"))]
+    live = _live(overview)
     for hold in firsts[:MAX_FIRSTS]:
-        blocks += cards.card(hold, tz, locale, contact=True)  # the user's own holds
+        note = candidates_note(hold, live, tz, locale) or None
+        # the user's own holds: the customer's contact too
+        blocks += cards.card(hold, tz, locale, lead=note, another=True, contact=True)
     return blocks + _more(len(firsts) - MAX_FIRSTS, locale)
 
 
@@ -49,12 +55,20 @@ def _waiting(overview: Overview, tz: ZoneInfo, locale: str) -> list[Block]:
     blocks: list[Block] = [section(f"*{text(locale, 'home.waiting')}*")]
     if not overview.waiting:
         return [*blocks, context(text(locale, "home.waiting.empty"))]
-    for item in overview.waiting[:MAX_WAITING]:
-        blocks.append(section(_waiting_line(item, tz, locale)))
-        buttons = cards.decision_buttons(item.hold, tz, locale)
+    live = _live(overview)
+    order = {h.id: i for i, h in enumerate(grouped([w.hold for w in overview.waiting]))}
+    waiting = sorted(overview.waiting, key=lambda w: order[w.hold.id])
+    for item in waiting[:MAX_WAITING]:
+        note = candidates_note(item.hold, live, tz, locale)
+        blocks.append(section("\n".join(filter(None, [note, _waiting_line(item, tz, locale)]))))
+        buttons = cards.decision_buttons(item.hold, tz, locale, another=True)
         if buttons is not None:
             blocks.append(buttons)
     return blocks + _more(len(overview.waiting) - MAX_WAITING, locale)
+
+
+def _live(overview: Overview) -> list[Hold]:
+    return [*overview.firsts, *(w.hold for w in overview.waiting)]
 
 
 def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
@@ -67,11 +81,18 @@ def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str) -> str:
         )
         for a in item.ahead
     )
+    rank_text = ordinal(item.hold.rank or 0, locale)
+    if item.hold.is_package:  # which room it waits on
+        rank_text += (
+            f"（{cards.item_ranks(item.hold, locale)}）"
+            if lang(locale) == "ja"
+            else (f" ({cards.item_ranks(item.hold, locale)})")
+        )
     said = text(
         locale,
         "home.waiting.item",
         hold=cards.line(item.hold, tz, locale),
-        rank_text=ordinal(item.hold.rank or 0, locale),
+        rank_text=rank_text,
         ahead=ahead or text(locale, "nobody"),
     )
     more = cards.details(item.hold, locale, contact=True)

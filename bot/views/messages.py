@@ -25,12 +25,15 @@ class Message:
     blocks: list[dict[str, Any]]
 
 
-def posted(result: Requested, tz: ZoneInfo, locale: str) -> Message:
-    """In the channel: who took which slot, as which rank, until when, for which salesperson."""
+def posted(result: Requested, tz: ZoneInfo, locale: str, *, candidate: bool = False) -> Message:
+    """In the channel: who took which slot, as which rank, until when, for which salesperson
+    (``candidate``: as another candidate date of its enquiry)."""
     hold = result.hold
     rank_text = ordinal(result.rank, locale)
     key = "posted.first" if result.rank == 1 else "posted.waiting"
-    lead = text(locale, key, creator=hold.creator, rank_text=rank_text)
+    if candidate:  # another date of an enquiry that has one already
+        key = "posted.candidate"
+    lead = text(locale, key, creator=hold.creator, rank_text=rank_text, enquiry=hold.enquiry_id)
     notes: tuple[str, ...] = ()
     if result.in_way:  # everyone ahead, 2nd holds too, and whether only turnover
         ahead = in_way_list(result.in_way, tz, locale)
@@ -40,7 +43,7 @@ def posted(result: Requested, tz: ZoneInfo, locale: str) -> Message:
     elif result.ahead:
         ahead = " / ".join(cards.brief(h, locale) for h in result.ahead)
         notes = (text(locale, "card.ahead", ahead=ahead),)
-    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes)
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=notes, another=True)
     summary = text(locale, "posted.text", rank_text=rank_text, hold=hold_line(hold, tz, locale))
     return Message(summary, dump(blocks))
 
@@ -49,7 +52,7 @@ def outcome(
     hold: Hold, tz: ZoneInfo, locale: str, lead: str | None, notes: Sequence[str] = ()
 ) -> Message:
     """A hold's card after a click: what happened (if anything), then the hold as it stands."""
-    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes))
+    blocks = cards.card(hold, tz, locale, lead=lead, notes=tuple(notes), another=True)
     line = hold_line(hold, tz, locale)
     if not lead:
         return Message(line, dump(blocks))
@@ -64,8 +67,13 @@ def decided(
     notes: list[str] = []
     if isinstance(result, Confirmed):
         lead = text(locale, "done.confirmed", actor=actor)
-        if result.released:
-            notes.append(text(locale, "done.released_others", count=len(result.released)))
+        chosen_away = {h.id for h in result.candidates}
+        others = [h for h in result.released if h.id not in chosen_away]
+        if others:
+            notes.append(text(locale, "done.released_others", count=len(others)))
+        if result.candidates:
+            dates_released = " / ".join(cards.line(h, tz, locale) for h in result.candidates)
+            notes.append(text(locale, "done.released_candidates", holds=dates_released))
     elif isinstance(result, Released):
         lead = text(locale, "done.released", actor=actor)
     else:

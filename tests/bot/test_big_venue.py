@@ -128,3 +128,17 @@ def test_a_venue_whose_rooms_fit_in_a_menu_gets_them_all_in_one() -> None:
     assert element["type"] == "static_select"
     assert sorted(values_of(element["option_groups"])) == sorted(rooms)
     assert element["initial_option"]["value"] == "r089"
+
+
+def test_a_further_room_row_finds_rooms_as_typed_too(bot: Harness) -> None:
+    view_id = bot.command("3/10 r104 11:00-12:00 + o007 12:30-15:30 婚礼 山田様")
+    view = bot.slack.view(view_id)
+    row = next(b for b in view["blocks"] if b.get("block_id") == ids.item_room(1))
+    assert row["element"]["type"] == "external_select"
+    assert row["element"]["initial_option"]["value"] == "o007"
+    body = sr.block_suggestion(
+        ids.item_room(1), "個室012", block_id=ids.item_room(1), view=bot.slack.view(view_id)
+    )
+    status, _, answer = bot.post(body)
+    assert status == 200, answer
+    assert values_of(json.loads(answer)["option_groups"]) == ["o012"]

@@ -180,3 +180,11 @@ def test_private_metadata_that_is_not_ours_reads_as_nothing() -> None:
         locale="en", hold_id=12, response_url="https://hooks.slack.com/x", source=Source("C1")
     )
     assert Meta.load(kept.dump()) == kept
+    rows = Meta(rows=(1, 3), enquiry_id=7)
+    assert Meta.load(rows.dump()) == rows
+
+
+def test_room_rows_in_private_metadata_are_read_strictly() -> None:
+    crafted = Meta.load('{"k": [1, 1, 0, -2, 1000, "2", true, 3.0, 4], "q": "x"}')
+    assert (crafted.rows, crafted.enquiry_id) == ((1, 4), None)
+    assert len(Meta.load(json.dumps({"k": list(range(1, 500))})).rows) == 15

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from bot.quickform import QuickForm, parse
+from bot.quickform import QuickForm, QuickItem, parse
 from bot.rooms import group_rooms
 from core.model import Kind, Room
 from tests.support.factories import rooms
@@ -152,3 +152,24 @@ def test_room_groups_leave_out_inactive_rooms_and_keep_venue_order() -> None:
     # without the whole room its halves are ordinary rooms
     assert groups.whole == () and groups.partitions == ()
     assert [r.id for r in groups.others] == ["hoo-a", "hoo-b", "sakura", "chapel"]
+
+
+def test_rooms_joined_by_plus_are_one_hold_and_their_words_count_for_the_whole() -> None:
+    q = read("5/15 チャペル 11:00-12:00 + 鳳凰 12:30-15:30 婚礼 山田様")
+    assert (q.room_id, q.start_min, q.end_min) == ("chapel", 11 * 60, 12 * 60)
+    assert q.also == (QuickItem("hoo", 12 * 60 + 30, 15 * 60 + 30),)
+    assert (q.day, q.kind, q.customer) == (date(2027, 5, 15), Kind.WEDDING, "山田様")
+    assert (q.unparsed, q.bad_items) == ((), ())
+
+
+def test_full_width_plus_spaced_room_names_and_a_room_past_midnight() -> None:
+    q = read("5/15 桜 18:00-20:00＋鳳凰 東 21:00-1:00 宴会 ABC商事")
+    assert q.also == (QuickItem("hoo-east", 21 * 60, 60),)
+    assert (q.room_id, q.customer) == ("sakura", "ABC商事")
+
+
+def test_a_piece_after_plus_without_a_room_or_both_times_is_handed_back() -> None:
+    q = read("5/15 チャペル 11:00-12:00 + 鳳凰 12:30 + どこか 13:00-14:00 + 桜 16:00-17:00")
+    assert q.bad_items == ("鳳凰 12:30", "どこか 13:00-14:00")
+    assert q.also == (QuickItem("sakura", 16 * 60, 17 * 60),)
+    assert read("5/15 チャペル 11:00-12:00 +").bad_items == ()  # a trailing + is no piece

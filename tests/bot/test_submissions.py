@@ -139,7 +139,8 @@ def test_second_in_line_is_posted_with_who_is_first(bot: Harness) -> None:
     assert "*2番手*" in text and f"前に: 1番手 #{first.hold.id} 佐藤様（婚礼）" in text
     rows = [b for b in post.body["blocks"] if b["type"] == "actions"]
     buttons = [e["action_id"] for row in rows for e in row["elements"]]
-    assert buttons == [ids.RELEASE]  # a waiting hold can only be released
+    # a waiting hold can only be released (or get another candidate date), not confirmed
+    assert buttons == [ids.RELEASE, ids.ANOTHER_DATE]
 
 
 def test_when_the_bot_is_not_in_the_channel_it_answers_through_the_response_url(

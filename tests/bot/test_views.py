@@ -42,8 +42,8 @@ def test_the_form_has_every_field_with_dispatch_on_the_slot_fields() -> None:
     view = hold_modal(venue(), Form(salesperson="U1"), meta, preview="…").to_dict()
     inputs = {b["block_id"]: b for b in view["blocks"] if b["type"] == "input"}
     assert list(inputs) == [
+        ids.DATE,  # first: every room of a hold is on that one date
         ids.ROOM,
-        ids.DATE,
         ids.START,
         ids.END,
         ids.KIND,
