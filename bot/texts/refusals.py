@@ -72,7 +72,7 @@ def hold_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, plain: bool = Fal
             day=dates.day(hold.local_date, locale),
             items=items_line(hold, tz, locale, plain=plain),
             customer=quote(hold.customer),
-            kind=text(locale, f"kind.{hold.kind.value}"),
+            kind=kind_and_guests(hold, locale, quote),
         )
     return text(
         locale,
