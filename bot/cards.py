@@ -15,6 +15,7 @@ from bot import ids
 from bot.blocks import context, plain, section
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
+from bot.texts.kinds import hold_kind, status_text
 from bot.texts.refusals import hold_line, ordinal
 from core.model import Hold, Status
 
@@ -47,7 +48,7 @@ def state(
         )
     if hold.status is Status.TENTATIVE:
         return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
-    return text(locale, f"card.{hold.status.value}")
+    return status_text(hold, locale, "card")
 
 
 def item_ranks(hold: Hold, locale: str | None) -> str:
@@ -79,10 +80,19 @@ def deadline(
 
 def brief(hold: Hold, locale: str | None) -> str:
     """``#13 佐藤様（婚礼）``: another hold, named shortly."""
-    kind = text(locale, f"kind.{hold.kind.value}")
+    kind = hold_kind(hold, locale)
     if lang(locale) == "en":
         return f"#{hold.id} {esc(hold.customer)} ({kind})"
     return f"#{hold.id} {esc(hold.customer)}（{kind}）"
+
+
+def details(hold: Hold, locale: str | None, *, contact: bool = False) -> str:
+    """The hold's note, and its contact only with ``contact`` (a view for its salesperson or a
+    manager: never the channel), escaped; "" when there is neither."""
+    said = [text(locale, "card.note", note=esc(hold.note))] if hold.note else []
+    if contact and hold.contact:
+        said.append(text(locale, "card.contact", contact=esc(hold.contact)))
+    return "\n".join(said)
 
 
 def card(
@@ -94,10 +104,12 @@ def card(
     notes: tuple[str, ...] = (),
     extend: bool = True,
     another: bool = False,
+    contact: bool = False,
     style: DateStyle = PLAIN,
     now: datetime | None = None,
 ) -> list[Block]:
-    """Lead line, the hold, its state and salesperson; buttons while it is tentative
+    """Lead line, the hold, its state and salesperson, its note (and its contact, with
+    ``contact``: only for its salesperson and managers); buttons while it is tentative
     (``another``: with "Another date", where a salesperson works on the hold).
     ``now``: the deadline says the time left (App Home, DMs)."""
     body = "\n".join(
@@ -108,6 +120,7 @@ def card(
                 line(hold, tz, locale, style=style),
                 f"{state(hold, tz, locale, style=style, now=now)} · "
                 + text(locale, "card.salesperson", salesperson=esc(hold.salesperson)),
+                details(hold, locale, contact=contact),
             ],
         )
     )

@@ -10,6 +10,7 @@ from bot.form import Form
 from bot.metadata import Meta
 from bot.preview import preview_line
 from bot.texts import dates, esc, lang, text
+from bot.texts.kinds import hold_kind
 from bot.texts.refusals import ordinal
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, HoldItem, Venue
@@ -24,7 +25,7 @@ def form_of(hold: Hold, item: HoldItem, tz: ZoneInfo) -> Form:
         day=hold.local_date,
         start_min=_clock(item.start_at, tz),
         end_min=_clock(item.end_at, tz),
-        kind=hold.kind.value,
+        kind=hold.kind_id,
         customer=hold.customer,
         salesperson=hold.salesperson,
         note=hold.note,
@@ -79,7 +80,7 @@ def edit_line(plan: EditPlan | Refused, venue: Venue, locale: str, now: datetime
 
 
 def _named(hold: Hold, locale: str) -> str:
-    kind = text(locale, f"kind.{hold.kind.value}")
+    kind = hold_kind(hold, locale)
     if lang(locale) == "en":
         return f"{esc(hold.customer)} ({kind})"
     return f"{esc(hold.customer)}（{kind}）"

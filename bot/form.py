@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, TypeVar
 
@@ -14,10 +14,22 @@ from core.rules.spans import end_minute
 
 T = TypeVar("T")
 REQUIRED = (ids.ROOM, ids.DATE, ids.START, ids.END, ids.KIND, ids.CUSTOMER, ids.SALESPERSON)
+# What an input left empty is told (the catalog key): each names what it wants.
+REQUIRED_TEXT = {
+    ids.ROOM: "field.required.room",
+    ids.DATE: "field.required.date",
+    ids.START: "field.required.start",
+    ids.END: "field.required.end",
+    ids.KIND: "field.required.kind",
+    ids.CUSTOMER: "field.required.customer",
+    ids.SALESPERSON: "field.required.salesperson",
+}
 # What an input set to something unreadable is told (the catalog key), by block id.
 INVALID = {
     ids.CUSTOMER: "field.invalid_text",
     ids.NOTE: "field.invalid_text",
+    ids.CONTACT: "field.invalid_text",
+    ids.GUESTS: "field.invalid_guests",
     ids.DATE: "field.invalid_date",
     ids.START: "field.invalid_time",
     ids.END: "field.invalid_time",
@@ -67,6 +79,8 @@ class Form:
     customer: str = ""
     salesperson: str | None = None
     note: str = ""
+    guests: int | None = None
+    contact: str = field(default="", repr=False)  # never logged
     invalid: tuple[str, ...] = ()  # block ids of inputs set to something unreadable
     rows: tuple[Row, ...] = ()  # further rooms on the same date (a package)
     enquiry_id: int | None = None  # another candidate date of this enquiry
@@ -84,9 +98,10 @@ class Form:
             day=quick.day,
             start_min=quick.start_min,
             end_min=quick.end_min,
-            kind=quick.kind.value if quick.kind else None,
+            kind=quick.kind,
             customer=quick.customer or "",
             salesperson=salesperson,
+            guests=quick.guests,
         )
 
     def missing(self) -> list[str]:
@@ -143,6 +158,8 @@ class Form:
             note=self.note,
             also=tuple(row.item() for row in self.rows),
             enquiry_id=self.enquiry_id,
+            guests=self.guests,
+            contact=self.contact,
         )
 
     def preview_request(self, creator: str) -> HoldRequest:
@@ -153,6 +170,7 @@ class Form:
             customer=self.customer.strip() or ("" if joining else PREVIEW_CUSTOMER),
             salesperson=self.salesperson or ("" if joining else creator),
             note="",
+            contact="",
         )
         return filled.request(creator)
 
@@ -204,5 +222,7 @@ def read_form(
         customer=strictly(ids.CUSTOMER, "value", strict.typed_text) or "",
         salesperson=strictly(ids.SALESPERSON, "selected_user", strict.user_id),
         note=strictly(ids.NOTE, "value", lambda raw: strict.typed_text(raw, lines=True)) or "",
+        guests=strictly(ids.GUESTS, "value", strict.count),
+        contact=strictly(ids.CONTACT, "value", strict.typed_text) or "",
         invalid=tuple(invalid),
     )

@@ -18,6 +18,8 @@ KIND = "hold_kind"
 CUSTOMER = "hold_customer"
 SALESPERSON = "hold_salesperson"
 NOTE = "hold_note"
+GUESTS = "hold_guests"
+CONTACT = "hold_contact"
 
 # Inputs whose change sends a block_actions (dispatch_action) and refreshes the preview.
 # The customer too (on Enter): a customer holding under another enquiry is warned of.
@@ -69,6 +71,8 @@ FIELD_BLOCKS = {
     "customer": CUSTOMER,
     "salesperson": SALESPERSON,
     "note": NOTE,
+    "guests": GUESTS,
+    "contact": CONTACT,
 }
 
 # -- buttons on hold cards (messages, DMs, App Home); the value is the hold id ----------------

@@ -257,7 +257,9 @@ def _single(
     body = (
         text(locale, f"notice.{kind}.title") + "\n" + text(locale, f"notice.{kind}.body", **facts)
     )
-    blocks: list[Block] = [section(body)]
+    # A DM goes to the hold's own salesperson: its note and the customer's contact with it.
+    more = cards.details(hold, locale, contact=True)
+    blocks: list[Block] = [section(body + ("\n" + more if more else ""))]
     row = cards.decision_buttons(hold, tz, locale, extend=extend, style=style) if buttons else None
     if row is not None:
         blocks.append(row)

@@ -8,7 +8,8 @@ from zoneinfo import ZoneInfo
 from bot.form import Form
 from bot.texts import dates, esc, text
 from bot.texts.dates import PLAIN, DateStyle
-from bot.texts.refusals import describe, describe_warning, ordinal
+from bot.texts.kinds import hold_kind, kind_name
+from bot.texts.refusals import describe, describe_warning, in_way_list, ordinal, turnover_only
 from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.results import Code, Preview, Refused
@@ -47,6 +48,17 @@ def _single(result: Preview, tz: ZoneInfo, locale: str | None, style: DateStyle)
     if result.rank == 1 and result.expires_at:
         deadline = dates.deadline(result.expires_at, tz, locale, style=style)
         return text(locale, "preview.first", deadline=deadline)
+    if result.in_way:
+        line = text(
+            locale,
+            "preview.behind",
+            rank_text=rank_text,
+            ahead=in_way_list(result.in_way, tz, locale, style=style),
+        )
+        minutes = turnover_only(result.in_way)
+        if minutes is not None:
+            line += text(locale, "preview.turnover_only", minutes=minutes)
+        return line
     ahead = " / ".join(_ahead(h, tz, locale, style) for h in result.ahead)
     ahead = ahead or text(locale, "nobody")
     return text(locale, "preview.waiting", rank_text=rank_text, ahead=ahead)
@@ -75,17 +87,26 @@ def _refused(refused: Refused, tz: ZoneInfo, locale: str | None, style: DateStyl
     if refused.code is Code.CONFIRMED_CONFLICT:
         return text(locale, "preview.confirmed_conflict")
     if refused.code is Code.RANK_TOO_LOW:
-        return text(locale, "preview.rank_too_low", rank_text=ordinal(refused.rank or 0, locale))
+        line = text(locale, "preview.rank_too_low", rank_text=ordinal(refused.rank or 0, locale))
+        if refused.in_way:
+            in_way = in_way_list(refused.in_way, tz, locale, style=style)
+            line += text(locale, "preview.in_way", in_way=in_way)
+        return line
     if refused.code is Code.BANQUET_NOT_OPEN and refused.opens_at:
         opens = dates.when(refused.opens_at, tz, locale, year=True, style=style)
-        return text(locale, "preview.banquet_not_open", opens=opens)
+        kind = (
+            esc(kind_name(refused.kinds[0].id, refused.kinds[0].name, locale))
+            if refused.kinds
+            else text(locale, "kind.banquet")
+        )
+        return text(locale, "preview.banquet_not_open", opens=opens, kind=kind)
     return describe(refused, tz, locale, style=style)
 
 
 def _ahead(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     expires = hold.expires_at
     deadline = dates.deadline(expires, tz, locale, style=style) if expires else "—"
-    kind = text(locale, f"kind.{hold.kind.value}")
+    kind = hold_kind(hold, locale)
     return text(locale, "preview.ahead", customer=esc(hold.customer), kind=kind, deadline=deadline)
 
 

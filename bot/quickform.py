@@ -1,4 +1,4 @@
-"""Reading ``/hold 鳳凰 5/15 11:00-15:00 婚礼 山田様`` into what the modal is prefilled with.
+"""Reading ``/hold 鳳凰 5/15 11:00-15:00 婚礼 40名 山田様`` into what the modal is prefilled with.
 
 Several rooms of one hold are joined by ``+``: ``/hold 5/15 チャペル 11:00-12:00 + 鳳凰
 12:30-15:30 婚礼 山田様``. Each piece after a ``+`` is a room and its times; its other words
@@ -7,8 +7,10 @@ times is handed back as it was typed, so the modal can say what would work.
 
 Generous on purpose: full-width digits and letters, 〜 ～ - から between times, 時 and 半,
 ``26:00`` for 2:00 the next morning, dates with or without a year (without: the next such
-date), 今日 / 明日, kind words in Japanese and English, room names by prefix. What is not
-understood is handed back word for word, so the modal can say so.
+date), 今日 / 明日, the venue's kinds by name or id (and the words staff use for the two
+default ones), guests as ``40名`` / ``40人``, room names by prefix. What is not understood is
+handed back word for word, so the modal can say so; it never becomes part of the customer's
+name when a word with an honorific (様, 御中) names the customer.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
-from core.model import Kind, Room
+from core.model import DEFAULT_KINDS, EventKind, Kind, Room
 
 MINUTES_PER_DAY = 1440
 _LATEST = 30 * 60  # an end written as 26:00 is 2:00 the next morning; 30:00 at most
@@ -47,11 +49,16 @@ _DATES = (
     ),
 )
 _RELATIVE = {"今日": 0, "本日": 0, "today": 0, "明日": 1, "tomorrow": 1, "明後日": 2}
-_KINDS = {
-    Kind.WEDDING: ("婚礼", "結婚式", "挙式", "披露宴", "wedding"),
-    Kind.BANQUET: ("一般宴会", "宴会", "banquet", "パーティー", "party"),
+# Words for the two default kinds (by their ids), beside every kind's own name and id.
+_KIND_WORDS = {
+    Kind.WEDDING.value: ("婚礼", "結婚式", "挙式", "披露宴", "wedding"),
+    Kind.BANQUET.value: ("一般宴会", "宴会", "banquet", "パーティー", "party"),
 }
+_GUESTS = re.compile(r"(?<![\d/.:-])(\d{1,6})\s*(?:名|人)(?:様|さま)?(?![\d/])", re.ASCII)
 _HONORIFICS = ("様", "さま", "殿", "御中", "さん")
+# Words that name an event (忘年会, 歓迎会, 記念式典, パーティー): one that is not a kind of the
+# venue's is told back as such, never taken into the customer's name nor dropped unsaid.
+_EVENT_ENDINGS = ("会", "式", "式典", "宴", "パーティー", "パーティ", "party")
 _PLUS = re.compile(r"\s*\+\s*")  # ＋ is + after NFKC
 
 
@@ -72,9 +79,11 @@ class QuickForm:
     day: date | None = None
     start_min: int | None = None  # minutes after local midnight, 0..1439
     end_min: int | None = None  # a clock time too: at or before the start means the next day
-    kind: Kind | None = None
+    kind: str | None = None  # one of the venue's kind ids
     customer: str | None = None
+    guests: int | None = None
     unparsed: tuple[str, ...] = ()  # words not understood, as typed (normalised)
+    unknown_kinds: tuple[str, ...] = ()  # event words that are not one of the venue's kinds
     ambiguous: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())  # word, room names
     also: tuple[QuickItem, ...] = ()  # further rooms, each typed after a ``+``
     bad_items: tuple[str, ...] = ()  # pieces after a ``+`` without a room or both times
@@ -96,11 +105,18 @@ class _Found:
     day: date | None = None
     start: int | None = None
     end: int | None = None
-    kind: Kind | None = None
+    kind: str | None = None
+    guests: int | None = None
+    kinds: dict[str, str] = field(default_factory=dict)  # folded word -> kind id
     weekday: int | None = None
 
 
-def parse(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
+def parse(
+    text: str,
+    rooms: Sequence[Room],
+    today: date,
+    kinds: Sequence[EventKind] = DEFAULT_KINDS,
+) -> QuickForm:
     first, *pieces = _PLUS.split(_normalise(text))
     also: list[QuickItem] = []
     bad: list[str] = []
@@ -112,7 +128,7 @@ def parse(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
         else:
             also.append(item)
             words.append(rest)
-    quick = _parse_one(" ".join(words), rooms, today)
+    quick = _parse_one(" ".join(words), rooms, today, kinds)
     return replace(quick, also=tuple(also), bad_items=tuple(bad))
 
 
@@ -133,13 +149,38 @@ def _item(piece: str, rooms: Sequence[Room]) -> tuple[QuickItem | None, str]:
     return QuickItem(found.room, found.start, found.end), " ".join(left)
 
 
-def _parse_one(text: str, rooms: Sequence[Room], today: date) -> QuickForm:
-    found = _Found()
+def _parse_one(
+    text: str, rooms: Sequence[Room], today: date, kinds: Sequence[EventKind]
+) -> QuickForm:
+    found = _Found(kinds=_kind_words(kinds))
     rest = _normalise(text)
     rest = _take_times(rest, found)
+    rest = _take_guests(rest, found)
     rest = _take_date(rest, today, found)
     rest = _take_spaced_room_names(rest, rooms, found)
     return _read_words(rest.split(), rooms, today, found)
+
+
+def _kind_words(kinds: Sequence[EventKind]) -> dict[str, str]:
+    """Each kind's name and id, and the staff's words for the defaults; a venue's own name
+    wins over a default word (a venue whose 宴会 is a kind of its own)."""
+    words: dict[str, str] = {}
+    for kind in kinds:
+        for word in _KIND_WORDS.get(kind.id, ()):
+            words[_fold(word)] = kind.id
+    for kind in kinds:
+        words[_fold(kind.id)] = kind.id
+        words[_fold(kind.name)] = kind.id
+    return words
+
+
+def _take_guests(rest: str, found: _Found) -> str:
+    """``40名``, ``40 名様``, ``120人``: the guests (人数)."""
+    match = _GUESTS.search(rest)
+    if match is None or int(match.group(1)) < 1:
+        return rest
+    found.guests = int(match.group(1))
+    return _cut(rest, match)
 
 
 def _normalise(text: str) -> str:
@@ -230,11 +271,15 @@ def _read_words(words: list[str], rooms: Sequence[Room], today: date, found: _Fo
     customer: list[tuple[int, str]] = []
     ambiguous: list[tuple[str, tuple[str, ...]]] = []
     unread: list[tuple[int, str]] = []
+    events: list[str] = []
     for i, word in enumerate(words):
         if word == _MARK:
             known.append(i)
-        elif (kind := _kind(word)) is not None and found.kind is None:
+        elif (kind := found.kinds.get(_fold(word))) is not None and found.kind is None:
             found.kind = kind
+            known.append(i)
+        elif _fold(word).endswith(_EVENT_ENDINGS) and not word.endswith(_HONORIFICS):
+            events.append(word)
             known.append(i)
         elif word.casefold() in _RELATIVE and found.day is None:
             found.day = today + timedelta(days=_RELATIVE[word.casefold()])
@@ -262,15 +307,12 @@ def _read_words(words: list[str], rooms: Sequence[Room], today: date, found: _Fo
         end_min=found.end,
         kind=found.kind,
         customer=names or None,
+        guests=found.guests,
         unparsed=unparsed,
+        unknown_kinds=tuple(events),
         ambiguous=tuple(ambiguous),
         weekday=found.weekday,
     )
-
-
-def _kind(word: str) -> Kind | None:
-    folded = word.casefold()
-    return next((k for k, words in _KINDS.items() if folded in words), None)
 
 
 def _rooms_for(word: str, rooms: Sequence[Room]) -> list[Room]:

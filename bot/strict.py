@@ -36,6 +36,17 @@ def number(raw: object) -> int | None:
     return int(text) if _DIGITS.fullmatch(text) else None
 
 
+MAX_GUESTS = 100_000  # as the engine checks it (core.rules.requests.MAX_GUESTS)
+
+
+def count(raw: object) -> int | None:
+    """A guest count: ``40``, ``４０``, ``40名`` or ``40人``, 1 to ``MAX_GUESTS``, else None."""
+    if isinstance(raw, str):
+        raw = raw.strip().removesuffix("名").removesuffix("人").strip()
+    value = number(raw)
+    return value if value is not None and 1 <= value <= MAX_GUESTS else None
+
+
 def is_hold_id(value: int) -> bool:
     """Within the ids the holds table can hold (1 … bigint's largest)."""
     return 1 <= value <= MAX_BIGINT

@@ -20,7 +20,7 @@ from cli.errors import CommandError
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Venue
-from core.results import Code, Found, Refused
+from core.results import Code, Found, InWay, Refused
 from core.serialize import hold_to_json
 
 
@@ -133,6 +133,10 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
             facts["room"] = refused.room
         if refused.code in (Code.CONFIRMED_CONFLICT, Code.RANK_TOO_LOW):
             facts["alternatives"] = [alternative_to_json(f, tz) for f in refused.alternatives]
+        if refused.in_way:
+            facts["in_way"] = [in_way_json(found, tz) for found in refused.in_way]
+        if refused.kinds:
+            facts["kinds"] = [k.id for k in refused.kinds]
         print(
             json.dumps(
                 {"ok": False, "code": refused.code.value, "message": message, **facts},
@@ -157,6 +161,22 @@ def alternative_to_json(found: Found, tz: ZoneInfo) -> dict[str, Any]:
         "end": found.end.astimezone(tz).isoformat(),
         "rank": found.rank,
         "room_name": found.place.room.name,
+    }
+
+
+def in_way_json(found: InWay, tz: ZoneInfo) -> dict[str, Any]:
+    """A hold in the way, as a refusal or an answer names it (times venue-local)."""
+    hold = found.hold
+    return {
+        "id": hold.id,
+        "status": hold.status.value,
+        "rank": hold.rank,
+        "salesperson": hold.salesperson,
+        "customer": hold.customer,
+        "kind": hold.kind_id,
+        "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
+        "turnover_only": found.turnover_min is not None,
+        "turnover_min": found.turnover_min,
     }
 
 

@@ -24,7 +24,7 @@ def show_enquiry(args: argparse.Namespace) -> int:
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
     case = found.enquiry
-    head = f"#{case.id} {case.customer} ({case.kind.value}) <{case.salesperson}>"
+    head = f"#{case.id} {case.customer} ({case.kind_id}) <{case.salesperson}>"
     lines = [head]
     for hold in found.holds:
         lines += [f"  {ledger_line(hold, venue)}", *(f"  {x}" for x in item_lines(hold, venue))]
@@ -34,7 +34,8 @@ def show_enquiry(args: argparse.Namespace) -> int:
             "enquiry": {
                 "id": case.id,
                 "customer": case.customer,
-                "kind": case.kind.value,
+                "kind": case.kind.value,  # the class, as before kinds; the venue's: kind_id
+                "kind_id": case.kind_id,
                 "salesperson": case.salesperson,
                 "creator": case.creator,
                 "note": case.note,

@@ -9,9 +9,18 @@ from typing import Any
 
 from bot import strict
 from bot.texts import dates, text
-from bot.texts.refusals import describe_warning, hold_line, ordinal
+from bot.texts.kinds import status_text
+from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
 from cli.bootstrap import wake_drain
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from cli.context import (
+    emit,
+    emit_refusal,
+    in_way_json,
+    locale,
+    now_of,
+    open_venue,
+    settings_of,
+)
 from cli.errors import CommandError
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Venue
@@ -45,11 +54,22 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         metavar="ENQUIRY_ID",
         help="another candidate date of this enquiry (kind, customer, salesperson: its own)",
     )
-    req.add_argument("--kind", choices=["wedding", "banquet"], help="required without --enquiry")
+    req.add_argument(
+        "--kind",
+        help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
+        "required without --enquiry",
+    )
     req.add_argument("--customer", help="required without --enquiry")
     req.add_argument("--salesperson", help="Slack user id; required without --enquiry")
     req.add_argument("--creator", help="Slack user id of who asks (default: the salesperson)")
-    req.add_argument("--note", default="")
+    req.add_argument("--note", default="", help="shown wherever the hold is")
+    req.add_argument("--guests", type=_guests, metavar="N", help="人数: how many guests")
+    req.add_argument(
+        "--contact",
+        default="",
+        metavar="TEXT",
+        help="the customer's contact: shown only to the salesperson and managers",
+    )
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
     for name in ACTIONS:
@@ -97,6 +117,8 @@ def request(args: argparse.Namespace) -> int:
         note=args.note,
         also=tuple(args.also),
         enquiry_id=args.enquiry,
+        guests=args.guests,
+        contact=args.contact,
     )
     result = engine.request(
         venue.id, req, now=now_of(args, venue.tz), idempotency_key=args.idempotency_key
@@ -107,6 +129,10 @@ def request(args: argparse.Namespace) -> int:
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
         line += f" · {dates.when(deadline, venue.tz, locale())}"
+    if result.in_way:
+        line += "\n  " + text(
+            locale(), "card.in_way", ahead=in_way_list(result.in_way, venue.tz, locale())
+        )
     summary = hold_summary(result.hold, venue.tz, result.item_ranks)
     warnings = [describe_warning(w, venue.tz, locale()) for w in result.warnings]
     return emit(
@@ -123,6 +149,7 @@ def request(args: argparse.Namespace) -> int:
                 {"code": w.code.value, "message": message, "holds": [h.id for h in w.holds]}
                 for w, message in zip(result.warnings, warnings, strict=True)
             ],
+            "in_way": [in_way_json(found, venue.tz) for found in result.in_way],
         },
         [line, *item_lines(result.hold, venue, result.item_ranks), *(f"! {m}" for m in warnings)],
     )
@@ -183,7 +210,14 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    payload = {**summary, "version": found.version, "hold": hold_to_json(found), "trail": events}
+    lines[1:1] = carried_lines(found)
+    payload = {
+        **summary,
+        "version": found.version,
+        **carried(found),
+        "hold": hold_to_json(found),
+        "trail": events,
+    }
     return emit(args.json, payload, lines)
 
 
@@ -263,6 +297,30 @@ def edit_hold(args: argparse.Namespace) -> int:
     )
 
 
+def carried(hold: Hold) -> dict[str, Any]:
+    """What the ledger row carried, at the top of ``hold show --json``: ``kind`` is the id
+    ``--kind`` takes (``hold.kind`` stays the class the rules use)."""
+    return {
+        "kind": hold.kind_id,
+        "kind_name": hold.kind_name,
+        "kind_class": hold.kind.value,
+        "guests": hold.guests,
+        "contact": hold.contact,
+        "note": hold.note,
+        "outcome": hold.outcome.value if hold.outcome else None,
+    }
+
+
+def carried_lines(hold: Hold) -> list[str]:
+    """Guests, contact and note under a shown hold (the terminal is its operator's)."""
+    said = [
+        ("field.guests", text(locale(), "guests", count=hold.guests) if hold.guests else ""),
+        ("field.contact", hold.contact),
+        ("field.note", hold.note),
+    ]
+    return [f"  {text(locale(), key)}: {value}" for key, value in said if value]
+
+
 def run_sweep(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     result = engine.sweep(venue.id, now=now_of(args, venue.tz))
@@ -283,7 +341,7 @@ def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
 
 def ledger_line(hold: Hold, venue: Venue) -> str:
     where = hold_line(hold, venue.tz, locale())
-    state = text(locale(), f"status.{hold.status.value}")
+    state = status_text(hold, locale())
     if hold.expires_at:
         deadline = dates.when(hold.expires_at, venue.tz, locale())
         state = text(locale(), "hold.first_until", deadline=deadline)
@@ -302,6 +360,13 @@ def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> 
         place = f" {ordinal(rank, locale())}" if rank else ""
         lines.append(f"  {item.room_name} {times}{place}")
     return lines
+
+
+def _guests(value: str) -> int:
+    guests = strict.count(value)
+    if guests is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of guests like 40")
+    return guests
 
 
 def _date(value: str) -> date:

@@ -11,6 +11,12 @@ from zoneinfo import ZoneInfo
 
 
 class Kind(StrEnum):
+    """The class of an event kind: what the priority-day rule and the deadline policy use.
+
+    A venue names its kinds (婚礼, 一般宴会, 二次会, 忘年会, ...: ``EventKind``); each is of one
+    of these classes. The two default kinds have these ids.
+    """
+
     WEDDING = "wedding"  # 婚礼
     BANQUET = "banquet"  # 一般宴会
 
@@ -24,6 +30,30 @@ class Status(StrEnum):
 
 
 LIVE = frozenset({Status.TENTATIVE, Status.CONFIRMED})
+
+
+class Outcome(StrEnum):
+    """Why a hold was released: the notices and the ledger name these differently."""
+
+    WITHDRAWN = "withdrawn"  # its salesperson (or a manager) released it: the customer declined
+    LOST = "lost"  # another hold in its way was confirmed
+    OTHER_DATE_CHOSEN = "other_date_chosen"  # its enquiry's other candidate date was confirmed
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """One of a venue's event kinds (venue file ``[[kinds]]``): an id for forms and the CLI,
+    the name staff use, and its class."""
+
+    id: str
+    name: str
+    cls: Kind
+
+
+DEFAULT_KINDS = (
+    EventKind("wedding", "婚礼", Kind.WEDDING),
+    EventKind("banquet", "一般宴会", Kind.BANQUET),
+)
 
 
 def _default_hold_days() -> Mapping[Kind, int]:
@@ -43,9 +73,20 @@ class Policy:
     show_rokuyo: bool = True  # 六曜 beside dates; a venue may turn the display off
     max_items: int = 4  # rooms in one hold (a package: chapel + reception + bridal room)
     max_candidates: int = 2  # live holds (candidate dates) of one enquiry
+    # Deadlines as staff read them (docs/rules.md, Deadlines): a deadline lands at this
+    # venue-local minute of its last day (None: the minute it was counted from), and one
+    # that falls on a closed weekday (0 = Monday) moves to the next open day.
+    deadline_time: int | None = None
+    closed_weekdays: frozenset[int] = frozenset()
+    # The venue's event kinds, in menu order; the two defaults unless the venue file renames
+    # them, and always there (``--kind wedding|banquet`` works at every venue).
+    kinds: tuple[EventKind, ...] = DEFAULT_KINDS
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]
+
+    def kind(self, kind_id: str) -> EventKind | None:
+        return next((k for k in self.kinds if k.id == kind_id), None)
 
 
 @dataclass(frozen=True)
@@ -140,8 +181,17 @@ class Hold:
     enquiry_id: int = 0  # the customer's case this hold is a candidate date of
     items: tuple[HoldItem, ...] = ()
     version: int = 0  # +1 on every change of the stored row: a form carries the one it saw
+    # What the ledger row carried (its enquiry's): the venue's kind (``kind`` is its class),
+    # guests (人数), and a contact shown only to its salesperson and managers.
+    kind_id: str = ""  # "" means the default kind of ``kind``'s class
+    kind_name: str = ""  # as the venue names it; "" for a default kind not renamed
+    guests: int | None = None
+    contact: str = field(default="", repr=False)  # never in a log line, not even a repr
+    outcome: Outcome | None = None  # of a released hold: withdrawn, lost, other date chosen
 
     def __post_init__(self) -> None:
+        if not self.kind_id:
+            object.__setattr__(self, "kind_id", self.kind.value)
         if not self.items:
             rank = self.rank if self.status is Status.TENTATIVE else None
             only = HoldItem(
@@ -185,14 +235,26 @@ class Hold:
         extend are refused and the sweep expires it (docs/rules.md, Deadlines)."""
         return self.is_first and self.expires_at is not None and now >= self.expires_at
 
-    def left(self, status: Status, now: datetime) -> Hold:
+    def left(self, status: Status, now: datetime, outcome: Outcome | None = None) -> Hold:
         """This hold as ``leave`` stores it: no longer live, no rank, no deadline."""
         items = tuple(replace(item, rank=None) for item in self.items)
-        return replace(self, status=status, rank=None, expires_at=None, updated_at=now, items=items)
+        return replace(
+            self,
+            status=status,
+            rank=None,
+            expires_at=None,
+            updated_at=now,
+            items=items,
+            outcome=outcome,
+        )
 
     def may_act(self, user: str, venue: Venue) -> bool:
         """Confirm / release / extend: its salesperson, its creator or a manager."""
         return user in (self.salesperson, self.creator) or venue.is_manager(user)
+
+    def may_see_contact(self, user: str, venue: Venue) -> bool:
+        """The customer's contact (連絡先): its salesperson and managers only."""
+        return user == self.salesperson or venue.is_manager(user)
 
 
 @dataclass(frozen=True)
@@ -207,6 +269,13 @@ class Enquiry:
     creator: str
     note: str
     created_at: datetime
+    kind_id: str = ""  # the venue's kind; "" means the default kind of ``kind``'s class
+    guests: int | None = None
+    contact: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.kind_id:
+            object.__setattr__(self, "kind_id", self.kind.value)
 
     def may_act(self, user: str, venue: Venue) -> bool:
         """Adding a candidate date: its salesperson, its creator or a manager."""
@@ -230,7 +299,7 @@ class HoldRequest:
     an event that runs past midnight has ``end_min`` above 1440 (see ``rules.times``).
     ``also`` adds rooms on the same date (a package). With ``enquiry_id`` the hold is another
     candidate date of that enquiry, and an empty ``kind``, ``customer`` or ``salesperson``
-    means the enquiry's.
+    means the enquiry's. ``kind`` is one of the venue's kind ids (``wedding``, ``nijikai``).
     """
 
     room_id: str
@@ -244,6 +313,9 @@ class HoldRequest:
     note: str = ""
     also: tuple[ItemRequest, ...] = ()
     enquiry_id: int | None = None
+    guests: int | None = None  # 人数
+    # 連絡先: its salesperson and managers only, never in the channel or logs
+    contact: str = field(default="", repr=False)
 
     @property
     def items(self) -> tuple[ItemRequest, ...]:

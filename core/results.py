@@ -7,7 +7,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import ClassVar, NamedTuple
 
-from core.model import Enquiry, Hold, Room
+from core.model import Enquiry, EventKind, Hold, Room
 from core.rules.rokuyo import Rokuyo
 
 
@@ -25,6 +25,8 @@ class Code(StrEnum):
     BAD_CUSTOMER = "bad_customer"
     BAD_NOTE = "bad_note"
     BAD_SALESPERSON = "bad_salesperson"
+    BAD_GUESTS = "bad_guests"  # not a whole number from 1 (a hold: to 100,000; a search too)
+    BAD_CONTACT = "bad_contact"  # too long
     HOLD_NOT_FOUND = "hold_not_found"
     NOT_AUTHORIZED = "not_authorized"
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
@@ -36,7 +38,6 @@ class Code(StrEnum):
     BAD_RANGE = "bad_range"  # --from after --to
     RANGE_TOO_LONG = "range_too_long"  # more than 366 dates
     UNKNOWN_SLOT = "unknown_slot"  # a slot name the venue file does not have
-    BAD_GUESTS = "bad_guests"  # a guest count below 1
     BAD_DAYS = "bad_days"  # a kind of day that is not weekends, holidays, priority, ...
     # the ledger says no
     CONFIRMED_CONFLICT = "confirmed_conflict"  # 本予約あり
@@ -60,6 +61,15 @@ class Code(StrEnum):
 
 
 @dataclass(frozen=True)
+class InWay:
+    """A live hold in a request's way, as a refusal or an answer names it: its rank,
+    salesperson and deadline are the hold's."""
+
+    hold: Hold
+    turnover_min: int | None = None  # only the turnover (転換) puts it in the way: its minutes
+
+
+@dataclass(frozen=True)
 class Refused:
     """A refusal and its facts; which fields are set depends on ``code``."""
 
@@ -74,6 +84,9 @@ class Refused:
     room: str | None = None  # the room id of the item at fault (a request's rooms)
     room_name: str = ""  # its name when the request has several rooms (the message names it)
     alternatives: tuple[Found, ...] = ()  # taken: requests that would be accepted instead
+    kinds: tuple[EventKind, ...] = ()  # unknown kind: the venue's; banquet window: the asked
+    # Every live hold in the way (confirmed conflict, rank too low): 1st and 2nd, with turnover
+    in_way: tuple[InWay, ...] = ()
     ok: ClassVar[bool] = False
 
 
@@ -99,6 +112,7 @@ class Preview:
     ahead: tuple[Hold, ...]  # the holds it would wait behind
     item_ranks: tuple[int, ...] = ()  # each room's place, in the order asked
     warnings: tuple[RequestWarning, ...] = ()
+    in_way: tuple[InWay, ...] = ()  # every earlier live hold in its way, 2nd holds too
     ok: ClassVar[bool] = True
 
 
@@ -112,6 +126,8 @@ class Requested:
     warnings: tuple[RequestWarning, ...] = ()
     item_ranks: tuple[int, ...] = ()  # each item's rank as first answered, in item order
     ahead_ids: tuple[int, ...] = ()  # ``ahead`` by id, as decided (they are read afterwards)
+    in_way: tuple[InWay, ...] = ()  # every earlier live hold in its way, 2nd holds too
+    in_way_ids: tuple[int, ...] = ()  # ``in_way`` by id, as decided (read afterwards)
     ok: ClassVar[bool] = True
 
 

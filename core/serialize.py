@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from core.model import Hold, HoldItem, Kind, Status
+from core.model import Hold, HoldItem, Kind, Outcome, Status
 
 
 def hold_to_json(hold: Hold) -> dict[str, Any]:
@@ -34,6 +34,12 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "enquiry_id": hold.enquiry_id,
         "items": [item_to_json(item) for item in hold.items],
         "version": hold.version,
+        # What the ledger row carried (0004): ``kind`` above stays the class the rules use.
+        "kind_id": hold.kind_id,
+        "kind_name": hold.kind_name,
+        "guests": hold.guests,
+        "contact": hold.contact,
+        "outcome": hold.outcome.value if hold.outcome else None,
     }
 
 
@@ -98,6 +104,11 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         enquiry_id=data.get("enquiry_id", 0),
         items=tuple(_item_from_json(i) for i in data.get("items", ())),
         version=data.get("version", 0),
+        kind_id=data.get("kind_id", ""),
+        kind_name=data.get("kind_name", ""),
+        guests=data.get("guests"),
+        contact=data.get("contact", ""),
+        outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
     )
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import time
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from core.model import Kind, Policy, Room, Slot, Venue
+from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Venue
 from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN, MINUTES_PER_DAY, end_minute
 
@@ -18,11 +19,23 @@ _POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
 # group can sensibly carry; the form shows one row per room.
 _POLICY_COUNTS = {"max_items": 10, "max_candidates": 10}
-_POLICY_KEYS = {*_POLICY_INTS, *_POLICY_COUNTS, "hold_days", "priority_days", "show_rokuyo"}
 # Seated guests: no banquet room seats more; a larger number is a typo.
 MAX_CAPACITY = 100_000
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 _SLOT_KEYS = {"name", "start", "end"}
+_POLICY_KEYS = {
+    *_POLICY_INTS,
+    *_POLICY_COUNTS,
+    "hold_days",
+    "priority_days",
+    "show_rokuyo",
+    "deadline_time",
+    "closed_weekdays",
+}
+_KIND_ID = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --kind nijikai
+MAX_KIND_NAME = 30
+MAX_KINDS = 50  # one menu in the form holds them all
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekdays names them
 
 
 class VenueFileError(ValueError):
@@ -51,12 +64,13 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
     if not isinstance(managers, list) or not all(isinstance(m, str) and m for m in managers):
         raise VenueFileError("venue.managers must be a list of Slack user ids")
     rooms = _rooms(data.get("rooms", []))
+    policy = replace(_policy(data.get("policy", {})), kinds=_kinds(data.get("kinds", [])))
     return Venue(
         id=venue_id,
         name=_text(head, "name", "venue"),
         timezone=timezone,
         managers=frozenset(managers),
-        policy=_policy(data.get("policy", {})),
+        policy=policy,
         rooms=rooms,
         slots=_slots(data.get("slots", [])),
     )
@@ -106,6 +120,54 @@ def _capacity(entry: Mapping[str, Any], room_id: str) -> int | None:
     return value
 
 
+def _kinds(raw: Any) -> tuple[EventKind, ...]:
+    """``[[kinds]] id = "nijikai" name = "二次会" class = "banquet"``: the two defaults (renamed
+    if listed) first, then the others in file order."""
+    if not isinstance(raw, list):
+        raise VenueFileError('[[kinds]] must be tables like id = "nijikai", name, class')
+    found: dict[str, EventKind] = {k.id: k for k in DEFAULT_KINDS}
+    listed: set[str] = set()
+    for position, entry in enumerate(raw):
+        where = f"kinds[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table with id, name and class")
+        unknown = set(entry) - {"id", "name", "class"}
+        if unknown:
+            raise VenueFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+        kind_id = _text(entry, "id", where)
+        if not _KIND_ID.fullmatch(kind_id):
+            raise VenueFileError(
+                f"{where}.id {kind_id!r} must be 1 to 32 of a-z, 0-9, - and _ (it is typed "
+                "as --kind)"
+            )
+        if kind_id in listed:
+            raise VenueFileError(f"kind id {kind_id!r} appears twice")
+        name = _text(entry, "name", f"kind {kind_id!r}")
+        if len(name) > MAX_KIND_NAME:
+            raise VenueFileError(f"kind {kind_id!r}: name is longer than {MAX_KIND_NAME}")
+        cls = entry.get("class")
+        if cls not in {k.value for k in Kind}:
+            raise VenueFileError(
+                f'kind {kind_id!r}: class must be "wedding" or "banquet" (which rules it '
+                f"follows), not {cls!r}"
+            )
+        default = found.get(kind_id)
+        if default is not None and kind_id not in listed and default.cls.value != cls:
+            raise VenueFileError(
+                f"kind {kind_id!r} is a default kind of class {default.cls.value!r}: "
+                "it may be renamed, not change class; give another id"
+            )
+        listed.add(kind_id)
+        found[kind_id] = EventKind(kind_id, name, Kind(cls))
+    if len(found) > MAX_KINDS:
+        raise VenueFileError(f"a venue has at most {MAX_KINDS} kinds, the two defaults included")
+    names = [k.name for k in found.values()]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise VenueFileError(f"kind name {twice[0]!r} is given to two kinds: forms could not tell")
+    return tuple(found.values())
+
+
 def _policy(raw: Any) -> Policy:
     if not isinstance(raw, dict):
         raise VenueFileError("[policy] must be a table")
@@ -142,7 +204,42 @@ def _policy(raw: Any) -> Policy:
             f"policy.show_rokuyo must be true or false (without quotes), not {show_rokuyo!r}"
         )
     values["show_rokuyo"] = show_rokuyo
+    values["deadline_time"] = _deadline_time(raw.get("deadline_time"))
+    values["closed_weekdays"] = _closed_weekdays(raw.get("closed_weekdays", []))
     return Policy(**values)
+
+
+def _deadline_time(raw: Any) -> int | None:
+    """``"19:00"``: the local minute a deadline lands at on its last day."""
+    if raw is None:
+        return None
+    wrong = VenueFileError(
+        f'policy.deadline_time must be a time like "19:00" (00:00 to 23:59), not {raw!r}'
+    )
+    if not isinstance(raw, str) or len(raw) != 5 or raw[2] != ":":
+        raise wrong
+    hours, minutes = raw[:2], raw[3:]
+    if not (hours.isascii() and hours.isdigit() and minutes.isascii() and minutes.isdigit()):
+        raise wrong
+    if int(hours) > 23 or int(minutes) > 59:
+        raise wrong
+    return int(hours) * 60 + int(minutes)
+
+
+def _closed_weekdays(raw: Any) -> frozenset[int]:
+    """``["wed"]``: days a deadline never falls on (定休日); one day at least stays open."""
+    names = ", ".join(f'"{d}"' for d in WEEKDAYS)
+    if not isinstance(raw, list) or not all(isinstance(d, str) for d in raw):
+        raise VenueFileError(f"policy.closed_weekdays must be a list of weekdays from {names}")
+    unknown = [d for d in raw if d.lower() not in WEEKDAYS]
+    if unknown:
+        raise VenueFileError(
+            f"policy.closed_weekdays: {', '.join(map(repr, unknown))} is not one of {names}"
+        )
+    closed = frozenset(WEEKDAYS.index(d.lower()) for d in raw)
+    if len(closed) == len(WEEKDAYS):
+        raise VenueFileError("policy.closed_weekdays closes every day: leave one day open")
+    return closed
 
 
 def _hold_days(raw: Any, defaults: Policy) -> dict[Kind, int]:

@@ -96,7 +96,7 @@ def same_rooms(hold: Hold, tz: ZoneInfo) -> Form:
         room_id=first.room_id,
         start_min=clocks[0][0],
         end_min=clocks[0][1],
-        kind=hold.kind.value,
+        kind=hold.kind_id,  # the venue's kind (二次会), which the enquiry keeps
         customer=hold.customer,
         salesperson=hold.salesperson,
         rows=tuple(Row(key, item.room_id, *clocks[key]) for key, item in enumerate(more, start=1)),

@@ -110,13 +110,14 @@ def fill_form(
     locale = deps.locales.get(user)
     if quick is None:
         today = deps.now().astimezone(venue.tz).date()
-        quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
+        rooms, kinds = list(venue.rooms.values()), venue.policy.kinds
+        quick = parse(typed, rooms, today, kinds) if typed else QuickForm()
     form = Form.from_quick(quick, salesperson=user, max_items=venue.policy.max_items)
     meta = Meta(
         locale=locale,
         channel=body.get("channel_id"),
         response_url=body.get("response_url"),
-        notes=quick_notes(quick, locale, venue.policy.max_items),
+        notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
         rows=tuple(row.key for row in form.rows),
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())

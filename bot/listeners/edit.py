@@ -90,7 +90,7 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
     ack, user = args.ack, args.body["user"]["id"]
     change = change_of(form, meta, user)
     current = deps.engine.hold(venue.id, change.hold_id)
-    if not isinstance(current, Refused) and form.kind != current.kind.value:
+    if not isinstance(current, Refused) and form.kind != current.kind_id:
         ack(response_action="errors", errors={ids.KIND: text(meta.locale, "edit.kind_fixed")})
         return
     result = deps.engine.edit(venue.id, change, now=deps.now())

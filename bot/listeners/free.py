@@ -152,7 +152,7 @@ def _filled(typed: Form, place: Chosen, user: str) -> Form:
         day=place.day,
         start_min=place.start_min,
         end_min=place.end_min % 1440,
-        kind=place.kind.value,
+        kind=place.kind,
         customer=typed.customer,
         salesperson=typed.salesperson or user,
         note=typed.note,

@@ -10,7 +10,7 @@ from slack_bolt import Ack, App, Args
 from bot import ids, strict
 from bot.deps import Deps
 from bot.edit_form import edit_preview
-from bot.form import Form, Row, invalid_text, read_form
+from bot.form import REQUIRED_TEXT, Form, Row, invalid_text, read_form
 from bot.homes import publish_homes
 from bot.listeners.edit import submit_edit
 from bot.logs import log_action
@@ -109,8 +109,11 @@ def submit(deps: Deps, args: Args) -> None:
         )
         return
     if missing := form.missing():
-        required = text(meta.locale, "field.required")
-        ack(response_action="errors", errors=dict.fromkeys(missing, required))
+        ack(
+            response_action="errors",
+            # a further room's row: its room or time, as the first row's are asked for
+            errors={b: text(meta.locale, _required(form, b)) for b in missing},
+        )
         return
     venue = deps.venue(args.context)
     if meta.editing:
@@ -148,8 +151,19 @@ def _refuse(
         ack(response_action="errors", errors={block: reason})
         return
     line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form), style=style)
+    # the buttons carry the form's kind id (二次会 stays 二次会 in the form they open)
     offered = alternatives_blocks(
-        refused.alternatives, venue, Kind(form.kind or Kind.WEDDING), meta.locale
+        refused.alternatives, venue, form.kind or Kind.WEDDING.value, meta.locale
     )
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason, alternatives=offered)
     ack(response_action="update", view=modal.to_dict())
+
+
+def _required(form: Form, block: str) -> str:
+    """What an input left empty is told: each names what it wants; a further room's row
+    asks for its room or time as the first row does."""
+    for row in form.rows:
+        for mine, first in zip(row.blocks(), (ids.ROOM, ids.START, ids.END), strict=True):
+            if block == mine:
+                return REQUIRED_TEXT[first]
+    return REQUIRED_TEXT.get(block, "field.required")

@@ -6,8 +6,9 @@ from zoneinfo import ZoneInfo
 
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
-from core.model import Hold
-from core.results import Code, Refused, RequestWarning
+from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name, status_text
+from core.model import Hold, Status
+from core.results import Code, InWay, Refused, RequestWarning
 
 _BY_FIELD = {Code.BAD_TIMES}
 
@@ -31,7 +32,8 @@ def describe(
         key += ".which" if refused.field == "which" else ".item"
     if refused.code is Code.ENQUIRY_MISMATCH:
         key += f".{refused.field}"
-        detail = text(locale, f"kind.{refused.detail}") if refused.field == "kind" else detail
+        if refused.field == "kind":
+            detail = esc(kind_name(refused.detail, "", locale))
     hold = refused.hold
     facts = {
         "detail": detail,
@@ -45,13 +47,17 @@ def describe(
         else "",
         "hold": hold_line(hold, tz, locale, style=style) if hold else "",
         "salesperson": esc(hold.salesperson) if hold else "",
-        "status": text(locale, f"status.{hold.status.value}") if hold else "",
+        "status": status_text(hold, locale) if hold else "",
         "deadline": dates.when(hold.expires_at, tz, locale, style=style)
         if hold and hold.expires_at
         else "",
         "candidates": " / ".join(hold_line(h, tz, locale, style=style) for h in refused.holders),
         "room": esc(refused.room_name),
         "rooms": ", ".join(esc(i.room_name) for i in hold.items) if hold else "",
+        "kinds": kind_choices(refused.kinds, locale),
+        "kind": _asked_kind(refused, locale),
+        "in_way": in_way_list(refused.in_way, tz, locale, style=style)
+        or holders(refused.holders, tz, locale, style=style),
     }
     said = text(locale, key, **facts)
     if refused.room_name and refused.code is not Code.ITEMS_OVERLAP:
@@ -91,7 +97,7 @@ def hold_line(
             day=dates.day(hold.local_date, locale, style=style),
             items=items_line(hold, tz, locale, plain=plain),
             customer=quote(hold.customer),
-            kind=text(locale, f"kind.{hold.kind.value}"),
+            kind=kind_and_guests(hold, locale, quote),
         )
     return text(
         locale,
@@ -101,7 +107,7 @@ def hold_line(
         day=dates.day(hold.local_date, locale, style=style),
         times=dates.time_range(hold.start_at, hold.end_at, tz, locale),
         customer=quote(hold.customer),
-        kind=text(locale, f"kind.{hold.kind.value}"),
+        kind=kind_and_guests(hold, locale, quote),
     )
 
 
@@ -133,6 +139,66 @@ def holders(
     return " / ".join(_holder(h, tz, locale, style) for h in found)
 
 
+def in_way_list(
+    found: tuple[InWay, ...], tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
+) -> str:
+    """Everyone in the way: ``1番手 #1 山田様（婚礼）担当 <@U1> 期限 3/8(月) 9:00まで / 2番手
+    #2 ...（＋転換90分で重なり）``; "" when nobody is named."""
+    return " / ".join(in_way_entry(one, tz, locale, style=style) for one in found)
+
+
+def in_way_entry(
+    found: InWay, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
+) -> str:
+    hold = found.hold
+    if hold.status is Status.CONFIRMED:
+        place = text(locale, "status.confirmed")
+    else:
+        place = ordinal(hold.rank or 0, locale)
+    deadline = (
+        text(
+            locale,
+            "in_way.deadline",
+            deadline=dates.deadline(hold.expires_at, tz, locale, style=style),
+        )
+        if hold.expires_at
+        else ""
+    )
+    turnover = (
+        text(locale, "in_way.turnover", minutes=found.turnover_min)
+        if found.turnover_min is not None
+        else ""
+    )
+    return text(
+        locale,
+        "in_way.item",
+        place=place,
+        id=hold.id,
+        customer=esc(hold.customer),
+        kind=hold_kind(hold, locale),
+        salesperson=esc(hold.salesperson),
+        deadline=deadline,
+        turnover=turnover,
+    )
+
+
+def turnover_only(found: tuple[InWay, ...]) -> int | None:
+    """The turnover minutes when only turnover puts every one of them in the way."""
+    minutes = [f.turnover_min for f in found]
+    if not minutes or None in minutes:
+        return None
+    return max(m for m in minutes if m is not None)
+
+
+def _asked_kind(refused: Refused, locale: str | None) -> str:
+    """The kind a banquet-window refusal was asked for (一般宴会, 二次会)."""
+    if refused.code is not Code.BANQUET_NOT_OPEN:
+        return ""
+    if refused.kinds:
+        return esc(kind_name(refused.kinds[0].id, refused.kinds[0].name, locale))
+    return text(locale, "kind.banquet")
+
+
 def ordinal(n: int, locale: str | None) -> str:
     """``2番手`` / ``2nd``."""
     if lang(locale) == "ja":
@@ -142,9 +208,9 @@ def ordinal(n: int, locale: str | None) -> str:
 
 
 def _holder(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
-    line = f"{esc(hold.customer)}（{text(locale, f'kind.{hold.kind.value}')}）"
+    line = f"{esc(hold.customer)}（{hold_kind(hold, locale)}）"
     if lang(locale) != "ja":
-        line = f"{esc(hold.customer)} ({text(locale, f'kind.{hold.kind.value}')})"
+        line = f"{esc(hold.customer)} ({hold_kind(hold, locale)})"
     if hold.expires_at:
         line += " " + text(
             locale,

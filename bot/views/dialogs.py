@@ -26,6 +26,8 @@ def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta, *, style: DateSty
     blocks: list[Block] = [
         section(text(locale, "confirm.body", hold=cards.line(plan.hold, tz, locale, style=style)))
     ]
+    if note := cards.details(plan.hold, locale):  # the note; the clicker may be its creator
+        blocks.append(context(note))
     candidates = {h.id for h in plan.candidates}
     in_the_way = tuple(h for h in plan.would_release if h.id not in candidates)
     if plan.candidates:
@@ -41,7 +43,8 @@ def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta, *, style: DateSty
 
 def cancel_modal(hold: Hold, tz: ZoneInfo, meta: Meta, *, style: DateStyle = PLAIN) -> View:
     body = text(meta.locale, "cancel.body", hold=cards.line(hold, tz, meta.locale, style=style))
-    return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(body)])
+    more = cards.details(hold, meta.locale, contact=True)  # a manager's dialog
+    return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(f"{body}\n{more}" if more else body)])
 
 
 def info_modal(message: str, locale: str) -> View:

@@ -78,14 +78,14 @@ def _result(found: Found, venue: Venue, kind: Kind, locale: str) -> SectionBlock
     return block
 
 
-def hold_button(found: Found, kind: Kind, locale: str, key: str) -> ButtonElement:
+def hold_button(found: Found, kind: str, locale: str, key: str) -> ButtonElement:
     return ButtonElement(
         action_id=ids.FREE_HOLD, text=plain(text(locale, key), 75), value=value_of(found, kind)
     )
 
 
 def alternatives_blocks(
-    offered: tuple[Found, ...], venue: Venue, kind: Kind, locale: str
+    offered: tuple[Found, ...], venue: Venue, kind: str, locale: str
 ) -> list[Block]:
     """A refusal's alternatives: one line each and a button that opens the form with it."""
     if not offered:

@@ -11,6 +11,7 @@ from slack_sdk.models.blocks import (
     DatePickerElement,
     ExternalDataSelectElement,
     InputBlock,
+    NumberInputElement,
     Option,
     OptionGroup,
     PlainTextInputElement,
@@ -28,13 +29,15 @@ from bot.metadata import Meta
 from bot.quickform import QuickForm
 from bot.rooms import RoomGroups, group_rooms
 from bot.texts import esc, lang, text
-from core.model import Kind, Room, Venue
-from core.rules.requests import MAX_CUSTOMER, MAX_NOTE
+from bot.texts.kinds import kind_choices, kind_name
+from core.model import EventKind, Room, Venue
+from core.rules.requests import MAX_CONTACT, MAX_CUSTOMER, MAX_GUESTS, MAX_NOTE
 
 LOADING_TITLE = "仮押さえ / Hold"  # before the user's language is known
 # Slack allows 100 options in a static menu (and 100 in each of up to 100 groups: read either
 # way, a menu of at most 100 rooms is within it). Past that, rooms are found as typed.
 MAX_MENU_ROOMS = 100
+MAX_RADIO = 10  # Slack's most radio buttons; a venue with more kinds gets a menu
 
 
 def loading_modal() -> View:
@@ -63,16 +66,26 @@ def hold_modal(
     notes = [*meta.notes, *([text(locale, "modal.refused", reason=refusal)] if refusal else [])]
     blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
     blocks += alternatives
+    # An edit changes what HoldEdit takes; guests and contact are the enquiry's, set when it
+    # is made (or by a further candidate date), so an edit's form does not offer them.
+    guests = [] if meta.editing else [_optional(ids.GUESTS, "field.guests", _guests(form), locale)]
+    contact = (
+        []
+        if meta.editing
+        else [_optional(ids.CONTACT, "field.contact", _contact(form, locale), locale, hint=True)]
+    )
     blocks += [
         _input(ids.DATE, "field.date", _date_picker(form), locale),
         _input(ids.ROOM, "field.room", _room_select(venue, ids.ROOM, form.room_id, locale), locale),
         _input(ids.START, "field.start", _time_picker(ids.START, form.start_min), locale),
         _input(ids.END, "field.end", _time_picker(ids.END, form.end_min), locale, hint=True),
         *([] if meta.editing else _rows(venue, form, locale)),  # an edit changes one room
-        _input(ids.KIND, "field.kind", _kind_buttons(form.kind, locale), locale),
+        _input(ids.KIND, "field.kind", _kinds(venue.policy.kinds, form.kind, locale), locale),
         context(preview, block_id=ids.PREVIEW),
         _input(ids.CUSTOMER, "field.customer", _customer(form, locale), locale),
+        *guests,
         _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),
+        *contact,
         _note(form, locale),
     ]
     title, submit = (
@@ -91,10 +104,13 @@ def hold_modal(
     )
 
 
-def quick_notes(quick: QuickForm, locale: str, max_items: int = 0) -> tuple[str, ...]:
+def quick_notes(
+    quick: QuickForm, locale: str, max_items: int = 0, kinds: tuple[EventKind, ...] = ()
+) -> tuple[str, ...]:
     """What the quick form did not understand, worded for the top of the modal: words, rooms
-    it could mean several of, pieces after a ``+`` that are not a room with its times, and
-    rooms beyond the venue's ``max_items`` (left out of the form)."""
+    it could mean several of, pieces after a ``+`` that are not a room with its times, rooms
+    beyond the venue's ``max_items`` (left out of the form), and an event word that is not
+    one of the venue's kinds (with the kinds there are)."""
     quote = "「{}」" if lang(locale) == "ja" else "'{}'"
     parts = [esc(quote.format(word)) for word in quick.unparsed]
     parts += [
@@ -102,6 +118,10 @@ def quick_notes(quick: QuickForm, locale: str, max_items: int = 0) -> tuple[str,
         for word, rooms in quick.ambiguous
     ]
     notes = [text(locale, "modal.unparsed", parts=" / ".join(parts))] if parts else []
+    notes += [
+        text(locale, "modal.unknown_kind", word=esc(word), kinds=kind_choices(kinds, locale))
+        for word in quick.unknown_kinds
+    ]
     if quick.bad_items:
         pieces = " / ".join(esc(quote.format(piece)) for piece in quick.bad_items)
         notes.append(text(locale, "modal.bad_item", pieces=pieces))
@@ -164,8 +184,16 @@ def _input(
         label=plain(said if number is None else f"{said} {number}", 2000),
         element=element,  # type: ignore[arg-type]
         dispatch_action=dispatch,  # a change sends block_actions: the preview follows it
-        hint=plain(text(locale, "field.end.hint"), 2000) if hint else None,
+        hint=plain(text(locale, f"{label}.hint"), 2000) if hint else None,
     )
+
+
+def _optional(
+    block_id: str, label: str, element: object, locale: str, *, hint: bool = False
+) -> InputBlock:
+    block = _input(block_id, label, element, locale, dispatch=False, hint=hint)
+    block.optional = True
+    return block
 
 
 def room_option(room: Room) -> Option:
@@ -214,10 +242,39 @@ def _time_picker(action_id: str, minutes: int | None) -> TimePickerElement:
     return TimePickerElement(action_id=action_id, initial_time=initial)
 
 
-def _kind_buttons(kind: str | None, locale: str) -> RadioButtonsElement:
-    options = [Option(value=k.value, text=plain(text(locale, f"kind.{k.value}"))) for k in Kind]
+def _kinds(
+    kinds: tuple[EventKind, ...], kind: str | None, locale: str
+) -> RadioButtonsElement | StaticSelectElement:
+    """The venue's kinds: buttons while they fit, else a menu."""
+    options = [Option(value=k.id, text=plain(kind_name(k.id, k.name, locale))) for k in kinds]
     initial = next((o for o in options if o.value == kind), None)
+    if len(options) > MAX_RADIO:
+        return StaticSelectElement(
+            action_id=ids.KIND,
+            placeholder=plain(text(locale, "field.kind"), 150),
+            options=options[:MAX_MENU_ROOMS],
+            initial_option=initial,
+        )
     return RadioButtonsElement(action_id=ids.KIND, options=options, initial_option=initial)
+
+
+def _guests(form: Form) -> NumberInputElement:
+    return NumberInputElement(
+        action_id=ids.GUESTS,
+        is_decimal_allowed=False,
+        initial_value=form.guests,
+        min_value=1,
+        max_value=MAX_GUESTS,
+    )
+
+
+def _contact(form: Form, locale: str) -> PlainTextInputElement:
+    return PlainTextInputElement(
+        action_id=ids.CONTACT,
+        initial_value=form.contact or None,
+        max_length=MAX_CONTACT,
+        placeholder=plain(text(locale, "field.contact.placeholder"), 150),
+    )
 
 
 def _customer(form: Form, locale: str) -> PlainTextInputElement:

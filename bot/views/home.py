@@ -16,6 +16,7 @@ from bot.blocks import context, header, plain, section
 from bot.enquiries import candidates_note, grouped
 from bot.texts import dates, lang, text
 from bot.texts.dates import DateStyle
+from bot.texts.kinds import status_text
 from bot.texts.refusals import ordinal
 from core.model import Hold
 from core.results import Overview, Waiting
@@ -63,7 +64,10 @@ def _firsts(
     live = _live(overview)
     for hold in firsts[:MAX_FIRSTS]:
         note = candidates_note(hold, live, tz, locale, style=style) or None
-        blocks += cards.card(hold, tz, locale, lead=note, another=True, style=style, now=now)
+        # the user's own holds: the customer's contact too
+        blocks += cards.card(
+            hold, tz, locale, lead=note, another=True, contact=True, style=style, now=now
+        )
     return blocks + _more(len(firsts) - MAX_FIRSTS, locale)
 
 
@@ -107,13 +111,15 @@ def _waiting_line(item: Waiting, tz: ZoneInfo, locale: str, style: DateStyle, no
             if lang(locale) == "ja"
             else (f" ({cards.item_ranks(item.hold, locale)})")
         )
-    return text(
+    said = text(
         locale,
         "home.waiting.item",
         hold=cards.line(item.hold, tz, locale, style=style),
         rank_text=rank_text,
         ahead=ahead or text(locale, "nobody"),
     )
+    more = cards.details(item.hold, locale, contact=True)
+    return f"{said}\n{more}" if more else said
 
 
 def _recent(overview: Overview, tz: ZoneInfo, locale: str, style: DateStyle) -> list[Block]:
@@ -125,7 +131,7 @@ def _recent(overview: Overview, tz: ZoneInfo, locale: str, style: DateStyle) -> 
             locale,
             "home.recent.item",
             hold=cards.line(h, tz, locale, style=style),
-            status=text(locale, f"status.{h.status.value}"),
+            status=status_text(h, locale),
             when=dates.when(h.updated_at, tz, locale, style=style),
         )
         for h in overview.recent[:MAX_RECENT]

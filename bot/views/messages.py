@@ -14,7 +14,7 @@ from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
 from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
-from bot.texts.refusals import hold_line, ordinal
+from bot.texts.refusals import hold_line, in_way_list, ordinal, turnover_only
 from core.model import Hold
 from core.results import Confirmed, Extended, Released, Requested
 
@@ -44,7 +44,12 @@ def posted(
         key = "posted.candidate"
     lead = text(locale, key, creator=hold.creator, rank_text=rank_text, enquiry=hold.enquiry_id)
     notes: tuple[str, ...] = ()
-    if result.ahead:
+    if result.in_way:  # everyone ahead, 2nd holds too, and whether only turnover
+        ahead = in_way_list(result.in_way, tz, locale, style=style)
+        minutes = turnover_only(result.in_way)
+        turnover = "" if minutes is None else text(locale, "preview.turnover_only", minutes=minutes)
+        notes = (text(locale, "card.in_way", ahead=ahead) + turnover,)
+    elif result.ahead:
         ahead = " / ".join(cards.brief(h, locale) for h in result.ahead)
         notes = (text(locale, "card.ahead", ahead=ahead),)
     blocks = cards.card(hold, tz, locale, lead=lead, notes=notes, another=True, style=style)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from core import events
-from core.model import Hold, Status
+from core.model import Hold, Outcome, Status
 from core.operations.promotion import promote_after, waiting_behind
 from core.operations.tx import Snapshot, Tx
 from core.results import (
@@ -37,9 +37,11 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> Confirmed | Refused:
     enquiries.bump(tx.conn, tx.venue, hold.enquiry_id, tx.now)
     leaving = [*losers, *others]
     bumped = _bump(tx, touching=[hold], leaving=leaving)
-    holds.leave(tx.conn, tx.venue, [h.id for h in leaving], Status.RELEASED, tx.now)
-    lost = [h.left(Status.RELEASED, tx.now) for h in losers]
-    dropped = [h.left(Status.RELEASED, tx.now) for h in others]
+    holds.leave(tx.conn, tx.venue, _ids(losers), Status.RELEASED, tx.now, Outcome.LOST)
+    chosen = Outcome.OTHER_DATE_CHOSEN
+    holds.leave(tx.conn, tx.venue, _ids(others), Status.RELEASED, tx.now, chosen)
+    lost = [h.left(Status.RELEASED, tx.now, Outcome.LOST) for h in losers]
+    dropped = [h.left(Status.RELEASED, tx.now, chosen) for h in others]
     holds.confirm(tx.conn, tx.venue, hold.id, tx.now)
     confirmed = _reload(tx, hold.id)
     tx.journal.record(
@@ -73,7 +75,8 @@ def release(tx: Tx, hold_id: int, actor: str) -> Released | Refused:
         return hold
     if hold.status is not Status.TENTATIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
-    return Released(*_leave(tx, hold, Status.RELEASED, events.Released(hold, actor), actor))
+    released = events.Released(hold, actor)
+    return Released(*_leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN))
 
 
 def extend(tx: Tx, hold_id: int, actor: str) -> Extended | Refused:
@@ -116,12 +119,17 @@ def cancel(tx: Tx, hold_id: int, actor: str) -> Cancelled | Refused:
 
 
 def _leave(
-    tx: Tx, hold: Hold, status: Status, happened: events.Event, actor: str
+    tx: Tx,
+    hold: Hold,
+    status: Status,
+    happened: events.Event,
+    actor: str,
+    outcome: Outcome | None = None,
 ) -> tuple[Hold, tuple[Hold, ...]]:
     """``hold`` stops being live and whoever waited behind it may move up: the hold as it
     is now, and the holds promoted."""
     bumped = _bump(tx, leaving=[hold])
-    holds.leave(tx.conn, tx.venue, [hold.id], status, tx.now)
+    holds.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome)
     tx.journal.record(happened)
     promoted = promote_after(tx, [hold], bumped, actor)
     return _reload(tx, hold.id), tuple(promoted)

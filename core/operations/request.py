@@ -25,6 +25,7 @@ from core.results import (
     WarningCode,
 )
 from core.rules.customers import customer_key
+from core.rules.obstacles import in_the_way
 from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
 from core.rules.spans import part_days, span_counts
 from core.store import enquiries, holds, idempotency, ledger, venues
@@ -138,16 +139,18 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
         ahead=(),
         item_ranks=ranked.item_ranks,
         ahead_ids=ranked.ahead,
+        in_way_ids=ranked.in_way,
     )
 
 
 def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:
     """A committed request's answer with what it only shows, read outside its transaction:
     the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
-    if answer.ahead_ids:
-        answer = replace(
-            answer, ahead=tuple(holds.get_many(snap.conn, snap.venue, answer.ahead_ids))
-        )
+    if answer.in_way_ids:
+        around = holds.get_many(snap.conn, snap.venue, answer.in_way_ids)
+        ahead = [h for h in around if h.id in answer.ahead_ids]
+        in_way = in_the_way(answer.hold.items, around)
+        answer = replace(answer, ahead=tuple(ahead), in_way=in_way)
     if warn:
         hold = answer.hold
         found = same_customer(snap.conn, snap.venue.id, hold.customer, hold.enquiry_id)
@@ -166,12 +169,16 @@ def preview(snap: Snapshot, req: HoldRequest, now: datetime) -> Preview | Refuse
     if isinstance(decided, Refused):
         return decided
     checked, ranked = decided
-    ahead = holds.get_many(snap.conn, snap.venue, ranked.ahead)
+    around = holds.get_many(snap.conn, snap.venue, ranked.in_way)
+    ahead = [h for h in around if h.id in ranked.ahead]
+    in_way = in_the_way(ranked_items(checked, ranked), around)
     warnings: tuple[RequestWarning, ...] = ()
     if enquiry is None:
         found = same_customer(snap.conn, snap.venue.id, checked.customer, None)
         warnings = customer_warnings(snap, checked.customer, found)
-    return Preview(ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, warnings)
+    return Preview(
+        ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, warnings, in_way
+    )
 
 
 def same_customer(
@@ -199,9 +206,11 @@ def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
     return replace(
         req,
         customer=enquiry.customer,
-        kind=enquiry.kind.value,
+        kind=enquiry.kind_id,
         salesperson=enquiry.salesperson,
         note=req.note.strip() or enquiry.note,
+        guests=req.guests if req.guests is not None else enquiry.guests,
+        contact=req.contact.strip() or enquiry.contact,
     )
 
 
@@ -228,7 +237,7 @@ def _enquiry(snap: Snapshot, req: HoldRequest, *, bump: bool) -> Enquiry | Refus
             customer_key(req.customer) != customer_key(found.customer),
             found.customer,
         ),
-        ("kind", req.kind, req.kind != found.kind.value, found.kind.value),
+        ("kind", req.kind, req.kind != found.kind_id, found.kind_id),
         (
             "salesperson",
             req.salesperson.strip(),
@@ -286,13 +295,19 @@ def _refusal(snap: Snapshot, blocked: Blocked, checked: Checked) -> Refused:
     """The refusal with the holds in the way, read only now that they are needed; a
     package's refusal names the room at fault."""
     room = snap.venue.rooms.get(blocked.room or "")
+    around = holds.get_many(snap.conn, snap.venue, {*blocked.holders, *blocked.in_way})
+    mine = tuple(
+        HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, None)
+        for i in checked.items
+    )
     return Refused(
         blocked.code,
-        holders=tuple(holds.get_many(snap.conn, snap.venue, blocked.holders)),
+        holders=tuple(h for h in around if h.id in blocked.holders),
         rank=blocked.rank,
         limit=blocked.limit,
         room=blocked.room,
         room_name=room.name if room and len(checked.items) > 1 else "",
+        in_way=in_the_way(mine, [h for h in around if h.id in blocked.in_way]),
     )
 
 
@@ -304,6 +319,11 @@ def request_hash(req: HoldRequest) -> str:
         del fields["also"]
     if req.enquiry_id is None:
         del fields["enquiry_id"]
+    # Requests without what a hold carries since 0004 hash as they did before it.
+    if req.guests is None:
+        del fields["guests"]
+    if not req.contact:
+        del fields["contact"]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -362,4 +382,7 @@ def new_hold(
         rank=ranked.rank,
         expires_at=ranked.expires_at,
         items=items,
+        kind_id=checked.kind_id,
+        guests=checked.guests,
+        contact=checked.contact,
     )

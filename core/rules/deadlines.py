@@ -18,7 +18,24 @@ def deadline_from(
     ``moment`` is now for a hold that becomes 1st (requested or promoted), and the current
     deadline for an extension.
     """
-    return min(days_later(moment, policy.days_for(kind), tz), start)
+    return min(staff_deadline(days_later(moment, policy.days_for(kind), tz), policy, tz), start)
+
+
+def staff_deadline(due: datetime, policy: Policy, tz: ZoneInfo) -> datetime:
+    """``due`` as the venue's staff read a deadline: moved past closed weekdays (定休日) to the
+    next open day, and set to ``deadline_time`` on that day if the venue has one.
+
+    Unset, both leave ``due`` as it is: counted to the minute.
+    """
+    local = due.astimezone(tz)
+    day = local.date()
+    while day.weekday() in policy.closed_weekdays:  # the venue file keeps one day open
+        day += timedelta(days=1)
+    if policy.deadline_time is not None:
+        return local_instant(day, policy.deadline_time, tz)
+    if day == local.date():
+        return due
+    return datetime.combine(day, local.time(), tzinfo=tz)
 
 
 def days_later(moment: datetime, days: int, tz: ZoneInfo) -> datetime:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from core.model import Hold, HoldItem, HoldRequest, ItemRequest, Kind, Room, Venue
@@ -20,6 +20,8 @@ from core.rules.spans import (
 
 MAX_CUSTOMER = 200
 MAX_NOTE = 1000
+MAX_CONTACT = 200
+MAX_GUESTS = 100_000
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,12 @@ class Checked:
     """A request that passed every input check: its rooms in the order asked."""
 
     items: tuple[CheckedItem, ...]
-    kind: Kind
+    kind: Kind  # the class of the venue's kind ``kind_id``
     customer: str
     note: str
+    kind_id: str = ""
+    guests: int | None = None
+    contact: str = field(default="", repr=False)
 
     # The first room's, as a one-room request reads them.
     @property
@@ -85,6 +90,7 @@ class Ranked:
     expires_at: datetime | None
     ahead: tuple[int, ...]  # the holds with a blocking item in its way
     item_ranks: tuple[int, ...] = ()  # each item's, in the order asked
+    in_way: tuple[int, ...] = ()  # every live hold in its way (waiting ones too)
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,7 @@ class Blocked:
     rank: int | None = None
     limit: int | None = None
     room: str | None = None  # the item's room
+    in_way: tuple[int, ...] = ()  # every live hold in the way of any item
 
 
 def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Refused:
@@ -107,18 +114,33 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
     rooms = _rooms(req.items, venue)
     if isinstance(rooms, Refused):
         return rooms
-    refused = _check_kind(req) or _check_all_times(req.items, rooms) or _check_texts(req)
+    refused = (
+        _check_kind(req, venue)
+        or _check_all_times(req.items, rooms)
+        or _check_texts(req)
+        or _check_carried(req)
+    )
     # The date alone first: past or beyond the horizon is refused before any instant is
     # computed (9999-12-31 plus a night past midnight would overflow ``datetime``).
     refused = refused or _check_day(req, venue, now)
     if refused:
         return refused
-    kind = Kind(req.kind)
+    event_kind = venue.policy.kind(req.kind)
+    assert event_kind is not None  # noqa: S101 - _check_kind refused an unknown one
+    kind = event_kind.cls
     items = _in_time(req, rooms, venue, now)
     if isinstance(items, Refused):
         return items
     refused = _check_banquet(req, venue, kind, now) or _check_apart(items)
-    return refused or Checked(tuple(items), kind, req.customer.strip(), req.note.strip())
+    return refused or Checked(
+        tuple(items),
+        kind,
+        req.customer.strip(),
+        req.note.strip(),
+        kind_id=event_kind.id,
+        guests=req.guests,
+        contact=req.contact.strip(),
+    )
 
 
 def decide_rank(
@@ -130,10 +152,13 @@ def decide_rank(
     the hold's rank is the largest. A confirmed hold in any item's way refuses it first.
     """
     present = [[o for o in occupants if o.span.conflicts(i.span)] for i in checked.items]
+    in_way = tuple(sorted({o.hold_id for around in present for o in around}))
     for item, around in zip(checked.items, present, strict=True):
         confirmed = tuple(sorted({o.hold_id for o in around if o.confirmed}))
         if confirmed:
-            return Blocked(Code.CONFIRMED_CONFLICT, holders=confirmed, room=item.room.id)
+            return Blocked(
+                Code.CONFIRMED_CONFLICT, holders=confirmed, room=item.room.id, in_way=in_way
+            )
     ranks = [
         rank_of(item.span, [o.span for o in around])
         for item, around in zip(checked.items, present, strict=True)
@@ -142,7 +167,14 @@ def decide_rank(
     for item, around, rank in zip(checked.items, present, ranks, strict=True):
         if rank > limit:
             ahead = tuple(sorted({o.hold_id for o in around if o.first}))
-            return Blocked(Code.RANK_TOO_LOW, ahead, rank=rank, limit=limit, room=item.room.id)
+            return Blocked(
+                Code.RANK_TOO_LOW,
+                ahead,
+                rank=rank,
+                limit=limit,
+                room=item.room.id,
+                in_way=in_way,
+            )
     rank = max(ranks)
     expires = (
         deadline_from(now, checked.kind, checked.first_start, venue.policy, venue.tz)
@@ -150,7 +182,7 @@ def decide_rank(
         else None
     )
     ahead = tuple(sorted({o.hold_id for around in present for o in around if o.first}))
-    return Ranked(rank, expires, ahead, tuple(ranks))
+    return Ranked(rank, expires, ahead, tuple(ranks), in_way)
 
 
 def item_span(item: HoldItem) -> Span:
@@ -179,9 +211,21 @@ def _rooms(asked: Sequence[ItemRequest], venue: Venue) -> list[Room] | Refused:
     return rooms
 
 
-def _check_kind(req: HoldRequest) -> Refused | None:
-    if req.kind not in {k.value for k in Kind}:
-        return Refused(Code.UNKNOWN_KIND, field="kind", detail=req.kind)
+def _check_kind(req: HoldRequest, venue: Venue) -> Refused | None:
+    """One of the venue's kinds (``wedding`` and ``banquet`` are always there)."""
+    if venue.policy.kind(req.kind) is None:
+        kinds = venue.policy.kinds
+        return Refused(Code.UNKNOWN_KIND, field="kind", detail=req.kind[:40], kinds=kinds)
+    return None
+
+
+def _check_carried(req: HoldRequest) -> Refused | None:
+    """Guests a whole number from 1; a contact of at most ``MAX_CONTACT`` characters (never
+    quoted back: the refusal may be shown where the contact must not be)."""
+    if req.guests is not None and not 1 <= req.guests <= MAX_GUESTS:
+        return Refused(Code.BAD_GUESTS, field="guests", limit=MAX_GUESTS, detail=str(req.guests))
+    if len(req.contact.strip()) > MAX_CONTACT:
+        return Refused(Code.BAD_CONTACT, field="contact", limit=MAX_CONTACT)
     return None
 
 
@@ -277,5 +321,12 @@ def _check_banquet(req: HoldRequest, venue: Venue, kind: Kind, now: datetime) ->
     if kind is Kind.BANQUET:
         opens = banquet_opens_at(req.local_date, venue.policy, venue.tz)
         if opens is not None and now < opens:
-            return Refused(Code.BANQUET_NOT_OPEN, field="date", opens_at=opens)
+            asked = venue.policy.kind(req.kind)
+            return Refused(
+                Code.BANQUET_NOT_OPEN,
+                field="date",
+                opens_at=opens,
+                kinds=(asked,) if asked else (),
+                detail=req.local_date.isoformat(),
+            )
     return None

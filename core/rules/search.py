@@ -19,7 +19,7 @@ from core.model import HoldRequest, Kind, Room, Venue
 from core.results import Code, Found, Outcome, Place, Refused
 from core.rules.calendar import holiday_name, is_priority_day
 from core.rules.deadlines import last_bookable_day
-from core.rules.requests import Checked, check_request
+from core.rules.requests import MAX_GUESTS, Checked, check_request
 from core.rules.rokuyo import Rokuyo, rokuyo
 from core.rules.spans import MINUTES_PER_DAY, local_instant
 
@@ -61,7 +61,7 @@ def check_search(search: Search, venue: Venue) -> Refused | None:
     if unknown:
         return Refused(Code.BAD_DAYS, field="days", detail=", ".join(sorted(unknown)))
     if search.guests is not None and search.guests < 1:
-        return Refused(Code.BAD_GUESTS, field="guests", detail=str(search.guests))
+        return Refused(Code.BAD_GUESTS, field="guests", limit=MAX_GUESTS, detail=str(search.guests))
     return _check_places(search, venue)
 
 

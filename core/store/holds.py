@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 
 from core.events import AuditEvent
-from core.model import Hold, HoldItem, Kind, Status, Venue
+from core.model import Hold, HoldItem, Kind, Outcome, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
 from core.store.schema import enquiries, hold_items, holds
@@ -40,9 +40,12 @@ _HOLDS = sa.select(
     holds,
     enquiries.c.customer,
     enquiries.c.kind,
+    enquiries.c.kind_class,
     enquiries.c.note,
     enquiries.c.salesperson,
     enquiries.c.creator,
+    enquiries.c.guests,
+    enquiries.c.contact,
     *_ITEMS.c,
 ).select_from(
     holds.join(
@@ -54,7 +57,7 @@ _HOLDS = sa.select(
 
 def from_row(row: sa.Row[tuple[object, ...]], venue: Venue) -> Hold:
     m = row._mapping
-    return assemble(m, _items(m, venue), m)
+    return assemble(m, _items(m, venue), m, venue)
 
 
 def _items(m: Any, venue: Venue) -> tuple[HoldItem, ...]:
@@ -66,9 +69,12 @@ def _items(m: Any, venue: Venue) -> tuple[HoldItem, ...]:
     )
 
 
-def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any) -> Hold:
-    """A ``Hold`` from a holds row (mapping), its items and its enquiry's fields (mapping)."""
+def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue) -> Hold:
+    """A ``Hold`` from a holds row (mapping), its items and its enquiry's fields (mapping);
+    its kind named as the venue names it now (a kind the venue no longer lists: its id)."""
     first = items[0]
+    kind = venue.policy.kind(enquiry["kind"])
+    outcome = hold.get("outcome")
     return Hold(
         id=hold["id"],
         venue_id=hold["venue_id"],
@@ -79,7 +85,12 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any) -> Hold:
         start_at=first.start_at,
         end_at=first.end_at,
         span_end=first.span_end,
-        kind=Kind(enquiry["kind"]),
+        kind=Kind(enquiry["kind_class"]),
+        kind_id=enquiry["kind"],
+        kind_name=kind.name if kind else enquiry["kind"],
+        guests=enquiry["guests"],
+        contact=enquiry["contact"],
+        outcome=Outcome(outcome) if outcome else None,
         customer=enquiry["customer"],
         note=enquiry["note"],
         salesperson=enquiry["salesperson"],
@@ -221,7 +232,7 @@ class NewHold:
     enquiry_id: int | None
     customer: str
     customer_key: str
-    kind: Kind
+    kind: Kind  # the class
     salesperson: str
     creator: str
     note: str
@@ -229,6 +240,9 @@ class NewHold:
     rank: int
     expires_at: datetime | None
     items: tuple[HoldItem, ...]
+    kind_id: str = ""  # the venue's kind ("" : the class's default kind)
+    guests: int | None = None
+    contact: str = field(default="", repr=False)
 
 
 # The enquiry (when new), the hold, its items, their span rows and its audit event in one
@@ -237,15 +251,19 @@ class NewHold:
 _INSERT = sa.text(
     """
     WITH new_enquiry AS (
-      INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, salesperson, creator,
-                             note, version, created_at, updated_at)
-      SELECT :venue, nextval('enquiries_id_seq'), :customer, :customer_key, :kind,
-             :salesperson, :creator, :note, 0, :now, :now
+      INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, kind_class,
+                             salesperson, creator, note, guests, contact, version, created_at,
+                             updated_at)
+      SELECT :venue, nextval('enquiries_id_seq'), :customer, :customer_key, :kind_id, :kind,
+             :salesperson, :creator, :note, CAST(:guests AS integer), :contact, 0, :now, :now
       WHERE CAST(:enquiry_id AS bigint) IS NULL
       RETURNING id
-    ), joined AS (  -- a candidate's note, when it brings one, is the enquiry's note now
-      UPDATE enquiries SET note = :note, updated_at = :now
-      WHERE venue_id = :venue AND id = CAST(:enquiry_id AS bigint) AND note <> :note
+    ), joined AS (  -- what a candidate brings (note, guests, contact) is the enquiry's now
+      UPDATE enquiries SET note = :note, guests = CAST(:guests AS integer), contact = :contact,
+                           updated_at = :now
+      WHERE venue_id = :venue AND id = CAST(:enquiry_id AS bigint)
+        AND (note, guests, contact)
+            IS DISTINCT FROM (CAST(:note AS text), CAST(:guests AS integer), CAST(:contact AS text))
     ), new_hold AS (
       INSERT INTO holds (venue_id, id, enquiry_id, local_date, status, rank, expires_at,
                          extensions_used, created_at, updated_at)
@@ -307,9 +325,12 @@ def insert(
         "customer": new.customer,
         "customer_key": new.customer_key,
         "kind": new.kind.value,
+        "kind_id": new.kind_id or new.kind.value,
         "salesperson": new.salesperson,
         "creator": new.creator,
         "note": new.note,
+        "guests": new.guests,
+        "contact": new.contact,
         "local_date": new.local_date,
         "rank": new.rank,
         "expires_at": new.expires_at,
@@ -330,19 +351,22 @@ def insert(
     row = conn.execute(_INSERT, params).one()._mapping
     fields = {
         "customer": new.customer,
-        "kind": new.kind.value,
+        "kind": new.kind_id or new.kind.value,
+        "kind_class": new.kind.value,
         "note": new.note,
         "salesperson": new.salesperson,
         "creator": new.creator,
+        "guests": new.guests,
+        "contact": new.contact,
     }
-    return assemble(row, _items(row, venue), fields)
+    return assemble(row, _items(row, venue), fields, venue)
 
 
 _LEAVE = sa.text(
     """
     WITH left_holds AS (
       UPDATE holds SET status = :status, rank = NULL, expires_at = NULL, updated_at = :now,
-                       version = version + 1
+                       version = version + 1, outcome = :outcome
       WHERE venue_id = :venue AND id = ANY(CAST(:ids AS bigint[]))
     ), left_items AS (
       UPDATE hold_items SET rank = NULL
@@ -354,14 +378,24 @@ _LEAVE = sa.text(
 
 
 def leave(
-    conn: sa.Connection, venue: Venue, ids: Sequence[int], status: Status, now: datetime
+    conn: sa.Connection,
+    venue: Venue,
+    ids: Sequence[int],
+    status: Status,
+    now: datetime,
+    outcome: Outcome | None = None,
 ) -> None:
-    """Holds stop being live, every item at once: released, expired or cancelled; their
-    spans go."""
+    """Holds stop being live, every item at once: released (``outcome`` says why), expired
+    or cancelled; their spans go."""
     if ids:
-        conn.execute(
-            _LEAVE, {"venue": venue.id, "ids": list(ids), "status": status.value, "now": now}
-        )
+        params = {
+            "venue": venue.id,
+            "ids": list(ids),
+            "status": status.value,
+            "now": now,
+            "outcome": outcome.value if outcome else None,
+        }
+        conn.execute(_LEAVE, params)
 
 
 @dataclass(frozen=True)

@@ -75,16 +75,21 @@ enquiries = sa.Table(
     sa.Column("id", sa.BigInteger, enquiry_id_seq, primary_key=True),
     sa.Column("customer", sa.Text, nullable=False),
     sa.Column("customer_key", sa.Text, nullable=False),  # rules.customers.customer_key
-    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),  # the venue's kind id (wedding, nijikai, ...)
+    sa.Column("kind_class", sa.Text, nullable=False),  # its class when requested: the rules'
     sa.Column("salesperson", sa.Text, nullable=False),
     sa.Column("creator", sa.Text, nullable=False),
     sa.Column("note", sa.Text, nullable=False),
+    sa.Column("guests", sa.Integer),  # 人数
+    sa.Column("contact", sa.Text, nullable=False),  # 連絡先: salesperson and managers only
     # +1 by every write that reads or changes its set of candidates (a new candidate, a
     # confirmation): two such writes conflict on this row and are serialised.
     sa.Column("version", sa.BigInteger, nullable=False),
     sa.Column("created_at", TS, nullable=False),
     sa.Column("updated_at", TS, nullable=False),
-    sa.CheckConstraint("kind IN ('wedding', 'banquet')", name="kind"),
+    sa.CheckConstraint("kind <> ''", name="kind"),
+    sa.CheckConstraint("kind_class IN ('wedding', 'banquet')", name="kind_class"),
+    sa.CheckConstraint("guests BETWEEN 1 AND 100000", name="guests"),
 )
 sa.Index("ix_enquiries_customer_key", enquiries.c.venue_id, enquiries.c.customer_key)
 sa.Index("ix_enquiries_salesperson", enquiries.c.venue_id, enquiries.c.salesperson)
@@ -112,8 +117,14 @@ holds = sa.Table(
     # +1 on every change of this row (an edit, a promotion, a decision): a form opened at
     # one version and submitted at another is stale (docs/rules.md, Changing a hold).
     sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
+    sa.Column("outcome", sa.Text),  # why a released hold was released
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
+    ),
+    sa.CheckConstraint(
+        "outcome IS NULL"
+        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen') AND status = 'released')",
+        name="outcome",
     ),
     # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell: that a
     # deadline means every item is rank 1 is checked by the tests.

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
 from core.errors import StaleVenue, VenueConflict
-from core.model import Kind, Policy, Room, Slot, Status, Venue
+from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Status, Venue
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
 
@@ -25,6 +25,9 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "show_rokuyo": policy.show_rokuyo,
         "max_items": policy.max_items,
         "max_candidates": policy.max_candidates,
+        "deadline_time": policy.deadline_time,
+        "closed_weekdays": sorted(policy.closed_weekdays),
+        "kinds": [{"id": k.id, "name": k.name, "class": k.cls.value} for k in policy.kinds],
     }
 
 
@@ -40,6 +43,10 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         show_rokuyo=data.get("show_rokuyo", True),
         max_items=data.get("max_items", Policy.max_items),
         max_candidates=data.get("max_candidates", Policy.max_candidates),
+        deadline_time=data.get("deadline_time"),
+        closed_weekdays=frozenset(data.get("closed_weekdays", ())),
+        kinds=tuple(EventKind(k["id"], k["name"], Kind(k["class"])) for k in data.get("kinds", ()))
+        or DEFAULT_KINDS,
     )
 
 

@@ -64,7 +64,10 @@ def test_the_preview_says_second_and_who_is_first(bot: Harness) -> None:
     view_id = bot.command()
     bot.choose(view_id, values(), ids.ROOM)
     bot.slack.wait_for("views.update", 2)
-    assert bot.preview_text(view_id) == "2番手 · 1番手は 佐藤様（婚礼）期限 3/8(月・友引) 9:00まで"
+    assert bot.preview_text(view_id) == (
+        f"2番手で受付 · 前に 1番手 #{first.hold.id} 佐藤様（婚礼）"
+        "担当 <@U0SALES001> 期限 3/8(月・友引) 9:00まで"
+    )
 
 
 def test_a_venue_without_rokuyo_a_hold_next_year_past_midnight_reads_as_staff_write_it(

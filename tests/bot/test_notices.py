@@ -69,8 +69,10 @@ def test_lost_names_the_confirmed_winner_and_has_no_buttons() -> None:
     winner = samples.hold(customer="佐藤様", status=Status.CONFIRMED, rank=None, expires_at=None)
     out = render_notice(samples.about(NoticeKind.LOST, loser, winner=winner), tz=JST, locale="ja")
 
-    assert "取り下げ" in out.text
+    # lost is not withdrawn: the words say another hold was booked, and what to do next
+    assert "他の押さえが本予約" in out.text and "取り下げ" not in out.text
     assert f"#{winner.id} 佐藤様（婚礼）" in all_text(out.blocks)
+    assert "別の日程か部屋をご提案ください" in all_text(out.blocks)
     assert buttons(out.blocks) == []
 
 

@@ -400,7 +400,7 @@ def test_a_confirm_on_the_chapel_releases_a_package_whole_and_promotes_who_waite
     assert hold_now(bot, behind.hold.id).is_first
     courier(bot).drain(bot.venue.id)
     (lost,) = dms_to(bot, sr.USER_ID)
-    assert lost["text"].startswith("押さえが取り下げになりました")
+    assert lost["text"].startswith("仮押さえが外れました（他の押さえが本予約）")
     assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30" in lost["text"]
     (promoted,) = dms_to(bot, "U0SALES002")
     assert f"#{behind.hold.id}" in promoted["text"]

@@ -48,7 +48,7 @@ def test_the_issue_example_is_read_completely() -> None:
 def test_full_width_digits_wave_dashes_and_full_width_space() -> None:
     q = read("鳳凰の間\u3000５／１５\u3000１１：００〜１５：３０\u3000結婚式\u3000山田様")
     assert (q.room_id, q.day, q.start_min, q.end_min) == ("hoo", date(2027, 5, 15), 660, 930)
-    assert q.kind is Kind.WEDDING
+    assert q.kind == Kind.WEDDING
     assert read("桜の間 5/15 18:00～21:00 宴会").end_min == 21 * 60
 
 
@@ -100,7 +100,7 @@ def test_dates_without_a_year_mean_the_next_such_date(text: str, day: date) -> N
     ],
 )
 def test_kind_words(word: str, kind: Kind) -> None:
-    assert read(f"桜 5/15 {word}").kind is kind
+    assert read(f"桜 5/15 {word}").kind == kind
 
 
 def test_rooms_by_prefix_and_a_prefix_of_a_whole_room_means_the_whole_room() -> None:
@@ -122,7 +122,7 @@ def test_an_ambiguous_prefix_is_reported_not_guessed() -> None:
 def test_unknown_words_are_handed_back_and_trailing_words_are_the_customer() -> None:
     q = read("鳳王 5/15 11:00-15:00 婚礼")
     assert q.room_id is None and q.unparsed == ("鳳王",)
-    assert q.day == date(2027, 5, 15) and q.kind is Kind.WEDDING
+    assert q.day == date(2027, 5, 15) and q.kind == Kind.WEDDING
 
     english = read("sakura 5/15 18-21 banquet ABC Trading")
     assert english.room_id == "sakura" and english.customer == "ABC Trading"

@@ -42,8 +42,12 @@ def test_bad_input_from_the_engine_comes_back_on_the_offending_field(bot: Harnes
     assert "すでに過ぎています" in answer["errors"][ids.DATE]
 
     status, answer = bot.submit(view_id, values(day=SATURDAY_FAR, kind="banquet"))
-    opening = "土日祝の一般宴会は 2027/5/9(日・先勝) 0:00 から受付です。"
-    assert answer["errors"] == {ids.DATE: opening + "婚礼なら今すぐ押さえられます。"}
+    said = answer["errors"][ids.DATE]
+    assert said.startswith(
+        "土日祝は婚礼を優先するため、この日の一般宴会は 2027/5/9(日・先勝) 0:00 から"
+    )
+    assert "平日の日程をご提案ください" in said
+    assert "婚礼なら" not in said  # a company party is never invited to pose as a wedding
     assert holds(bot) == []
 
 
@@ -54,7 +58,10 @@ def test_a_refusal_is_shown_in_the_modal_with_its_reason(bot: Harness) -> None:
     status, answer = bot.submit(view_id, values())
     assert (status, answer["response_action"]) == (200, "update")
     shown = json.dumps(answer["view"], ensure_ascii=False)
-    assert "3番手になるため受付できません（2番手まで）。1番手: 佐藤様（婚礼）" in shown
+    assert "3番手になるため受付できません（2番手まで）。押さえ済み: 1番手 #" in shown
+    # the 1st AND the 2nd, each with their salesperson; the 1st with its deadline
+    assert "佐藤様（婚礼）担当 <@U0SALES001> 期限 3/8(月) 9:00 / 2番手 #" in shown
+    assert "鈴木様（婚礼）担当 <@U0SALES001>" in shown
     assert answer["view"]["callback_id"] == ids.HOLD_MODAL  # still the form, to change and resend
     room = next(b for b in answer["view"]["blocks"] if b.get("block_id") == ids.ROOM)
     assert room["element"]["initial_option"]["value"] == "hoo"  # what was typed is kept
@@ -131,7 +138,7 @@ def test_second_in_line_is_posted_with_who_is_first(bot: Harness) -> None:
     bot.submit(view_id, values())
     post = bot.slack.wait_for("chat.postMessage")[0]
     text = json.dumps(post.body["blocks"], ensure_ascii=False)
-    assert "*2番手*" in text and f"1番手: #{first.hold.id} 佐藤様（婚礼）" in text
+    assert "*2番手*" in text and f"前に: 1番手 #{first.hold.id} 佐藤様（婚礼）" in text
     rows = [b for b in post.body["blocks"] if b["type"] == "actions"]
     buttons = [e["action_id"] for row in rows for e in row["elements"]]
     # a waiting hold can be released, changed, or get another candidate date; not confirmed

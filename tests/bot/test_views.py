@@ -50,11 +50,15 @@ def test_the_form_has_every_field_with_dispatch_on_the_slot_fields() -> None:
         ids.END,
         ids.KIND,
         ids.CUSTOMER,
+        ids.GUESTS,
         ids.SALESPERSON,
+        ids.CONTACT,
         ids.NOTE,
     ]
     assert {b for b, i in inputs.items() if i.get("dispatch_action")} == set(ids.PREVIEW_INPUTS)
-    assert inputs[ids.NOTE]["optional"] is True
+    assert all(inputs[b]["optional"] is True for b in (ids.NOTE, ids.GUESTS, ids.CONTACT))
+    assert inputs[ids.GUESTS]["element"]["type"] == "number_input"
+    assert "チャンネルには出ません" in inputs[ids.CONTACT]["hint"]["text"]
     assert [inputs[b]["element"]["type"] for b in (ids.DATE, ids.START, ids.KIND)] == [
         "datepicker",
         "timepicker",
@@ -97,7 +101,9 @@ def test_the_preview_line_for_each_outcome() -> None:
         == "3番手になるため受付できません"
     )
     opens = Refused(Code.BANQUET_NOT_OPEN, opens_at=NOW.replace(hour=0))
-    assert preview_line(opens, JST, "ja") == "土日祝の一般宴会は 2027/3/1(月) 0:00 から受付"
+    assert (
+        preview_line(opens, JST, "ja") == "土日祝は婚礼優先 — 一般宴会は 2027/3/1(月) 0:00 から受付"
+    )
     assert preview_line(None, JST, "en").startswith("Choose a room")
     assert "already passed" in preview_line(Refused(Code.IN_PAST, detail="2027-02-01"), JST, "en")
 

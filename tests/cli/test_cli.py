@@ -57,6 +57,11 @@ def test_a_scenario_from_the_terminal(loaded: str) -> None:
     code, third = hold(loaded)
     assert (code, third["code"]) == (1, "rank_too_low")
     assert "2nd" in third["message"] and third["holders"] == [1]
+    assert [(w["id"], w["rank"], w["salesperson"]) for w in third["in_way"]] == [
+        (1, 1, "U0SALES001"),
+        (2, 2, "U0SALES001"),
+    ]
+    assert third["in_way"][0]["expires_at"] == "2027-03-08T09:00:00+09:00"
     code, done = run(loaded, "hold", "confirm", "1", "--actor", "U0SALES001", "--now", NOW)
     assert (code, done["released"], done["promoted"]) == (0, [2], [])
     code, listing = run(loaded, "hold", "list", "--date", "2027-05-12")
@@ -152,3 +157,37 @@ def test_without_database_url_the_local_stack_is_used_or_said_to_be_stopped(
     code, stopped, said = hold_list()
     assert (code, stopped["code"]) == (3, "not_running") and "Traceback" not in said
     assert "is not running" in stopped["message"] and "`python3 dev.py run`" in stopped["message"]
+
+
+def test_a_hold_carries_guests_contact_note_and_a_venue_kind(fresh_db: str, tmp_path: Path) -> None:
+    venue_file = tmp_path / "venue.toml"
+    example = (ROOT / "examples" / "venue.toml").read_text(encoding="utf-8")
+    venue_file.write_text(
+        example + '\n[[kinds]]\nid = "nijikai"\nname = "二次会"\nclass = "banquet"\n',
+        encoding="utf-8",
+    )
+    assert run(fresh_db, "venue", "load", str(venue_file))[0] == 0
+    code, made = run(
+        fresh_db,
+        *[a if a != "wedding" else "nijikai" for a in HOLD],
+        "--guests", "40", "--contact", "幹事 090-1111-2222", "--note", "持ち込みあり",
+    )  # fmt: skip
+    assert code == 0, made
+    assert made["hold"]["kind"] == "banquet"  # the class, as before kinds
+    assert (made["hold"]["kind_id"], made["hold"]["guests"]) == ("nijikai", 40)
+    assert made["expires_at"] == "2027-03-04T09:00:00+09:00"  # a banquet's 3 days
+    code, shown = run(fresh_db, "hold", "show", str(made["id"]))
+    assert code == 0
+    assert {k: shown[k] for k in ("kind", "kind_name", "guests", "contact", "note")} == {
+        "kind": "nijikai",
+        "kind_name": "二次会",
+        "guests": 40,
+        "contact": "幹事 090-1111-2222",
+        "note": "持ち込みあり",
+    }
+    assert shown["status"] == "tentative" and shown["trail"][0]["action"] == "requested"
+    code, wrong = run(fresh_db, *[a if a != "wedding" else "bonenkai" for a in HOLD])
+    assert (code, wrong["code"], wrong["field"]) == (1, "unknown_kind", "kind")
+    assert "nijikai" in wrong["message"] and "wedding" in wrong["message"]
+    code, bad = run(fresh_db, *HOLD, "--guests", "forty")
+    assert (code, bad["code"]) == (2, "usage") and "number of guests" in bad["message"]

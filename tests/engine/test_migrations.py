@@ -15,14 +15,14 @@ from alembic.migration import MigrationContext
 from cli import migrate
 from core.db import create_engine, database_url
 from core.engine import HoldEngine
-from core.model import ItemRequest, Venue
+from core.model import EventKind, ItemRequest, Kind, Outcome, Policy, Venue
 from core.results import Requested
 from core.store.schema import metadata
 from migrations import MigrationRefused
 from tests.support import factories, invariants
 from tests.support.factories import NOW
 
-HEAD = "0004_search"  # the newest revision in migrations/versions
+HEAD = "0004_ledger"  # the newest revision in migrations/versions
 
 
 def tables(url: str) -> set[str]:
@@ -243,3 +243,37 @@ def test_downgrading_restores_single_holds_and_refuses_packages(
         migrate.downgrade(url, "0001")
     assert migrate.current(url) == HEAD
     assert rows(db, "SELECT * FROM hold_items ORDER BY hold_id, item_no") == before
+
+
+# -- 0004_ledger: kinds, guests, contact, why a hold was released -------------------------------
+def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they_carry(
+    fresh_db: str,
+) -> None:
+    db = create_engine(fresh_db, pool_size=2)
+    engine = HoldEngine(db)
+    venue = engine.save_venue(factories.venue(), now=NOW)
+    won, lost, gone = (
+        engine.request(venue.id, factories.request(room=room), now=NOW)
+        for room in ("hoo", "hoo", "sakura")
+    )
+    assert isinstance(won, Requested) and isinstance(lost, Requested)
+    assert isinstance(gone, Requested)
+    engine.release(venue.id, gone.hold.id, actor=factories.SALES, now=NOW)
+    engine.confirm(venue.id, won.hold.id, actor=factories.SALES, now=NOW)
+    before = {h.id: h.outcome for h in engine.holds(venue.id)}
+    assert before[lost.hold.id] is Outcome.LOST and before[gone.hold.id] is Outcome.WITHDRAWN
+
+    migrate.downgrade(fresh_db, "0004_search")
+    migrate.upgrade(fresh_db)
+    db.dispose()
+    engine = HoldEngine(db)
+    assert {h.id: h.outcome for h in engine.holds(venue.id)} == before
+
+    kinds = (*Policy().kinds, EventKind("nijikai", "二次会", Kind.BANQUET))
+    venue = engine.save_venue(replace(venue, policy=Policy(kinds=kinds)), now=NOW)
+    made = engine.request(venue.id, factories.request(room="chapel", kind="nijikai"), now=NOW)
+    assert isinstance(made, Requested)
+    with pytest.raises(MigrationRefused, match="1 enquiry\\(ies\\) carry a venue kind"):
+        migrate.downgrade(fresh_db, "0004_search")
+    assert migrate.current(fresh_db) == HEAD
+    db.dispose()

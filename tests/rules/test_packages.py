@@ -60,13 +60,13 @@ def test_a_confirmed_hold_on_any_item_refuses_the_package_naming_that_room() -> 
         occupant(2, {"C1"}, "11:30", "12:30", confirmed=True),
     ]
     blocked = decide_rank(wedding(), second_full, VENUE, NOW)
-    assert blocked == Blocked(Code.CONFIRMED_CONFLICT, holders=(2,), room="chapel")
+    assert blocked == Blocked(Code.CONFIRMED_CONFLICT, holders=(2,), room="chapel", in_way=(1, 2))
     two_ahead = [
         occupant(1, {"C1"}, "11:00", "13:00", first=True),
         occupant(2, {"C1"}, "11:00", "13:00"),
     ]
     assert decide_rank(wedding(), two_ahead, VENUE, NOW) == Blocked(
-        Code.RANK_TOO_LOW, holders=(1,), rank=3, limit=2, room="chapel"
+        Code.RANK_TOO_LOW, holders=(1,), rank=3, limit=2, room="chapel", in_way=(1, 2)
     )
 
 

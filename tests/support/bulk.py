@@ -30,11 +30,13 @@ _FILL = sa.text(
                     AT TIME ZONE :tz AS end_at
       FROM g
     ), e AS (
-      INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, salesperson, creator,
-                             note, version, created_at, updated_at)
+      INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, kind_class,
+                             salesperson, creator, note, contact, version, created_at,
+                             updated_at)
       SELECT :venue, enquiry_id, 'bulk ' || n, 'bulk' || n,
              CASE WHEN n % 2 = 0 THEN 'wedding' ELSE 'banquet' END,
-             :salesperson, :salesperson, '', 0, CAST(:now AS timestamptz),
+             CASE WHEN n % 2 = 0 THEN 'wedding' ELSE 'banquet' END,
+             :salesperson, :salesperson, '', '', 0, CAST(:now AS timestamptz),
              CAST(:now AS timestamptz)
       FROM t
     ), h AS (
