@@ -108,10 +108,10 @@ def fill_form(
     body = args.body
     user = body["user_id"]
     locale = deps.locales.get(user)
+    kinds = venue.policy.kinds
     if quick is None:
         today = deps.now().astimezone(venue.tz).date()
-        rooms, kinds = list(venue.rooms.values()), venue.policy.kinds
-        quick = parse(typed, rooms, today, kinds) if typed else QuickForm()
+        quick = parse(typed, list(venue.rooms.values()), today, kinds) if typed else QuickForm()
     form = Form.from_quick(quick, salesperson=user, max_items=venue.policy.max_items)
     meta = Meta(
         locale=locale,
