@@ -67,7 +67,8 @@ def open_form(deps: Deps, args: Args, typed: str) -> None:
     venue = deps.venue(args.context)  # before opening: a workspace without a venue is told
     now = deps.now()
     today = now.astimezone(venue.tz).date()
-    quick = parse(typed, list(venue.rooms.values()), today) if typed else QuickForm()
+    kinds = venue.policy.kinds
+    quick = parse(typed, list(venue.rooms.values()), today, kinds) if typed else QuickForm()
     if quick.weekday_mismatch and quick.day and quick.weekday is not None:
         ask_which_day(deps, args, venue, quick.day, quick.weekday)
         return

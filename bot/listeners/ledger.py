@@ -69,12 +69,13 @@ def _fill(
 
 def day_asked(quick: QuickForm) -> bool:
     """A date and at most room words: the person asks what that day looks like, not to hold."""
-    asked_more = (quick.start_min, quick.end_min, quick.kind, quick.customer)
+    asked_more = (quick.start_min, quick.end_min, quick.kind, quick.customer, quick.guests)
     more_rooms = quick.also or quick.bad_items  # "+ チャペル": a package is being typed
     return (
         quick.day is not None
         and all(v is None for v in asked_more)
         and not quick.unparsed
+        and not quick.unknown_kinds  # "忘年会": a hold is being typed, its kind to be chosen
         and not more_rooms
     )
 

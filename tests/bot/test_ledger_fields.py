@@ -147,6 +147,6 @@ def test_a_banquet_class_kind_is_told_why_and_when_it_opens(bot: Harness) -> Non
     assert (status, answer["response_action"]) == (200, "errors")
     said = answer["errors"][ids.DATE]
     assert said.startswith(
-        "土日祝は婚礼を優先するため、この日の二次会は 2027/6/6(日) 0:00 から受付"
+        "土日祝は婚礼を優先するため、この日の二次会は 2027/6/6(日・赤口) 0:00 から受付"
     )
     assert "婚礼なら" not in said

@@ -60,7 +60,7 @@ def test_a_refusal_is_shown_in_the_modal_with_its_reason(bot: Harness) -> None:
     shown = json.dumps(answer["view"], ensure_ascii=False)
     assert "3番手になるため受付できません（2番手まで）。押さえ済み: 1番手 #" in shown
     # the 1st AND the 2nd, each with their salesperson; the 1st with its deadline
-    assert "佐藤様（婚礼）担当 <@U0SALES001> 期限 3/8(月) 9:00 / 2番手 #" in shown
+    assert "佐藤様（婚礼）担当 <@U0SALES001> 期限 3/8(月・友引) 9:00まで / 2番手 #" in shown
     assert "鈴木様（婚礼）担当 <@U0SALES001>" in shown
     assert answer["view"]["callback_id"] == ids.HOLD_MODAL  # still the form, to change and resend
     room = next(b for b in answer["view"]["blocks"] if b.get("block_id") == ids.ROOM)
