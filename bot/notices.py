@@ -66,9 +66,33 @@ Renderer = Callable[[Payload, ZoneInfo, str | None], Rendered]
 
 
 def _promoted(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+    """Says why it moved up, with Confirm, Extend and Release (as App Home shows them)."""
     hold = _hold(payload)
     facts = {"hold": cards.line(hold, tz, locale), "deadline": cards.deadline(hold, tz, locale)}
-    return _single("promoted", hold, facts, tz, locale, buttons=True, extend=False)
+    cause = payload.get("cause") or "unknown"
+    why = text(locale, f"promoted.why.{cause}", ahead=_ids(payload.get("after", [])))
+    return _single("promoted", hold, facts, tz, locale, buttons=True, why=why)
+
+
+def _queued(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+    hold, behind = _hold(payload), hold_from_json(payload["behind"])
+    facts = {
+        "hold": cards.line(hold, tz, locale),
+        "behind": cards.brief(behind, locale),
+        "salesperson": esc(behind.salesperson),
+        "deadline": cards.deadline(hold, tz, locale),
+    }
+    return _single("queued", hold, facts, tz, locale, buttons=True)
+
+
+def _cancelled(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
+    hold = _hold(payload)
+    facts = {
+        "hold": cards.line(hold, tz, locale),
+        "actor": esc(str(payload["actor"])),
+        "reason": _reason(payload, locale),
+    }
+    return _single("cancelled", hold, facts, tz, locale)
 
 
 def _lost(payload: Payload, tz: ZoneInfo, locale: str | None) -> Rendered:
@@ -150,7 +174,53 @@ _RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.EXTENDED: _extended,
     NoticeKind.REMINDER: _reminder,
     NoticeKind.DIGEST: _digest,
+    NoticeKind.QUEUED: _queued,
+    NoticeKind.CANCELLED: _cancelled,
 }
+
+
+# -- a hold's card in the channel ------------------------------------------------------------
+def render_card(hold: Hold, *, tz: ZoneInfo, locale: str | None, extend: bool) -> Rendered:
+    """The card as the hold stands: buttons only while they can act (none once decided)."""
+    blocks = cards.card(hold, tz, locale, extend=extend)
+    summary = text(
+        locale, "card.text", hold=cards.line(hold, tz, locale), state=cards.state(hold, tz, locale)
+    )
+    return Rendered(summary, dump(blocks))
+
+
+def render_card_line(notice: Notice, *, tz: ZoneInfo, locale: str | None) -> Rendered | None:
+    """The line a card row adds to the card's thread: what happened, when, who did it. A
+    new card has none (it says all that itself). Raises ``UnrenderableNotice``."""
+    payload = notice.payload
+    try:
+        event = str(payload["event"])
+        if event == "requested":
+            return None
+        line = text(locale, f"thread.{event}", **_line_facts(event, notice, tz, locale))
+    except (KeyError, TypeError, ValueError) as err:
+        raise UnrenderableNotice(f"notice {notice.id} (card): {err!r}") from err
+    return Rendered(line, dump([section(line)]))
+
+
+def _line_facts(event: str, notice: Notice, tz: ZoneInfo, locale: str | None) -> dict[str, str]:
+    payload = notice.payload
+    hold = _hold(payload)
+    facts = {
+        "when": dates.when(notice.created_at, tz, locale),
+        "actor": esc(str(payload["actor"])),
+        "salesperson": esc(hold.salesperson),
+        "deadline": cards.deadline(hold, tz, locale),
+        "reason": _reason(payload, locale),
+    }
+    if event == "lost":
+        facts["winner"] = cards.brief(hold_from_json(payload["winner"]), locale)
+    if event == "other_date_chosen":
+        facts["chosen"] = cards.line(hold_from_json(payload["chosen"]), tz, locale)
+    if event == "promoted":
+        cause = payload.get("cause") or "unknown"
+        facts["cause"] = text(locale, f"thread.cause.{cause}", ahead=_ids(payload.get("after", [])))
+    return facts
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -163,11 +233,12 @@ def _single(
     *,
     buttons: bool = False,
     extend: bool = True,
+    why: str | None = None,
 ) -> Rendered:
-    """Title and body in one section, then the hold's buttons when the notice asks to act."""
-    body = (
-        text(locale, f"notice.{kind}.title") + "\n" + text(locale, f"notice.{kind}.body", **facts)
-    )
+    """Title (and why), body in one section, then the hold's buttons when the notice asks
+    to act."""
+    title = text(locale, f"notice.{kind}.title")
+    body = "\n".join(filter(None, [title, why, text(locale, f"notice.{kind}.body", **facts)]))
     blocks: list[Block] = [section(body)]
     row = cards.decision_buttons(hold, tz, locale, extend=extend) if buttons else None
     if row is not None:
@@ -177,6 +248,15 @@ def _single(
 
 def _hold(payload: Payload) -> Hold:
     return hold_from_json(payload["hold"])
+
+
+def _ids(ids: list[int]) -> str:
+    return "・".join(f"#{int(i)}" for i in ids) or "-"
+
+
+def _reason(payload: Payload, locale: str | None) -> str:
+    reason = str(payload.get("reason") or "").strip()
+    return esc(reason) if reason else text(locale, "reason.none")
 
 
 def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None) -> str:

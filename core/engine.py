@@ -20,7 +20,7 @@ from core.admission import Admission, Key
 from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
 from core.model import Hold, HoldRequest, Status, Venue
-from core.notices import Notice
+from core.notices import CardSpot, Notice
 from core.operations import decisions, digests, reads, request, sweep, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
@@ -39,7 +39,7 @@ from core.results import (
     Swept,
 )
 from core.runner import Runner
-from core.store import audit
+from core.store import audit, cards
 from core.store import venues as stored_venues
 from core.uow import Observer, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
@@ -106,13 +106,18 @@ class HoldEngine:
         *,
         now: datetime,
         idempotency_key: str | None = None,
+        announce: bool = False,
     ) -> Requested | Refused:
         """One room or several (``req.also``), for a new enquiry or as another candidate date
-        of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere."""
+        of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere.
+        ``announce``: the caller posts no card (CLI, App Home); the jobs post it in the sales
+        channel."""
         # Requests trust the cached venue (their first ledger read checks its revision), and
         # queue in this process behind other requests for the same part-days.
         check = request.Check(req, now)
-        operation = partial(request.request_hold, check=check, key=idempotency_key)
+        operation = partial(
+            request.request_hold, check=check, key=idempotency_key, announce=announce
+        )
         keys = check.part_days(self._venues.peek(venue_id))
         # What the answer only shows (the holds ahead, the same customer elsewhere) is read
         # after the commit, on its connection (``request.shown``).
@@ -144,9 +149,11 @@ class HoldEngine:
         return self._answer(venue_id, now, partial(decisions.extend, hold_id=hold_id, actor=actor))
 
     def cancel(
-        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+        self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
     ) -> Cancelled | Refused:
-        return self._answer(venue_id, now, partial(decisions.cancel, hold_id=hold_id, actor=actor))
+        """A manager's cancel; ``reason`` is told to the hold's salesperson and its card."""
+        cancel = partial(decisions.cancel, hold_id=hold_id, actor=actor, reason=reason)
+        return self._answer(venue_id, now, cancel)
 
     def sweep(self, venue_id: str, *, now: datetime, batch: int = 500) -> Swept | Refused:
         """Expire every due 1st hold, ``batch`` at a time (see ``operations.sweep``)."""
@@ -218,6 +225,20 @@ class HoldEngine:
         self, venue_id: str, *, now: datetime, ids: Sequence[int] | None = None
     ) -> list[int]:
         return self._outbox.requeue_failed(venue_id, ids, now)
+
+    # -- cards ------------------------------------------------------------------------------
+    def card_posted(
+        self, venue_id: str, hold_id: int, spot: CardSpot, *, now: datetime
+    ) -> CardSpot:
+        """Remember where a hold's card was posted; the first one kept is the one redrawn."""
+        return self._uow.committed(lambda c: cards.save(c, venue_id, hold_id, spot, now))
+
+    def card(self, venue_id: str, hold_id: int) -> CardSpot | None:
+        return self._uow.read(lambda conn: cards.find(conn, venue_id, hold_id))
+
+    def card_gone(self, venue_id: str, hold_id: int) -> None:
+        """Its message was deleted in Slack: nothing to redraw from now on."""
+        self._uow.committed(lambda c: cards.forget(c, venue_id, hold_id))
 
     def _shown(
         self, venue_id: str, conn: sa.Connection, answer: Requested | Refused, *, warn: bool

@@ -19,6 +19,21 @@ class NoticeKind(StrEnum):
     EXTENDED = "extended"  # told to the next in line: the hold ahead has a new deadline
     REMINDER = "reminder"  # 24 h before a deadline
     DIGEST = "digest"  # Monday: this week's deadlines
+    QUEUED = "queued"  # told to a 1st: a 2nd now waits behind it
+    CANCELLED = "cancelled"  # a manager cancelled the booking: who, and why
+    CARD = "card"  # the hold's card in the channel: redrawn, and one line in its thread
+
+
+# A card row's recipient: the channel the card sits in, found at delivery (``CardSpot``).
+CARD_RECIPIENT = "#card"
+
+
+@dataclass(frozen=True)
+class CardSpot:
+    """Where a hold's card sits: a Slack channel and ts (the console's own without Slack)."""
+
+    channel: str
+    ts: str
 
 
 @dataclass(frozen=True)
