@@ -72,9 +72,14 @@ def submit(deps: Deps, args: Args) -> None:
         ack(response_action="errors", errors=dict.fromkeys(missing, required))
         return
     venue = deps.venue(args.context)
-    # The view id is the same for a double click and for Slack's retries: one hold.
+    # The view id is the same for a double click and for Slack's retries: one hold. Opened
+    # from App Home (no channel), its card is the jobs' to post in the sales channel.
     result = deps.engine.request(
-        venue.id, form.request(user), now=deps.now(), idempotency_key=f"modal:{view['id']}"
+        venue.id,
+        form.request(user),
+        now=deps.now(),
+        idempotency_key=f"modal:{view['id']}",
+        announce=meta.channel is None,
     )
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result)
@@ -86,8 +91,13 @@ def submit(deps: Deps, args: Args) -> None:
         return  # the first submission posted already
 
     def announce() -> None:
-        post_result(args.client, meta, user, posted(result, venue.tz, meta.locale))
-        publish_homes(deps, args.client, venue, {result.hold.salesperson, user})
+        hold = result.hold
+        if meta.channel is None or result.rank > 1:
+            deps.notices_written(venue.id)  # its card, or the 1st told a 2nd now waits
+        spot = post_result(args.client, meta, user, posted(result, venue.tz, meta.locale))
+        if spot is not None:
+            deps.engine.card_posted(venue.id, hold.id, spot, now=deps.now())
+        publish_homes(deps, args.client, venue, {hold.salesperson, user})
 
     deps.after(args.body, args.client, announce)
 

@@ -24,7 +24,7 @@ from core.results import (
     Requested,
 )
 from tests.support import factories
-from tests.support.factories import MANAGER, NOW, SALES, later, request
+from tests.support.factories import MANAGER, NOW, SALES, decision_dms, later, request
 
 OTHER = "U0SALES002"
 STRANGER = "U0STRANGER"
@@ -388,10 +388,11 @@ def test_a_hold_promoted_after_its_event_began_gets_no_promoted_dm(
     started = first.hold.start_at + timedelta(minutes=5)
     released = engine.release(venue.id, first.hold.id, actor=SALES, now=started)
     assert isinstance(released, Released) and [h.id for h in released.promoted] == [second.hold.id]
-    assert [n.kind for n in engine.notices(venue.id)] == []
+    assert [n.kind for n in decision_dms(engine.notices(venue.id))] == []
     swept = engine.sweep(venue.id, now=started)
     assert not isinstance(swept, Refused) and swept.expired == (second.hold.id,)
-    assert [(n.kind, n.hold_id) for n in engine.notices(venue.id)] == [("expired", second.hold.id)]
+    told = decision_dms(engine.notices(venue.id))
+    assert [(n.kind, n.hold_id) for n in told] == [("expired", second.hold.id)]
 
 
 def test_a_venue_change_reaches_a_process_that_cached_the_venue(

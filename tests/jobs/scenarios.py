@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from core.engine import HoldEngine
 from core.model import Hold, Venue
-from core.notices import Notice
+from core.notices import Notice, NoticeKind
 from core.results import Requested
 from tests.support import factories
 from tests.support.slack_standin import Call, SlackStandin
@@ -38,7 +39,17 @@ def a_month_after(now: datetime) -> date:
 
 
 def rows(engine: HoldEngine, venue: Venue, status: str | None = None) -> list[Notice]:
-    return engine.notices(venue.id, status=status)
+    """The venue's DMs in the outbox (its cards' rows aside: ``cards``)."""
+    return [n for n in engine.notices(venue.id, status=status) if n.kind != NoticeKind.CARD]
+
+
+def cards(engine: HoldEngine, venue: Venue, status: str | None = None) -> list[Notice]:
+    return [n for n in engine.notices(venue.id, status=status) if n.kind == NoticeKind.CARD]
+
+
+def quiet(venue: Venue) -> Venue:
+    """The venue without the note to a 1st when a 2nd queues (tests of one DM's delivery)."""
+    return replace(venue, policy=replace(venue.policy, notify_first_of_second=False))
 
 
 def dms_to(slack: SlackStandin, user: str) -> list[Call]:
