@@ -236,6 +236,10 @@ class HoldEngine:
     def card(self, venue_id: str, hold_id: int) -> CardSpot | None:
         return self._uow.read(lambda conn: cards.find(conn, venue_id, hold_id))
 
+    def card_line_posted(self, venue_id: str, hold_id: int, notice_id: int) -> None:
+        """Card row ``notice_id`` has its line in the card's thread (redelivered: no second)."""
+        self._uow.committed(lambda c: cards.line_posted(c, venue_id, hold_id, notice_id))
+
     def card_gone(self, venue_id: str, hold_id: int) -> None:
         """Its message was deleted in Slack: nothing to redraw from now on."""
         self._uow.committed(lambda c: cards.forget(c, venue_id, hold_id))

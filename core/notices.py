@@ -34,6 +34,7 @@ class CardSpot:
 
     channel: str
     ts: str
+    lines: frozenset[int] = frozenset()  # the card rows whose line is in its thread
 
 
 @dataclass(frozen=True)

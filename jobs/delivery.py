@@ -242,12 +242,15 @@ class Courier:
             self.engine.card_gone(run.venue.id, notice.hold_id or 0)
             self._done(run, notice, spot.channel, f"gone: {outcome.error}")
             return True
-        if not isinstance(outcome, Delivered) or line is None:
-            self._record(run, notice, outcome)
+        if not isinstance(outcome, Delivered) or line is None or notice.id in spot.lines:
+            self._record(run, notice, outcome)  # a redelivered row's line is there already
             return True
         if not self._lease_allows_post(claimed_at):
             return False  # put back: redrawing it again is harmless
-        self._record(run, notice, self.transport.send(spot.channel, line, thread=spot.ts))
+        posted = self.transport.send(spot.channel, line, thread=spot.ts)
+        if isinstance(posted, Delivered):
+            self.engine.card_line_posted(run.venue.id, notice.hold_id or 0, notice.id)
+        self._record(run, notice, posted)
         return True
 
     def _draw_card(

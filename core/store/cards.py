@@ -28,11 +28,24 @@ def save(
 
 def find(conn: sa.Connection, venue_id: str, hold_id: int) -> CardSpot | None:
     row = conn.execute(
-        sa.select(hold_cards.c.channel, hold_cards.c.ts).where(
+        sa.select(hold_cards.c.channel, hold_cards.c.ts, hold_cards.c.lines).where(
             hold_cards.c.venue_id == venue_id, hold_cards.c.hold_id == hold_id
         )
     ).first()
-    return CardSpot(row.channel, row.ts) if row is not None else None
+    return CardSpot(row.channel, row.ts, frozenset(row.lines)) if row is not None else None
+
+
+def line_posted(conn: sa.Connection, venue_id: str, hold_id: int, notice_id: int) -> None:
+    """The row's line is in the card's thread: a redelivery of the row posts it no more."""
+    conn.execute(
+        hold_cards.update()
+        .where(
+            hold_cards.c.venue_id == venue_id,
+            hold_cards.c.hold_id == hold_id,
+            sa.not_(sa.literal(notice_id, sa.BigInteger) == sa.any_(hold_cards.c.lines)),
+        )
+        .values(lines=sa.func.array_append(hold_cards.c.lines, notice_id))
+    )
 
 
 def forget(conn: sa.Connection, venue_id: str, hold_id: int) -> None:

@@ -255,4 +255,6 @@ hold_cards = sa.Table(
     sa.Column("channel", sa.Text, nullable=False),
     sa.Column("ts", sa.Text, nullable=False),
     sa.Column("posted_at", TS, nullable=False),
+    # the outbox rows whose line is in its thread: a redelivered row adds none again
+    sa.Column("lines", ARRAY(sa.BigInteger), nullable=False, server_default="{}"),
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects.postgresql import ARRAY
 
 revision = "0005_cards"
 down_revision = "0002"
@@ -23,6 +24,7 @@ def upgrade() -> None:
         sa.Column("channel", sa.Text, nullable=False),
         sa.Column("ts", sa.Text, nullable=False),
         sa.Column("posted_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("lines", ARRAY(sa.BigInteger), nullable=False, server_default="{}"),
         sa.PrimaryKeyConstraint("venue_id", "hold_id", name="pk_hold_cards"),
     )
 
