@@ -103,3 +103,12 @@ def test_show_rokuyo_defaults_to_true_and_can_be_turned_off() -> None:
 def test_show_rokuyo_must_be_a_boolean(value: Any) -> None:
     with pytest.raises(VenueFileError, match=r"policy.show_rokuyo must be true or false"):
         parse_venue(minimal(policy={"show_rokuyo": value}))
+
+
+def test_notify_first_of_second_defaults_to_on_and_can_be_turned_off() -> None:
+    assert parse_venue(minimal()).policy.notify_first_of_second is True
+    assert read_venue_file(EXAMPLE).policy.notify_first_of_second is True
+    off = parse_venue(minimal(policy={"notify_first_of_second": False}))
+    assert off.policy.notify_first_of_second is False
+    with pytest.raises(VenueFileError, match=r"policy.notify_first_of_second must be true or"):
+        parse_venue(minimal(policy={"notify_first_of_second": "no"}))
