@@ -227,6 +227,13 @@ class HoldEngine:
         return self._outbox.requeue_failed(venue_id, ids, now)
 
     # -- cards ------------------------------------------------------------------------------
+    def announce(self, venue_id: str, hold_id: int, *, actor: str, now: datetime) -> Hold | Refused:
+        """Have the jobs post the hold's card in the sales channel (where it was asked for,
+        it could not be posted)."""
+        return self._answer(
+            venue_id, now, partial(decisions.announce, hold_id=hold_id, actor=actor)
+        )
+
     def card_posted(
         self, venue_id: str, hold_id: int, spot: CardSpot, *, now: datetime
     ) -> CardSpot:

@@ -97,6 +97,11 @@ def submit(deps: Deps, args: Args) -> None:
         spot = post_result(args.client, meta, user, posted(result, venue.tz, meta.locale))
         if spot is not None:
             deps.engine.card_posted(venue.id, hold.id, spot, now=deps.now())
+        elif meta.channel is not None:
+            # Not posted where /hold was typed (the bot is no member there): the ledger's
+            # card goes to the sales channel, where the jobs can keep it true.
+            deps.engine.announce(venue.id, hold.id, actor=user, now=deps.now())
+            deps.notices_written(venue.id)
         publish_homes(deps, args.client, venue, {hold.salesperson, user})
 
     deps.after(args.body, args.client, announce)

@@ -121,6 +121,16 @@ def cancel(tx: Tx, hold_id: int, actor: str, reason: str = "") -> Cancelled | Re
     return Cancelled(*_leave(tx, hold, Status.CANCELLED, happened, actor))
 
 
+def announce(tx: Tx, hold_id: int, actor: str) -> Hold | Refused:
+    """Its card could not be posted where it was asked for: the jobs post it in the sales
+    channel (a card row, like a hold from the CLI)."""
+    hold = holds.get(tx.conn, tx.venue, hold_id)
+    if hold is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    tx.journal.record(events.Announced(hold, actor))
+    return hold
+
+
 def _leave(
     tx: Tx, hold: Hold, status: Status, happened: events.Event, actor: str
 ) -> tuple[Hold, tuple[Hold, ...]]:

@@ -141,7 +141,8 @@ def test_a_day_of_holds_keeps_every_card_in_the_channel_true(day: Day) -> None:
     assert f"前の1番手（#{first.id}）が期限切れになったため" in shown
     assert _buttons(promoted) == [ids.CONFIRM, ids.EXTEND, ids.RELEASE]
 
-    # 鈴木 confirms from the DM (the dialog, then its submit).
+    # Two hours on, 鈴木 confirms from the DM (the dialog, then its submit).
+    day.clock.start += timedelta(hours=2)
     opens = len(slack.calls_to("views.open"))
     dm = slack.dm_channel(SUZUKI)
     click = sr.block_actions(
@@ -156,7 +157,8 @@ def test_a_day_of_holds_keeps_every_card_in_the_channel_true(day: Day) -> None:
     confirmed = f"<@{SUZUKI}> さんが本予約にしました"
     day.channel_is_true({first.id: ["期限切れ"], second.id: [f"{expired} → *1番手*", confirmed]})
 
-    # The customer calls off; the manager cancels, giving the reason.
+    # Next day the customer calls off; the manager cancels, giving the reason.
+    day.clock.start += timedelta(days=1)
     opens = len(slack.calls_to("views.open"))
     assert day.post(sr.slash_command(text=f"cancel {second.id}", user_id=MANAGER))[0] == 200
     dialog = slack.wait_for("views.open", opens + 1, timeout=20)[-1].response["view"]
