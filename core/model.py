@@ -43,6 +43,7 @@ class Policy:
     show_rokuyo: bool = True  # 六曜 beside dates; a venue may turn the display off
     max_items: int = 4  # rooms in one hold (a package: chapel + reception + bridal room)
     max_candidates: int = 2  # live holds (candidate dates) of one enquiry
+    notify_first_of_second: bool = True  # a 1st is told when a 2nd queues behind it
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]

@@ -25,6 +25,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "show_rokuyo": policy.show_rokuyo,
         "max_items": policy.max_items,
         "max_candidates": policy.max_candidates,
+        "notify_first_of_second": policy.notify_first_of_second,
     }
 
 
@@ -40,6 +41,7 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         show_rokuyo=data.get("show_rokuyo", True),
         max_items=data.get("max_items", Policy.max_items),
         max_candidates=data.get("max_candidates", Policy.max_candidates),
+        notify_first_of_second=data.get("notify_first_of_second", True),
     )
 
 
