@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot import ids
@@ -58,30 +59,35 @@ def cards_in(slack: SlackStandin, channel: str) -> list[Card]:
     return found
 
 
-def mismatches(engine: HoldEngine, venue: Venue, cards: list[Card]) -> list[str]:
-    """How each card differs from its hold in the database (empty: the channel is true)."""
+def mismatches(engine: HoldEngine, venue: Venue, cards: list[Card], now: datetime) -> list[str]:
+    """How each card differs from its hold in the database (empty: the channel is true);
+    dates read as the venue shows them at ``now`` (六曜, まで)."""
     wrong = []
     for card in cards:
         hold = engine.hold(venue.id, card.hold_id)
         assert isinstance(hold, Hold), card
-        for problem in _problems(hold, venue, card):
+        for problem in _problems(hold, venue, card, now):
             wrong.append(f"#{hold.id}: {problem}")
     return wrong
 
 
-def _problems(hold: Hold, venue: Venue, card: Card) -> list[str]:
+def _problems(hold: Hold, venue: Venue, card: Card, now: datetime) -> list[str]:
+    """Buttons while actionable, as /hold's card has them: a 1st Confirm, Extend (while one
+    is left), Release, Edit, Another date; a waiting hold Release, Edit, Another date."""
     problems = []
+    editing = (ids.EDIT, ids.ANOTHER_DATE)
     if hold.is_first:
         assert hold.expires_at is not None
-        deadline = dates.when(hold.expires_at, venue.tz, "ja")
+        style = dates.style_for(venue, now)
+        deadline = dates.deadline(hold.expires_at, venue.tz, "ja", style=style)
         if "*1番手*" not in card.text or deadline not in card.text:
             problems.append(f"should read 1番手 · 期限 {deadline}")
         can_extend = hold.extensions_used < venue.policy.max_extensions
-        want = (ids.CONFIRM, *([ids.EXTEND] if can_extend else []), ids.RELEASE)
+        want = (ids.CONFIRM, *([ids.EXTEND] if can_extend else []), ids.RELEASE, *editing)
     elif hold.status is Status.TENTATIVE:
         if f"*{hold.rank}番手*" not in card.text or "期限" in card.text:
             problems.append(f"should read {hold.rank}番手 without a deadline")
-        want = (ids.RELEASE,)
+        want = (ids.RELEASE, *editing)
     else:
         if STATE[hold.status] not in card.text or "番手" in card.text:
             problems.append(f"should read {STATE[hold.status]}")

@@ -5,18 +5,28 @@ in its thread, and never a reason for the outbox to stall."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
 
 from cli.bootstrap import Runtime
 from core.engine import HoldEngine
-from core.model import Hold, Venue
-from core.results import Released, Requested
+from core.model import Hold, HoldEdit, Venue
+from core.results import Edited, Released, Requested
 from tests.jobs.conftest import SALES_CHANNEL, eventually
 from tests.jobs.scenarios import FIRST, SECOND, cards, rows
 from tests.support import factories
 from tests.support.slack_standin import SlackStandin
+
+# A 1st's card, as /hold posts it: Confirm, Extend, Release, Edit, Another date.
+ACTIONABLE_FIRST = (
+    "hold_confirm",
+    "hold_extend",
+    "hold_release",
+    "hold_edit",
+    "hold_another_date",
+)
 
 
 def announced(engine: HoldEngine, venue: Venue, runtime: Runtime, salesperson: str) -> Hold:
@@ -68,7 +78,7 @@ def test_a_cli_hold_gets_its_card_and_a_redelivered_update_changes_nothing(
     hold = announced(engine, venue, worker, FIRST)
     posted = card_of(slack, engine, venue, hold)
     assert "1番手" in json.dumps(posted["blocks"], ensure_ascii=False)
-    assert buttons(posted) == ["hold_confirm", "hold_extend", "hold_release"]
+    assert buttons(posted) == [*ACTIONABLE_FIRST]
 
     release(engine, venue, worker, hold)
     eventually(lambda: len(thread(slack, posted["ts"])) == 1, what="the release's thread line")
@@ -131,11 +141,50 @@ def test_a_deleted_card_does_not_hold_up_the_outbox(
     assert row.sent_ref == "gone: message_not_found"
     assert engine.card(venue.id, first.id) is None  # nothing left to redraw
     promoted = slack.message(SALES_CHANNEL, kept["ts"])
-    assert promoted is not None and buttons(promoted) == [
-        "hold_confirm",
-        "hold_extend",
-        "hold_release",
-    ]
+    assert promoted is not None and buttons(promoted) == [*ACTIONABLE_FIRST]
     assert "繰り上げ" in thread(slack, kept["ts"])[0]
     dms = [n.kind for n in rows(engine, venue, "sent") if n.recipient == SECOND]
     assert "promoted" in dms  # the DM after the deleted card went out too
+
+
+def edit(engine: HoldEngine, venue: Venue, runtime: Runtime, hold: Hold, **change: Any) -> Edited:
+    """An edit as the CLI makes it (no surface posts a swap's new card), drained at once."""
+    asked = HoldEdit(hold_id=hold.id, version=hold.version, actor=hold.salesperson, **change)
+    done = engine.edit(venue.id, asked, now=runtime.now(), announce=True)
+    assert isinstance(done, Edited), done
+    runtime.on_notices()(venue.id)
+    return done
+
+
+def test_an_edit_redraws_its_card_and_a_swap_gives_the_new_hold_a_card(
+    engine: HoldEngine, venue: Venue, worker: Runtime, slack: SlackStandin
+) -> None:
+    hold = announced(engine, venue, worker, FIRST)
+    posted = card_of(slack, engine, venue, hold)
+
+    # A new customer name keeps the place: the same card, redrawn, says so in its thread.
+    renamed = edit(engine, venue, worker, hold, customer="山田花子様")
+    assert renamed.kept_place
+    eventually(lambda: len(thread(slack, posted["ts"])) == 1, what="the edit's thread line")
+    card = slack.message(SALES_CHANNEL, posted["ts"])
+    assert card is not None and "山田花子様" in json.dumps(card["blocks"], ensure_ascii=False)
+    assert buttons(card) == [*ACTIONABLE_FIRST]
+    line = thread(slack, posted["ts"])[0]
+    assert f"<@{FIRST}> さんが変更しました（変更前: " in line
+
+    # Another date is a swap: the old card shows it released and names the new hold, which
+    # gets a card of its own in the sales channel.
+    later = hold.local_date + timedelta(days=1)
+    swapped = edit(engine, venue, worker, renamed.hold, local_date=later)
+    assert not swapped.kept_place
+    new = swapped.hold
+    eventually(lambda: len(thread(slack, posted["ts"])) == 2, what="the swap's thread line")
+    eventually(lambda: all_sent(engine, venue), what="every row sent")
+    old = slack.message(SALES_CHANNEL, posted["ts"])
+    assert old is not None and buttons(old) == []
+    assert "取り下げ" in json.dumps(old["blocks"], ensure_ascii=False)
+    assert f"新しい押さえ #{new.id}（1番手）に置き換え" in thread(slack, posted["ts"])[1]
+    fresh = card_of(slack, engine, venue, new)
+    assert fresh["ts"] != posted["ts"] and buttons(fresh) == [*ACTIONABLE_FIRST]
+    assert f"#{new.id}" in json.dumps(fresh["blocks"], ensure_ascii=False)
+    assert engine.notices(venue.id, status="failed") == []

@@ -72,7 +72,7 @@ class Day:
         def true_now() -> bool:
             nonlocal last
             cards = cards_in(self.slack, CHANNEL)
-            last = mismatches(self.engine, self.venue, cards)
+            last = mismatches(self.engine, self.venue, cards, self.clock())
             last += [
                 f"#{c.hold_id} thread {list(c.thread)}, wants {threads.get(c.hold_id, [])}"
                 for c in cards
@@ -139,7 +139,7 @@ def test_a_day_of_holds_keeps_every_card_in_the_channel_true(day: Day) -> None:
     promoted = _dm(slack, SUZUKI, "1番手になりました")
     shown = json.dumps(promoted["blocks"], ensure_ascii=False)
     assert f"前の1番手（#{first.id}）が期限切れになったため" in shown
-    assert _buttons(promoted) == [ids.CONFIRM, ids.EXTEND, ids.RELEASE]
+    assert _buttons(promoted) == [ids.CONFIRM, ids.EXTEND, ids.RELEASE, ids.EDIT]
 
     # Two hours on, 鈴木 confirms from the DM (the dialog, then its submit).
     day.clock.start += timedelta(hours=2)
