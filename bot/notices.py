@@ -352,7 +352,7 @@ def _edit_facts(
         place = (
             ordinal(new.rank, locale) if new.rank else text(locale, f"status.{new.status.value}")
         )
-        return {"replaced_by": cards.brief(new, locale), "rank_text": place}
+        return {"replaced_by": f"#{new.id}", "rank_text": place}
     return {"before": cards.line(hold_from_json(payload["before"]), tz, locale, style=style)}
 
 
