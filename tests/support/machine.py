@@ -633,8 +633,15 @@ class HoldMachine(RuleBasedStateMachine):
             # Its card is redrawn (a swap's: released, replaced); a swap's new hold's card is
             # the bot's to post, as a new hold's is.
             posted = [] if expected.hold_id == mid else [expected.hold_id]
+            # A hold that shrank may itself move up: its card is redrawn twice (two lines).
+            again = [m for m in expected.promoted if m in acted]
             self._check_writes(
-                actor, acted=acted, bumped=acted, promoted=expected.promoted, posted=posted
+                actor,
+                acted=acted,
+                bumped=acted,
+                promoted=expected.promoted,
+                posted=posted,
+                again=again,
             )
         return expected
 
@@ -788,6 +795,7 @@ class HoldMachine(RuleBasedStateMachine):
         request: bool = False,
         cancelled: Any = (),
         posted: Any = (),
+        again: Any = (),
     ) -> None:
         """What a write leaves beside the holds: ledger bumps, outbox notices, audit events.
         Every hold a decision, an edit or a sweep changes gets one card row (its card
@@ -837,7 +845,7 @@ class HoldMachine(RuleBasedStateMachine):
         # Every hold a decision or a sweep changed has its card redrawn; a new hold's card
         # is the bot's to post (its request is not announced here).
         carded = {*released, *promoted, *expired} | (set() if request else set(acted) - {*posted})
-        want.update(("card", m, CARD_RECIPIENT) for m in carded)
+        want.update(("card", m, CARD_RECIPIENT) for m in [*carded, *again])
         have = Counter((n.kind, self._mid(n.hold_id), n.recipient) for n in notices)
         assert have == want, ("outbox", have, want)
         if notices:
