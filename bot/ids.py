@@ -101,6 +101,7 @@ def decision(action_id: str) -> str | None:
 # -- the confirmation dialog Confirm opens ---------------------------------------------------
 CONFIRM_MODAL = "confirm_modal"
 CANCEL_MODAL = "cancel_modal"  # a manager's /hold cancel N asks first
+CANCEL_REASON = "cancel_reason"  # its reason input: block id and action id
 INFO_MODAL = "info_modal"  # a read-only dialog telling why nothing happened (App Home clicks)
 
 # -- a day's rooms (/hold 5/15): each room's button opens the form on it; value "room date" --

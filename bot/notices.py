@@ -88,12 +88,40 @@ Renderer = Callable[[Payload, ZoneInfo, str | None, DateStyle, datetime], Render
 def _promoted(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
+    """Says why it moved up, with Confirm, Extend, Release and Edit (as App Home shows them)."""
     hold = _hold(payload)
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
     }
-    return _single("promoted", hold, facts, tz, locale, style, buttons=True, extend=False)
+    cause = payload.get("cause") or "unknown"
+    why = text(locale, f"promoted.why.{cause}", ahead=_ids(payload.get("after", [])))
+    return _single("promoted", hold, facts, tz, locale, style, buttons=True, why=why)
+
+
+def _queued(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
+    hold, behind = _hold(payload), hold_from_json(payload["behind"])
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "behind": cards.brief(behind, locale),
+        "salesperson": esc(behind.salesperson),
+        "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
+    }
+    return _single("queued", hold, facts, tz, locale, style, buttons=True)
+
+
+def _cancelled(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
+    hold = _hold(payload)
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "actor": esc(str(payload["actor"])),
+        "reason": _reason(payload, locale),
+    }
+    return _single("cancelled", hold, facts, tz, locale, style)
 
 
 def _lost(
@@ -238,7 +266,94 @@ _RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.REMINDER: _reminder,
     NoticeKind.DIGEST: _digest,
     NoticeKind.MANAGER_DIGEST: _manager_digest,
+    NoticeKind.QUEUED: _queued,
+    NoticeKind.CANCELLED: _cancelled,
 }
+
+
+# -- a hold's card in the channel ------------------------------------------------------------
+def render_card(
+    hold: Hold,
+    *,
+    tz: ZoneInfo,
+    locale: str | None,
+    extend: bool,
+    rokuyo: bool = True,
+    now: datetime | None = None,
+) -> Rendered:
+    """The card as the hold stands, drawn like the one /hold posted (its rooms, dates as the
+    venue shows them at ``now``): buttons only while they can act (none once decided). No
+    time left to its deadline: the channel's card is not redrawn as time passes."""
+    style = _style(now, tz, rokuyo) if now else DateStyle(rokuyo=rokuyo)
+    blocks = cards.card(hold, tz, locale, extend=extend, another=True, style=style)
+    summary = text(
+        locale,
+        "card.text",
+        hold=cards.line(hold, tz, locale, style=style),
+        state=cards.state(hold, tz, locale, style=style),
+    )
+    return Rendered(summary, dump(blocks))
+
+
+def render_card_line(
+    notice: Notice,
+    *,
+    tz: ZoneInfo,
+    locale: str | None,
+    rokuyo: bool = True,
+    now: datetime | None = None,
+) -> Rendered | None:
+    """The line a card row adds to the card's thread: what happened, when, who did it. A
+    new card has none (it says all that itself). Raises ``UnrenderableNotice``."""
+    payload = notice.payload
+    style = _style(now or notice.created_at, tz, rokuyo)
+    try:
+        event = str(payload["event"])
+        if event == "requested":
+            return None
+        facts = _line_facts(event, notice, tz, locale, style)
+        key = "thread.replaced" if "replaced_by" in payload else f"thread.{event}"
+        line = text(locale, key, **facts)
+    except (KeyError, TypeError, ValueError) as err:
+        raise UnrenderableNotice(f"notice {notice.id} (card): {err!r}") from err
+    return Rendered(line, dump([section(line)]))
+
+
+def _line_facts(
+    event: str, notice: Notice, tz: ZoneInfo, locale: str | None, style: DateStyle
+) -> dict[str, str]:
+    payload = notice.payload
+    hold = _hold(payload)
+    facts = {
+        "when": dates.when(notice.created_at, tz, locale, style=style),
+        "actor": esc(str(payload["actor"])),
+        "salesperson": esc(hold.salesperson),
+        "deadline": cards.deadline(hold, tz, locale, style=style),
+        "reason": _reason(payload, locale),
+    }
+    if event == "lost":
+        facts["winner"] = cards.brief(hold_from_json(payload["winner"]), locale)
+    if event == "other_date_chosen":
+        facts["chosen"] = cards.line(hold_from_json(payload["chosen"]), tz, locale, style=style)
+    if event == "promoted":
+        cause = payload.get("cause") or "unknown"
+        facts["cause"] = text(locale, f"thread.cause.{cause}", ahead=_ids(payload.get("after", [])))
+    if event == "edited":
+        facts |= _edit_facts(payload, tz, locale, style)
+    return facts
+
+
+def _edit_facts(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle
+) -> dict[str, str]:
+    """In place: the hold as it was; swapped: the hold that replaced it, and its place."""
+    if "replaced_by" in payload:
+        new = hold_from_json(payload["replaced_by"])
+        place = (
+            ordinal(new.rank, locale) if new.rank else text(locale, f"status.{new.status.value}")
+        )
+        return {"replaced_by": f"#{new.id}", "rank_text": place}
+    return {"before": cards.line(hold_from_json(payload["before"]), tz, locale, style=style)}
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -252,11 +367,12 @@ def _single(
     *,
     buttons: bool = False,
     extend: bool = True,
+    why: str | None = None,
 ) -> Rendered:
-    """Title and body in one section, then the hold's buttons when the notice asks to act."""
-    body = (
-        text(locale, f"notice.{kind}.title") + "\n" + text(locale, f"notice.{kind}.body", **facts)
-    )
+    """Title (and why), body in one section, then the hold's buttons when the notice asks
+    to act."""
+    title = text(locale, f"notice.{kind}.title")
+    body = "\n".join(filter(None, [title, why, text(locale, f"notice.{kind}.body", **facts)]))
     # A DM goes to the hold's own salesperson: its note and the customer's contact with it.
     more = cards.details(hold, locale, contact=True)
     blocks: list[Block] = [section(body + ("\n" + more if more else ""))]
@@ -268,6 +384,15 @@ def _single(
 
 def _hold(payload: Payload) -> Hold:
     return hold_from_json(payload["hold"])
+
+
+def _ids(ids: list[int]) -> str:
+    return "・".join(f"#{int(i)}" for i in ids) or "-"
+
+
+def _reason(payload: Payload, locale: str | None) -> str:
+    reason = str(payload.get("reason") or "").strip()
+    return esc(reason) if reason else text(locale, "reason.none")
 
 
 def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:

@@ -13,32 +13,40 @@ from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.web import SlackResponse
 from slack_sdk.webhook import WebhookClient
 
 from bot.metadata import Meta, Source
 from bot.texts import text
 from bot.views.dialogs import info_modal
 from bot.views.messages import Message
+from core.notices import CardSpot
 
 log = logging.getLogger("osae.bot")
 
 
-def post_result(client: WebClient, meta: Meta, user: str, message: Message) -> None:
-    """Post where /hold was typed; not a member there: the command's response_url; else a DM."""
+def post_result(client: WebClient, meta: Meta, user: str, message: Message) -> CardSpot | None:
+    """Post where /hold was typed; not a member there: the command's response_url; else a DM.
+    Returns where the card went when it went where /hold was typed (its changes redraw it)."""
     channel = meta.channel
-    if channel and _attempt(
-        "slack.post_failed",
-        lambda: client.chat_postMessage(channel=channel, text=message.text, blocks=message.blocks),
-    ):
-        return
+    if channel:
+        posted = _posted(
+            "slack.post_failed",
+            lambda: client.chat_postMessage(
+                channel=channel, text=message.text, blocks=message.blocks
+            ),
+        )
+        if posted is not None:
+            return posted
     fields = {"text": message.text, "blocks": message.blocks}
     if meta.response_url and _webhook(meta.response_url, response_type="in_channel", **fields):
-        return
+        return None
     if not channel:  # opened from App Home: the DM is the natural place
         client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)
-        return
+        return None
     lead = text(meta.locale, "posted.fallback", channel=channel)
     client.chat_postMessage(channel=user, text=f"{lead}\n{message.text}", blocks=message.blocks)
+    return None
 
 
 def replace_message(client: WebClient, source: Source, message: Message) -> None:
@@ -92,6 +100,16 @@ def _attempt(failure: str, call: Callable[[], object]) -> bool:
         log.warning(failure, extra={"error": _err(err)})
         return False
     return True
+
+
+def _posted(failure: str, call: Callable[[], SlackResponse]) -> CardSpot | None:
+    """Like ``_attempt``, with where the message went (its channel and ts)."""
+    try:
+        answer = call()
+    except SlackApiError as err:
+        log.warning(failure, extra={"error": _err(err)})
+        return None
+    return CardSpot(str(answer["channel"]), str(answer["ts"]))
 
 
 def _webhook(url: str, **fields: Any) -> bool:

@@ -26,7 +26,7 @@ from slack_sdk import WebClient
 from bot.app import BotApp, build_app
 from bot.ids import DECISION_ACTION
 from bot.locales import UserLocales
-from bot.notices import render_failure_report, render_notice
+from bot.notices import render_card, render_card_line, render_failure_report, render_notice
 from bot.texts import DEFAULT_LOCALE
 from bot.venues import VenueResolver
 from cli import local_stack, localservices
@@ -39,6 +39,7 @@ from jobs import queues
 from jobs.actors import Actors, Deps, register
 from jobs.broker import build_broker
 from jobs.clock import Clock, engine_zones
+from jobs.console import CHANNEL as CONSOLE_CHANNEL
 from jobs.console import Console
 from jobs.delivery import Courier
 from jobs.queues import DRAIN
@@ -228,15 +229,21 @@ class Runtime:
 
     def courier(self, via: Transport | None = None) -> Courier:
         """Outbox delivery through ``via`` (default: Slack DMs, or the terminal)."""
+        carrier = via or transport(self.settings)
+        # Without Slack the terminal plays the sales channel: cards print there too.
+        on_console = CONSOLE_CHANNEL if isinstance(carrier, Console) else None
         return Courier(
             engine=self.engine,
-            transport=via or transport(self.settings),
+            transport=carrier,
             render=render_notice,
             render_report=render_failure_report,
             now=self.now,
             lease=self.settings.tuning.lease,
             report_locale=self.settings.report_locale,
             sales_channel=self.settings.sales_channel,
+            render_card=render_card,
+            render_card_line=render_card_line,
+            card_channel=self.settings.sales_channel or on_console,
         )
 
     def actors(self, courier: Courier | None = None) -> Actors:

@@ -30,6 +30,7 @@ from core.serialize import hold_summary, hold_to_json
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
 LISTED = 500  # `hold list` without --all
+MAX_REASON = 500  # as the cancel dialog's field allows
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -76,6 +77,10 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
         act.add_argument("id", type=int)
         act.add_argument("--actor", required=True, help="Slack user id of who acts")
+        if name == "cancel":
+            act.add_argument(
+                "--reason", default="", help="why (told to the hold's salesperson and its card)"
+            )
         act.set_defaults(handler=decide, action=name)
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
     listing.add_argument("--date", type=_date)
@@ -120,11 +125,18 @@ def request(args: argparse.Namespace) -> int:
         guests=args.guests,
         contact=args.contact,
     )
+    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
     result = engine.request(
-        venue.id, req, now=now_of(args, venue.tz), idempotency_key=args.idempotency_key
+        venue.id,
+        req,
+        now=now_of(args, venue.tz),
+        idempotency_key=args.idempotency_key,
+        announce=True,
     )
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
+    if not result.replayed:
+        wake_drain(settings_of(args), venue.id)
     deadline = result.expires_at
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
@@ -165,7 +177,8 @@ def _enquiry_salesperson(engine: HoldEngine, venue: Venue, args: argparse.Namesp
 def decide(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     operation: Callable[..., Any] = getattr(engine, args.action)
-    result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz))
+    reason = {"reason": strict_reason(args.reason)} if args.action == "cancel" else {}
+    result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     payload: dict[str, Any] = {"id": result.hold.id, "hold": hold_to_json(result.hold)}
@@ -179,6 +192,16 @@ def decide(args: argparse.Namespace) -> int:
         payload["expires_at"] = result.hold.expires_at.isoformat()
     wake_drain(settings_of(args), venue.id)  # its notices go out now, not at the next tick
     return emit(args.json, payload, lines)
+
+
+def strict_reason(value: str) -> str:
+    """A cancel's reason: one line or a few, at most 500 characters."""
+    reason = value.strip()
+    if len(reason) > MAX_REASON:
+        raise CommandError(
+            "usage", f"--reason is {len(reason)} characters; keep it to {MAX_REASON}", exit_code=2
+        )
+    return reason
 
 
 def list_holds(args: argparse.Namespace) -> int:
@@ -260,7 +283,8 @@ def edit_hold(args: argparse.Namespace) -> int:
         note=args.note,
         salesperson=args.salesperson,
     )
-    result = engine.edit(venue.id, change, now=now_of(args, venue.tz))
+    # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
+    result = engine.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     hold = result.hold
@@ -276,7 +300,7 @@ def edit_hold(args: argparse.Namespace) -> int:
     lines = [said, *item_lines(hold, venue)]
     lines += [f"  released: {hold_line(h, venue.tz, locale())}" for h in result.released]
     lines += [f"  promoted: {hold_line(h, venue.tz, locale())}" for h in result.promoted]
-    wake_drain(settings_of(args), venue.id)  # promotions' notices go out now
+    wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
     return emit(
         args.json,
         {

@@ -22,7 +22,7 @@ from core.errors import Busy, UnknownVenue
 from core.events import AuditEvent
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
-from core.notices import Notice
+from core.notices import CardSpot, Notice
 from core.operations import decisions, digests, edit, reads, request, search, sweep, team, venues
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox
@@ -45,7 +45,7 @@ from core.results import (
 )
 from core.rules.search import Search
 from core.runner import Runner
-from core.store import audit
+from core.store import audit, cards
 from core.store import venues as stored_venues
 from core.uow import Observer, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
@@ -112,13 +112,18 @@ class HoldEngine:
         *,
         now: datetime,
         idempotency_key: str | None = None,
+        announce: bool = False,
     ) -> Requested | Refused:
         """One room or several (``req.also``), for a new enquiry or as another candidate date
-        of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere."""
+        of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere.
+        ``announce``: the caller posts no card (CLI, App Home); the jobs post it in the sales
+        channel."""
         # Requests trust the cached venue (their first ledger read checks its revision), and
         # queue in this process behind other requests for the same part-days.
         check = request.Check(req, now)
-        operation = partial(request.request_hold, check=check, key=idempotency_key)
+        operation = partial(
+            request.request_hold, check=check, key=idempotency_key, announce=announce
+        )
         keys = check.part_days(self._venues.peek(venue_id))
         # What the answer only shows (the holds ahead, the same customer elsewhere) is read
         # after the commit, on its connection (``request.shown``).
@@ -167,14 +172,21 @@ class HoldEngine:
         return self._answer(venue_id, now, partial(decisions.extend, hold_id=hold_id, actor=actor))
 
     def cancel(
-        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+        self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
     ) -> Cancelled | Refused:
-        return self._answer(venue_id, now, partial(decisions.cancel, hold_id=hold_id, actor=actor))
+        """A manager's cancel; ``reason`` is told to the hold's salesperson and its card."""
+        cancel = partial(decisions.cancel, hold_id=hold_id, actor=actor, reason=reason)
+        return self._answer(venue_id, now, cancel)
 
-    def edit(self, venue_id: str, change: HoldEdit, *, now: datetime) -> Edited | Refused:
+    def edit(
+        self, venue_id: str, change: HoldEdit, *, now: datetime, announce: bool = False
+    ) -> Edited | Refused:
         """Change a hold's rooms, times or people (docs/rules.md, Changing a hold): a shrink
-        keeps its place, anything else swaps it for a new arrival, atomically."""
-        return self._answer(venue_id, now, partial(edit.edit, change=change))
+        keeps its place, anything else swaps it for a new arrival, atomically. Its card is
+        redrawn; ``announce``: the caller posts no card for a swap's new hold (CLI, App
+        Home), the jobs post it in the sales channel."""
+        operation = partial(edit.edit, change=change, announce=announce)
+        return self._answer(venue_id, now, operation)
 
     def edit_plan(self, venue_id: str, change: HoldEdit, *, now: datetime) -> EditPlan | Refused:
         """What ``edit`` would do now (the form's preview); nothing is written."""
@@ -273,6 +285,31 @@ class HoldEngine:
         self, venue_id: str, *, now: datetime, ids: Sequence[int] | None = None
     ) -> list[int]:
         return self._outbox.requeue_failed(venue_id, ids, now)
+
+    # -- cards ------------------------------------------------------------------------------
+    def announce(self, venue_id: str, hold_id: int, *, actor: str, now: datetime) -> Hold | Refused:
+        """Have the jobs post the hold's card in the sales channel (where it was asked for,
+        it could not be posted)."""
+        return self._answer(
+            venue_id, now, partial(decisions.announce, hold_id=hold_id, actor=actor)
+        )
+
+    def card_posted(
+        self, venue_id: str, hold_id: int, spot: CardSpot, *, now: datetime
+    ) -> CardSpot:
+        """Remember where a hold's card was posted; the first one kept is the one redrawn."""
+        return self._uow.committed(lambda c: cards.save(c, venue_id, hold_id, spot, now))
+
+    def card(self, venue_id: str, hold_id: int) -> CardSpot | None:
+        return self._uow.read(lambda conn: cards.find(conn, venue_id, hold_id))
+
+    def card_line_posted(self, venue_id: str, hold_id: int, notice_id: int) -> None:
+        """Card row ``notice_id`` has its line in the card's thread (redelivered: no second)."""
+        self._uow.committed(lambda c: cards.line_posted(c, venue_id, hold_id, notice_id))
+
+    def card_gone(self, venue_id: str, hold_id: int) -> None:
+        """Its message was deleted in Slack: nothing to redraw from now on."""
+        self._uow.committed(lambda c: cards.forget(c, venue_id, hold_id))
 
     def _shown(
         self, venue_id: str, conn: sa.Connection, answer: Requested | Refused, *, warn: bool

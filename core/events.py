@@ -101,6 +101,24 @@ class Extended:
 class Cancelled:
     hold: Hold  # as it was: confirmed
     actor: str
+    reason: str = ""  # what the manager gave as the reason; the salesperson is told it
+
+
+@dataclass(frozen=True)
+class Announced:
+    """A new hold whose surface posts no card itself (the CLI, App Home): the jobs post it
+    in the sales channel."""
+
+    hold: Hold
+    actor: str
+
+
+@dataclass(frozen=True)
+class Queued:
+    """A new hold queued behind 1st holds; each of their salespeople is told once."""
+
+    hold: Hold  # the new, waiting hold
+    firsts: tuple[Hold, ...]
 
 
 @dataclass(frozen=True)
@@ -109,6 +127,8 @@ class Promoted:
 
     hold: Hold  # as it is now: 1st, with its deadline
     actor: str
+    cause: str = ""  # why the way cleared: the Action of the hold(s) that left
+    after: tuple[int, ...] = ()  # the holds that left that it waited behind
 
 
 @dataclass(frozen=True)
@@ -168,6 +188,8 @@ Event = (
     | Released
     | Extended
     | Cancelled
+    | Announced
+    | Queued
     | Promoted
     | Expired
     | Edited

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from core import events
 from core.events import SYSTEM, Action, AuditEvent, Event
 from core.model import Hold
-from core.notices import NewNotice, NoticeKind
+from core.notices import CARD_RECIPIENT, NewNotice, NoticeKind
 from core.serialize import hold_to_json
 from core.store import audit, outbox
 
@@ -75,7 +75,7 @@ def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR09
             new = event.expires_at.isoformat()
             return _on(event.hold, event.actor, Action.EXTENDED, at, expires_at=new)
         case events.Cancelled():
-            return _on(event.hold, event.actor, Action.CANCELLED, at)
+            return _on(event.hold, event.actor, Action.CANCELLED, at, reason=event.reason)
         case events.Promoted():
             expires = _iso(event.hold.expires_at)
             return _on(event.hold, event.actor, Action.PROMOTED, at, expires_at=expires)
@@ -92,12 +92,23 @@ def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR09
                 before=_as_edited(event.before),
                 after=_as_edited(event.after),
             )
-        case events.ReminderDue() | events.DigestDue() | events.ManagerDigestDue():
+        case (
+            events.ReminderDue()
+            | events.DigestDue()
+            | events.ManagerDigestDue()
+            | events.Announced()
+            | events.Queued()
+        ):
             return None
 
 
-def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911 - one per kind
-    """The notices an event sends, each to the salesperson it concerns."""
+def notices_of(event: Event, now: datetime) -> list[NewNotice]:
+    """The notices an event sends, each to the salesperson it concerns, and the update of
+    the hold's card in the channel."""
+    return _dms(event, now) + _cards(event)
+
+
+def _dms(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911 - one per kind
     match event:
         case events.Lost():
             return [_notice(NoticeKind.LOST, event.hold, winner=event.winner)]
@@ -108,7 +119,10 @@ def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911
         case events.Promoted():
             # A hold whose event has begun moves up with a deadline already due: no Confirm
             # button could work, so it gets no DM; the next sweep expires it and says so.
-            return [] if event.hold.is_due(now) else [_notice(NoticeKind.PROMOTED, event.hold)]
+            if event.hold.is_due(now):
+                return []
+            after = list(event.after)
+            return [_notice(NoticeKind.PROMOTED, event.hold, cause=event.cause, after=after)]
         case events.Expired():
             return [_notice(NoticeKind.EXPIRED, event.hold)]
         case events.ReminderDue():
@@ -119,18 +133,74 @@ def notices_of(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911
             return [_digest(event)]
         case events.ManagerDigestDue():
             return [_manager_digest(event)]
+        case events.Cancelled():
+            # A manager's act: its salesperson hears who cancelled and why.
+            hold = event.hold
+            return [_notice(NoticeKind.CANCELLED, hold, actor=event.actor, reason=event.reason)]
+        case events.Queued():
+            return [
+                _notice(
+                    NoticeKind.QUEUED,
+                    first,
+                    dedupe_key=f"queued:{first.id}:{event.hold.id}",
+                    behind=event.hold,
+                )
+                for first in event.firsts
+            ]
         case _:
             return []
+
+
+def _cards(event: Event) -> list[NewNotice]:  # noqa: PLR0911 - one per kind
+    """A hold's change redraws its card and adds one line to its thread (``kind`` card)."""
+    match event:
+        case events.Announced():
+            return [_card(Action.REQUESTED, event.hold, event.actor)]
+        case events.Confirmed():
+            return [_card(Action.CONFIRMED, event.hold, event.actor)]
+        case events.Lost():
+            return [_card(Action.LOST, event.hold, event.actor, winner=event.winner)]
+        case events.OtherDateChosen():
+            return [_card(Action.OTHER_DATE_CHOSEN, event.hold, event.actor, chosen=event.chosen)]
+        case events.Released():
+            return [_card(Action.RELEASED, event.hold, event.actor)]
+        case events.Extended():
+            return [_card(Action.EXTENDED, event.extended, event.actor)]
+        case events.Cancelled():
+            return [_card(Action.CANCELLED, event.hold, event.actor, reason=event.reason)]
+        case events.Promoted():
+            hold = event.hold
+            after = list(event.after)
+            return [_card(Action.PROMOTED, hold, event.actor, cause=event.cause, after=after)]
+        case events.Expired():
+            return [_card(Action.EXPIRED, event.hold, SYSTEM)]
+        case events.Edited() if event.kept_place:
+            return [_card(Action.EDITED, event.after, event.actor, before=event.before)]
+        case events.Edited():
+            # Swapped: the old card shows it released, replaced by the new hold (whose card
+            # its surface posts, or the jobs when asked to: ``Announced``).
+            return [_card(Action.EDITED, event.before, event.actor, replaced_by=event.after)]
+        case _:
+            return []
+
+
+def _card(action: Action, hold: Hold, actor: str, **extra: Any) -> NewNotice:
+    """The payload names what happened, who did it and the hold as the event saw it; the
+    card itself is drawn from the hold as it is when the row is delivered."""
+    payload: dict[str, Any] = {"event": action.value, "actor": actor, "hold": hold_to_json(hold)}
+    for key, value in extra.items():
+        payload[key] = hold_to_json(value) if isinstance(value, Hold) else value
+    return NewNotice(NoticeKind.CARD.value, CARD_RECIPIENT, payload, hold.id)
 
 
 def _on(hold: Hold, actor: str, action: Action, at: datetime, **detail: Any) -> AuditEvent:
     return AuditEvent(hold.id, actor, action, at, detail)
 
 
-def _notice(
-    kind: NoticeKind, hold: Hold, dedupe_key: str | None = None, **extra: Hold
-) -> NewNotice:
-    payload = {"hold": hold_to_json(hold), **{k: hold_to_json(v) for k, v in extra.items()}}
+def _notice(kind: NoticeKind, hold: Hold, dedupe_key: str | None = None, **extra: Any) -> NewNotice:
+    payload = {"hold": hold_to_json(hold)}
+    for key, value in extra.items():
+        payload[key] = hold_to_json(value) if isinstance(value, Hold) else value
     return NewNotice(kind.value, hold.salesperson, payload, hold.id, dedupe_key)
 
 

@@ -81,6 +81,7 @@ class Policy:
     # The venue's event kinds, in menu order; the two defaults unless the venue file renames
     # them, and always there (``--kind wedding|banquet`` works at every venue).
     kinds: tuple[EventKind, ...] = DEFAULT_KINDS
+    notify_first_of_second: bool = True  # a 1st is told when a 2nd queues behind it
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]

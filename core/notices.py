@@ -20,6 +20,22 @@ class NoticeKind(StrEnum):
     REMINDER = "reminder"  # 24 h before a deadline
     DIGEST = "digest"  # Monday: this week's deadlines
     MANAGER_DIGEST = "manager_digest"  # Monday, to managers: the whole venue's week
+    QUEUED = "queued"  # told to a 1st: a 2nd now waits behind it
+    CANCELLED = "cancelled"  # a manager cancelled the booking: who, and why
+    CARD = "card"  # the hold's card in the channel: redrawn, and one line in its thread
+
+
+# A card row's recipient: the channel the card sits in, found at delivery (``CardSpot``).
+CARD_RECIPIENT = "#card"
+
+
+@dataclass(frozen=True)
+class CardSpot:
+    """Where a hold's card sits: a Slack channel and ts (the console's own without Slack)."""
+
+    channel: str
+    ts: str
+    lines: frozenset[int] = frozenset()  # the card rows whose line is in its thread
 
 
 @dataclass(frozen=True)

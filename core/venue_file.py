@@ -19,6 +19,7 @@ _POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
 # group can sensibly carry; the form shows one row per room.
 _POLICY_COUNTS = {"max_items": 10, "max_candidates": 10}
+_POLICY_FLAGS = ("show_rokuyo", "notify_first_of_second")
 # Seated guests: no banquet room seats more; a larger number is a typo.
 MAX_CAPACITY = 100_000
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
@@ -28,7 +29,7 @@ _POLICY_KEYS = {
     *_POLICY_COUNTS,
     "hold_days",
     "priority_days",
-    "show_rokuyo",
+    *_POLICY_FLAGS,
     "deadline_time",
     "closed_weekdays",
 }
@@ -198,12 +199,13 @@ def _policy(raw: Any) -> Policy:
     except CalendarError as err:
         raise VenueFileError(f"policy.{err}") from err
     values["priority_days"] = tuple(priority)
-    show_rokuyo = raw.get("show_rokuyo", defaults.show_rokuyo)
-    if not isinstance(show_rokuyo, bool):
-        raise VenueFileError(
-            f"policy.show_rokuyo must be true or false (without quotes), not {show_rokuyo!r}"
-        )
-    values["show_rokuyo"] = show_rokuyo
+    for key in _POLICY_FLAGS:
+        flag = raw.get(key, getattr(defaults, key))
+        if not isinstance(flag, bool):
+            raise VenueFileError(
+                f"policy.{key} must be true or false (without quotes), not {flag!r}"
+            )
+        values[key] = flag
     values["deadline_time"] = _deadline_time(raw.get("deadline_time"))
     values["closed_weekdays"] = _closed_weekdays(raw.get("closed_weekdays", []))
     return Policy(**values)

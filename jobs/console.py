@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from core.notices import Notice
+from core.notices import Notice, NoticeKind
 from jobs.transport import Delivered, Outcome, Rendered, Transient
 
 CHANNEL = "console"  # the outbox's sent_channel for what was printed
@@ -31,6 +31,9 @@ EMOJI = {
     ":white_check_mark:": "✅",
     ":large_yellow_circle:": "🟡",
     ":calendar:": "📅",  # a candidate date released (the customer chose another)
+    ":arrow_up:": "⬆️",
+    ":eyes:": "👀",
+    ":pencil2:": "✏️",
 }
 _BOLD = re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])")
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>")
@@ -64,8 +67,19 @@ class Console:
     def locale(self, recipient: str) -> str:
         return self.languages.get(recipient, self.language)
 
-    def send(self, to: str, message: Rendered, *, notice: Notice | None = None) -> Outcome:
-        block = self.block(to, message, notice)
+    def send(
+        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
+    ) -> Outcome:
+        head = f"Slack thread line → {to} (card {thread})" if thread else None
+        return self._print(self.block(to, message, notice, head=head))
+
+    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+        about = f"hold #{notice.hold_id}, " if notice.hold_id else ""
+        head = f"Slack card redrawn → {channel} ({about}card {ts})"
+        outcome = self._print(self.block(channel, message, notice, head=head))
+        return Delivered(channel, ts) if isinstance(outcome, Delivered) else outcome
+
+    def _print(self, block: str) -> Outcome:
         with self._lock:
             try:
                 self.out.write(block)
@@ -74,15 +88,22 @@ class Console:
                 return Transient(f"{type(err).__name__}: {err}")
         return Delivered(CHANNEL, f"{time.time():.6f}")
 
-    def block(self, to: str, message: Rendered, notice: Notice | None) -> str:
-        if notice is None:
-            head = f"Slack message → {to}"
-        else:
-            about = f", hold #{notice.hold_id}" if notice.hold_id else ""
-            head = f"Slack DM → {to} ({notice.kind}{about}, notice #{notice.id})"
+    def block(
+        self, to: str, message: Rendered, notice: Notice | None, *, head: str | None = None
+    ) -> str:
+        head = head or _head(to, notice)
         body = lines_of(message.blocks, to, self.command_for) or [plain(message.text)]
         rule = "─" * max(12, 60 - len(head))
         return "\n".join([f"╭─ {head} {rule}", *(f"│ {line}" for line in body), "╰─", ""])
+
+
+def _head(to: str, notice: Notice | None) -> str:
+    if notice is None:
+        return f"Slack message → {to}"
+    if notice.kind == NoticeKind.CARD:
+        return f"Slack card → {to} (hold #{notice.hold_id}, notice #{notice.id})"
+    about = f", hold #{notice.hold_id}" if notice.hold_id else ""
+    return f"Slack DM → {to} ({notice.kind}{about}, notice #{notice.id})"
 
 
 def lines_of(

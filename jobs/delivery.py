@@ -21,8 +21,9 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from core.engine import HoldEngine
-from core.model import Venue
-from core.notices import Notice
+from core.model import Hold, Venue
+from core.notices import CardSpot, Notice, NoticeKind
+from core.results import Refused
 from jobs.logs import fields
 from jobs.transport import (
     Delivered,
@@ -54,6 +55,29 @@ class RenderReport(Protocol):
     def __call__(
         self, notices: list[Notice], *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
     ) -> Rendered: ...
+
+
+class RenderCard(Protocol):
+    """A hold's card as it stands (``extend``: its Extend button can still act), its dates
+    as the venue shows them (``rokuyo``) at ``now``."""
+
+    def __call__(
+        self, hold: Hold, *, tz: ZoneInfo, locale: str, extend: bool, rokuyo: bool, now: datetime
+    ) -> Rendered: ...
+
+
+class RenderCardLine(Protocol):
+    """A card row's line in the card's thread, or None (a new card says it all itself)."""
+
+    def __call__(
+        self, notice: Notice, *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
+    ) -> Rendered | None: ...
+
+
+# chat.update's answers for a card that is no longer there: nothing left to redraw.
+CARD_GONE = frozenset(
+    {"message_not_found", "channel_not_found", "is_archived", "cant_update_message"}
+)
 
 
 Now = Callable[[], datetime]
@@ -98,6 +122,9 @@ class Courier:
     lease: timedelta
     report_locale: str  # the sales channel's reports are in this language
     sales_channel: str | None = None
+    render_card: RenderCard | None = None  # without it, card rows are done with nothing to do
+    render_card_line: RenderCardLine | None = None
+    card_channel: str | None = None  # where a hold no Slack surface posted gets its card
     batch: int = 20
     budget: float = 30.0  # seconds of claiming per drain; then the actor enqueues another
     backoff_base: float = BACKOFF_BASE  # seconds before the first retry after a transient error
@@ -169,6 +196,8 @@ class Courier:
             )
             run.tally.defer_until(quiet)
             return True
+        if notice.kind == NoticeKind.CARD:
+            return self._deliver_card(run, notice, claimed_at)
         message = self._render(run.venue, notice)  # may ask Slack for the locale first
         if message is None:
             run.tally.failed += 1
@@ -178,6 +207,92 @@ class Courier:
         outcome = self.transport.send(notice.recipient, message, notice=notice)
         self._record(run, notice, outcome)
         return True
+
+    # -- a hold's card ------------------------------------------------------------------------
+    def _deliver_card(self, run: _Run, notice: Notice, claimed_at: float) -> bool:
+        """Redraw the hold's card from the hold as it is now (so a redelivered or late row
+        draws the same, true card), then add the row's line to the card's thread. A hold
+        without a card gets one only when no surface posted it (``announced``)."""
+        drawn = self._draw_card(run, notice)
+        if drawn is None:
+            return True
+        card, line, hold = drawn
+        spot = self.engine.card(run.venue.id, hold.id)
+        if not self._lease_allows_post(claimed_at):
+            return False
+        if spot is None:
+            self._post_card(run, notice, hold, card)
+            return True
+        return self._redraw(run, notice, spot, card, line, claimed_at)
+
+    def _post_card(self, run: _Run, notice: Notice, hold: Hold, card: Rendered) -> None:
+        if notice.payload.get("event") != "requested" or not self.card_channel:
+            self._done(run, notice, "-", "no card")  # nothing posted, nothing to redraw
+            return
+        outcome = self.transport.send(self.card_channel, card, notice=notice)
+        if isinstance(outcome, Delivered):
+            posted = CardSpot(outcome.channel, outcome.ref)
+            self.engine.card_posted(run.venue.id, hold.id, posted, now=self.now())
+        self._record(run, notice, outcome)
+
+    def _redraw(
+        self,
+        run: _Run,
+        notice: Notice,
+        spot: CardSpot,
+        card: Rendered,
+        line: Rendered | None,
+        claimed_at: float,
+    ) -> bool:
+        outcome = self.transport.update(spot.channel, spot.ts, card, notice=notice)
+        if isinstance(outcome, Permanent) and outcome.error in CARD_GONE:
+            # Someone deleted the card: later changes have nothing to redraw, and this row
+            # must not hold the outbox up.
+            self.engine.card_gone(run.venue.id, notice.hold_id or 0)
+            self._done(run, notice, spot.channel, f"gone: {outcome.error}")
+            return True
+        if not isinstance(outcome, Delivered) or line is None or notice.id in spot.lines:
+            self._record(run, notice, outcome)  # a redelivered row's line is there already
+            return True
+        if not self._lease_allows_post(claimed_at):
+            return False  # put back: redrawing it again is harmless
+        posted = self.transport.send(spot.channel, line, thread=spot.ts)
+        if isinstance(posted, Delivered):
+            self.engine.card_line_posted(run.venue.id, notice.hold_id or 0, notice.id)
+        self._record(run, notice, posted)
+        return True
+
+    def _draw_card(
+        self, run: _Run, notice: Notice
+    ) -> tuple[Rendered, Rendered | None, Hold] | None:
+        """The card and its thread line, or None after marking the row done or failed."""
+        venue = run.venue
+        if self.render_card is None or self.render_card_line is None:
+            self._done(run, notice, "-", "no cards here")
+            return None
+        hold = self.engine.hold(venue.id, notice.hold_id or 0)
+        if isinstance(hold, Refused):
+            self._fail(run, notice, f"hold {notice.hold_id} not found")
+            return None
+        locale = self.report_locale  # the channel's language, like its failure reports
+        extend = hold.extensions_used < venue.policy.max_extensions
+        rokuyo, now = venue.policy.show_rokuyo, self.now()
+        try:
+            card = self.render_card(
+                hold, tz=venue.tz, locale=locale, extend=extend, rokuyo=rokuyo, now=now
+            )
+            line = self.render_card_line(notice, tz=venue.tz, locale=locale, rokuyo=rokuyo, now=now)
+        except ValueError as err:
+            log.exception("card not rendered", extra=_noticefields(notice, "render_failed"))
+            self._fail(run, notice, f"render failed: {err}")
+            return None
+        return card, line, hold
+
+    def _done(self, run: _Run, notice: Notice, channel: str, ref: str) -> None:
+        """Nothing (more) to send for this row: it is done, with why as its reference."""
+        self.engine.notice_sent(run.venue.id, notice.id, channel=channel, ref=ref, now=self.now())
+        run.tally.sent += 1
+        _log_notice(notice, "sent", ref=ref, attempts=notice.attempts)
 
     def _record(self, run: _Run, notice: Notice, outcome: Outcome) -> None:
         venue_id, now = run.venue.id, self.now()

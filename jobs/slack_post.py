@@ -58,14 +58,30 @@ class SlackDM:
     def locale(self, recipient: str) -> str:
         return self.locales.get(recipient)
 
-    def send(self, to: str, message: Rendered, *, notice: Notice | None = None) -> Outcome:
+    def send(
+        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
+    ) -> Outcome:
         return post_message(
             self.client,
             channel=to,
             text=message.text,
             blocks=list(message.blocks),
             metadata=_metadata(notice) if notice is not None else None,
+            thread_ts=thread,
         )
+
+    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+        """chat.update: the card drawn afresh; a second update with the same card is a no-op
+        to anyone reading the channel."""
+        try:
+            self.client.chat_update(
+                channel=channel, ts=ts, text=message.text, blocks=list(message.blocks)
+            )
+        except SlackApiError as err:
+            return classify(err)
+        except (OSError, http.client.HTTPException) as err:
+            return Transient(f"{type(err).__name__}: {err}")
+        return Delivered(channel=channel, ref=ts)
 
 
 def post_message(
@@ -75,10 +91,11 @@ def post_message(
     text: str,
     blocks: list[dict[str, Any]] | None = None,
     metadata: dict[str, Any] | None = None,
+    thread_ts: str | None = None,
 ) -> Outcome:
     try:
         response = client.chat_postMessage(
-            channel=channel, text=text, blocks=blocks, metadata=metadata
+            channel=channel, text=text, blocks=blocks, metadata=metadata, thread_ts=thread_ts
         )
     except SlackApiError as err:
         return classify(err)

@@ -63,6 +63,13 @@ class Transport(Protocol):
         """The recipient's language (``ja-JP``, ``en-US``, ``ja``...) to render in."""
         ...
 
-    def send(self, to: str, message: Rendered, *, notice: Notice | None = None) -> Outcome:
-        """``notice`` is the outbox row when the message is one (not a failure report)."""
+    def send(
+        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
+    ) -> Outcome:
+        """``notice`` is the outbox row when the message is one (not a failure report);
+        ``thread``: the ts of the message to reply under (a card's thread)."""
+        ...
+
+    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+        """Redraw a message in place (a hold's card): sent again, the same message results."""
         ...

@@ -93,7 +93,8 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
     if not isinstance(current, Refused) and form.kind != current.kind_id:
         ack(response_action="errors", errors={ids.KIND: text(meta.locale, "edit.kind_fixed")})
         return
-    result = deps.engine.edit(venue.id, change, now=deps.now())
+    # From App Home (no channel), a swap's new card is the jobs' to post in the sales channel.
+    result = deps.engine.edit(venue.id, change, now=deps.now(), announce=meta.channel is None)
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result, deps.now())
         log_action("edit", venue.id, user, change.hold_id, result.code.value)
@@ -116,11 +117,17 @@ def _announce(
     )
     message = outcome(hold, venue.tz, locale, lead)
     if meta.channel:  # where the card was; from App Home, to the user directly
-        post_result(args.client, meta, change.actor, message)
+        spot = post_result(args.client, meta, change.actor, message)
+        if not result.kept_place and spot is not None:
+            deps.engine.card_posted(venue.id, hold.id, spot, now=deps.now())
+        elif not result.kept_place:
+            # Not posted where the card was (the bot is no member there): the new hold's
+            # card goes to the sales channel, where the jobs can keep it true.
+            deps.engine.announce(venue.id, hold.id, actor=change.actor, now=deps.now())
     else:
         args.client.chat_postMessage(channel=change.actor, text=message.text, blocks=message.blocks)
-    if result.promoted:
-        deps.notices_written(venue.id)  # their "promoted" DMs wait in the outbox
+    # The edited card's redraw, and the "promoted" DMs, wait in the outbox.
+    deps.notices_written(venue.id)
     people = {change.actor, hold.salesperson, result.before.salesperson}
     publish_homes(deps, args.client, venue, people | {h.salesperson for h in result.promoted})
 

@@ -119,9 +119,14 @@ def submit(deps: Deps, args: Args) -> None:
     if meta.editing:
         submit_edit(deps, args, venue, form, meta)
         return
-    # The view id is the same for a double click and for Slack's retries: one hold.
+    # The view id is the same for a double click and for Slack's retries: one hold. Opened
+    # from App Home (no channel), its card is the jobs' to post in the sales channel.
     result = deps.engine.request(
-        venue.id, form.request(user), now=deps.now(), idempotency_key=f"modal:{view['id']}"
+        venue.id,
+        form.request(user),
+        now=deps.now(),
+        idempotency_key=f"modal:{view['id']}",
+        announce=meta.channel is None,
     )
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result, dates.style_for(venue, deps.now()))
@@ -133,11 +138,21 @@ def submit(deps: Deps, args: Args) -> None:
         return  # the first submission posted already
 
     def announce() -> None:
+        hold = result.hold
+        if meta.channel is None or result.rank > 1:
+            deps.notices_written(venue.id)  # its card, or the 1st told a 2nd now waits
         style = dates.style_for(venue, deps.now())
         candidate = meta.enquiry_id is not None
         message = posted(result, venue.tz, meta.locale, candidate=candidate, style=style)
-        post_result(args.client, meta, user, message)
-        publish_homes(deps, args.client, venue, {result.hold.salesperson, user})
+        spot = post_result(args.client, meta, user, message)
+        if spot is not None:
+            deps.engine.card_posted(venue.id, hold.id, spot, now=deps.now())
+        elif meta.channel is not None:
+            # Not posted where /hold was typed (the bot is no member there): the ledger's
+            # card goes to the sales channel, where the jobs can keep it true.
+            deps.engine.announce(venue.id, hold.id, actor=user, now=deps.now())
+            deps.notices_written(venue.id)
+        publish_homes(deps, args.client, venue, {hold.salesperson, user})
 
     deps.after(args.body, args.client, announce)
 

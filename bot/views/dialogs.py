@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import Block
+from slack_sdk.models.blocks import Block, InputBlock, PlainTextInputElement
 from slack_sdk.models.views import View
 
 from bot import cards, ids
@@ -41,10 +41,28 @@ def confirm_modal(plan: ConfirmPlan, tz: ZoneInfo, meta: Meta, *, style: DateSty
     return _dialog(ids.CONFIRM_MODAL, "confirm", meta, blocks)
 
 
+MAX_REASON = 500  # characters of a cancel's reason
+
+
 def cancel_modal(hold: Hold, tz: ZoneInfo, meta: Meta, *, style: DateStyle = PLAIN) -> View:
-    body = text(meta.locale, "cancel.body", hold=cards.line(hold, tz, meta.locale, style=style))
-    more = cards.details(hold, meta.locale, contact=True)  # a manager's dialog
-    return _dialog(ids.CANCEL_MODAL, "cancel", meta, [section(f"{body}\n{more}" if more else body)])
+    """Asks the reason, which the hold's salesperson and the card's thread are told."""
+    locale = meta.locale
+    body = text(locale, "cancel.body", hold=cards.line(hold, tz, locale, style=style))
+    reason = InputBlock(
+        block_id=ids.CANCEL_REASON,
+        label=plain(text(locale, "cancel.reason.label"), 2000),
+        hint=plain(text(locale, "cancel.reason.hint"), 2000),
+        element=PlainTextInputElement(
+            action_id=ids.CANCEL_REASON,
+            multiline=True,
+            max_length=MAX_REASON,
+            placeholder=plain(text(locale, "cancel.reason.placeholder"), 150),
+        ),
+    )
+    more = cards.details(hold, locale, contact=True)  # a manager's dialog
+    return _dialog(
+        ids.CANCEL_MODAL, "cancel", meta, [section(f"{body}\n{more}" if more else body), reason]
+    )
 
 
 def info_modal(message: str, locale: str) -> View:

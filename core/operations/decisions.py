@@ -49,7 +49,11 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> Confirmed | Refused:
         *[events.Lost(h, actor, winner=confirmed) for h in lost],
         *[events.OtherDateChosen(h, actor, chosen=confirmed) for h in dropped],
     )
-    promoted = promote_after(tx, [*lost, *dropped], bumped, actor)
+    causes = {
+        **dict.fromkeys(_ids(lost), events.Action.LOST.value),
+        **dict.fromkeys(_ids(dropped), events.Action.OTHER_DATE_CHOSEN.value),
+    }
+    promoted = promote_after(tx, [*lost, *dropped], bumped, actor, causes)
     released = tuple(sorted([*lost, *dropped], key=lambda h: h.id))
     return Confirmed(confirmed, released, tuple(promoted), tuple(dropped))
 
@@ -104,8 +108,9 @@ def extend(tx: Tx, hold_id: int, actor: str) -> Extended | Refused:
     return Extended(extended, behind)
 
 
-def cancel(tx: Tx, hold_id: int, actor: str) -> Cancelled | Refused:
-    """A manager cancels a confirmed booking; its span is free again."""
+def cancel(tx: Tx, hold_id: int, actor: str, reason: str = "") -> Cancelled | Refused:
+    """A manager cancels a confirmed booking, saying why; its span is free again and its
+    salesperson is told who cancelled it and why."""
     hold = holds.get(tx.conn, tx.venue, hold_id)
     if hold is None:
         return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
@@ -115,7 +120,18 @@ def cancel(tx: Tx, hold_id: int, actor: str) -> Cancelled | Refused:
         return Refused(Code.NOT_CONFIRMED, hold=hold)
     if hold.status is not Status.CONFIRMED:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
-    return Cancelled(*_leave(tx, hold, Status.CANCELLED, events.Cancelled(hold, actor), actor))
+    happened = events.Cancelled(hold, actor, reason.strip())
+    return Cancelled(*_leave(tx, hold, Status.CANCELLED, happened, actor))
+
+
+def announce(tx: Tx, hold_id: int, actor: str) -> Hold | Refused:
+    """Its card could not be posted where it was asked for: the jobs post it in the sales
+    channel (a card row, like a hold from the CLI)."""
+    hold = holds.get(tx.conn, tx.venue, hold_id)
+    if hold is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    tx.journal.record(events.Announced(hold, actor))
+    return hold
 
 
 def _leave(
@@ -131,7 +147,7 @@ def _leave(
     bumped = _bump(tx, leaving=[hold])
     holds.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome)
     tx.journal.record(happened)
-    promoted = promote_after(tx, [hold], bumped, actor)
+    promoted = promote_after(tx, [hold], bumped, actor, {hold.id: status.value})
     return _reload(tx, hold.id), tuple(promoted)
 
 

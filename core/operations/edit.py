@@ -41,9 +41,10 @@ class Plan:
         )
 
 
-def edit(tx: Tx, change: HoldEdit) -> Edited | Refused:
+def edit(tx: Tx, change: HoldEdit, announce: bool = False) -> Edited | Refused:
     """The edit, or why not (a refusal writes nothing). The enquiry's row is written first,
-    then the part-days of the old and the new items in one sorted statement."""
+    then the part-days of the old and the new items in one sorted statement. ``announce``:
+    a swap's new hold gets its card from the jobs (its surface posts none)."""
     plan = prepare(tx, change, tx.now)
     if isinstance(plan, Refused):
         return plan
@@ -56,7 +57,7 @@ def edit(tx: Tx, change: HoldEdit) -> Edited | Refused:
     assert enquiry is not None  # noqa: S101 - a hold's enquiry is never deleted
     if hold.status is Status.CONFIRMED or plan.shrink:
         return _in_place(tx, plan, change.actor)
-    return _swap(tx, plan, change.actor)
+    return _swap(tx, plan, change.actor, announce=announce)
 
 
 def plan_edit(snap: Snapshot, change: HoldEdit, now: datetime) -> EditPlan | Refused:
@@ -265,11 +266,12 @@ def _in_place(tx: Tx, plan: Plan, actor: str) -> Edited:
     )
     _amend(tx, plan)
     tx.journal.record(events.Edited(hold, _reload(tx, hold.id), actor, kept_place=True))
-    promoted = [] if confirmed else promote_after(tx, [hold], bumped, actor, gone=())
+    causes = {hold.id: events.Action.EDITED.value}
+    promoted = [] if confirmed else promote_after(tx, [hold], bumped, actor, causes, gone=())
     return Edited(_reload(tx, hold.id), hold, True, (), tuple(promoted))
 
 
-def _swap(tx: Tx, plan: Plan, actor: str) -> Edited | Refused:
+def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> Edited | Refused:
     """The new items as a new arrival; if accepted, the old hold is released here too."""
     hold, checked, venue = plan.hold, plan.checked, tx.venue
     around = _around(tx, plan)
@@ -293,7 +295,9 @@ def _swap(tx: Tx, plan: Plan, actor: str) -> Edited | Refused:
     )
     released = _reload(tx, hold.id)
     tx.journal.record(events.Edited(hold, new, actor, kept_place=False))
-    promoted = promote_after(tx, [hold], bumped, actor)
+    if announce:
+        tx.journal.record(events.Announced(new, actor))
+    promoted = promote_after(tx, [hold], bumped, actor, {hold.id: events.Action.EDITED.value})
     ahead = holds.get_many(tx.conn, venue, _ahead(around))
     return Edited(_reload(tx, new.id), hold, False, (released,), tuple(promoted), tuple(ahead))
 

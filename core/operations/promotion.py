@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
@@ -22,6 +22,7 @@ def promote_after(
     leaving: Sequence[Hold],
     bumped: set[tuple[str, date]],
     actor: str,
+    causes: Mapping[int, str] | None = None,
     *,
     gone: Collection[int] | None = None,
 ) -> list[Hold]:
@@ -33,7 +34,8 @@ def promote_after(
 
     A waiting item's rank depends on holds beyond the ones that left (a whole room waits
     behind both halves), and a hold's on all its items, so the part-days of every item of
-    every candidate are bumped before their neighbours are read again.
+    every candidate are bumped before their neighbours are read again. ``causes``: why each
+    leaving hold left (an ``Action``), which the promoted are told.
     """
     if not leaving:
         return []
@@ -52,8 +54,17 @@ def promote_after(
         for move, change in zip(moves, changes, strict=True)
         if change.rank == 1
     ]
-    tx.journal.record(*[events.Promoted(h, actor) for h in promoted])
+    tx.journal.record(*[_promoted(h, actor, leaving, causes or {}) for h in promoted])
     return promoted
+
+
+def _promoted(
+    hold: Hold, actor: str, leaving: Sequence[Hold], causes: Mapping[int, str]
+) -> events.Promoted:
+    """The event, with the holds that left from in front of it and why the first did."""
+    after = tuple(h.id for h in leaving if any(i.conflicts(j) for i in hold.items for j in h.items))
+    cause = causes.get(after[0], "") if after else ""
+    return events.Promoted(hold, actor, cause, after)
 
 
 def waiting_behind(

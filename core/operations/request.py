@@ -12,6 +12,8 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from core.admission import Key
+from core.events import Announced as HoldAnnounced
+from core.events import Queued as HoldQueued
 from core.events import Requested as HoldRequested
 from core.journal import audit_event
 from core.model import LIVE, Enquiry, HoldItem, HoldRequest, Status, Venue
@@ -70,7 +72,9 @@ class Check:
         return part_days(checked.spans, venue.tz) if isinstance(checked, Checked) else []
 
 
-def request_hold(tx: Tx, check: Check, key: str | None) -> Requested | Refused:
+def request_hold(
+    tx: Tx, check: Check, key: str | None, announce: bool = False
+) -> Requested | Refused:
     """Only a retry (``tx.attempt > 1``) looks the idempotency key up first.
 
     Under SERIALIZABLE that lookup locks the index page every concurrent submission inserts
@@ -85,6 +89,8 @@ def request_hold(tx: Tx, check: Check, key: str | None) -> Requested | Refused:
         if replayed is not None:
             return replayed
     answer = _request(tx, check, key, digest)
+    if isinstance(answer, Requested):
+        _tell(tx, answer, check.req.creator, announce=announce)
     if key and tx.attempt == 1 and isinstance(answer, Refused):
         return _answered_before(tx, key, digest) or answer
     return answer
@@ -141,6 +147,22 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
         ahead_ids=ranked.ahead,
         in_way_ids=ranked.in_way,
     )
+
+
+def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> None:
+    """Its card, when its surface posts none; and the 1st holds it waits behind are told.
+
+    Only a hold that queues reads the holds ahead in this transaction: who is told must
+    commit with the hold (the outbox's rule), and a 2nd is rarer than a 1st.
+    """
+    hold = answer.hold
+    if announce:
+        tx.journal.record(HoldAnnounced(hold, actor))
+    if answer.rank > 1 and answer.ahead_ids and tx.venue.policy.notify_first_of_second:
+        ahead = holds.get_many(tx.conn, tx.venue, answer.ahead_ids)
+        firsts = tuple(h for h in ahead if h.is_first)
+        if firsts:
+            tx.journal.record(HoldQueued(hold, firsts))
 
 
 def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:

@@ -76,5 +76,6 @@ def _expire(tx: Tx, due: Sequence[Hold]) -> Moves:
     holds.leave(tx.conn, tx.venue, ids, Status.EXPIRED, tx.now)
     expired = [h.left(Status.EXPIRED, tx.now) for h in due]
     tx.journal.record(*[events.Expired(h) for h in expired])
-    promoted = promote_after(tx, expired, set(changes), events.SYSTEM)
+    causes = dict.fromkeys(ids, events.Action.EXPIRED.value)
+    promoted = promote_after(tx, expired, set(changes), events.SYSTEM, causes)
     return ids, [h.id for h in promoted]

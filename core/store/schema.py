@@ -263,3 +263,16 @@ idempotency_records = sa.Table(
     sa.Column("response", JSONB, nullable=False),
     sa.Column("created_at", TS, nullable=False),
 )
+
+# Where each hold's card sits in Slack (the channel message its state changes redraw).
+hold_cards = sa.Table(
+    "hold_cards",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("hold_id", sa.BigInteger, primary_key=True),
+    sa.Column("channel", sa.Text, nullable=False),
+    sa.Column("ts", sa.Text, nullable=False),
+    sa.Column("posted_at", TS, nullable=False),
+    # the outbox rows whose line is in its thread: a redelivered row adds none again
+    sa.Column("lines", ARRAY(sa.BigInteger), nullable=False, server_default="{}"),
+)

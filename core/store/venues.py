@@ -28,6 +28,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "deadline_time": policy.deadline_time,
         "closed_weekdays": sorted(policy.closed_weekdays),
         "kinds": [{"id": k.id, "name": k.name, "class": k.cls.value} for k in policy.kinds],
+        "notify_first_of_second": policy.notify_first_of_second,
     }
 
 
@@ -47,6 +48,7 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         closed_weekdays=frozenset(data.get("closed_weekdays", ())),
         kinds=tuple(EventKind(k["id"], k["name"], Kind(k["class"])) for k in data.get("kinds", ()))
         or DEFAULT_KINDS,
+        notify_first_of_second=data.get("notify_first_of_second", True),
     )
 
 

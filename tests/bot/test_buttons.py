@@ -11,7 +11,7 @@ from core.model import Hold, Status
 from core.results import Requested
 from tests.bot.conftest import ENGLISH_USER, STRANGER, Harness, click, values
 from tests.support import slack_requests as sr
-from tests.support.factories import DAY, MANAGER, NOW, request, venue
+from tests.support.factories import DAY, MANAGER, NOW, decision_dms, request, venue
 
 LATER = date(2027, 3, 31)
 
@@ -69,7 +69,8 @@ def test_confirm_asks_first_listing_what_it_releases_then_confirms_in_place(bot:
     bot.slack.wait_for("chat.update")
     assert hold_now(bot, first.id).status is Status.CONFIRMED
     assert hold_now(bot, second.id).status is Status.RELEASED
-    assert bot.enqueued == [bot.venue.id]  # the jobs are told to drain the outbox
+    # the jobs are told to drain the outbox: the 2nd's note to the 1st, then the confirm's
+    assert bot.enqueued == [bot.venue.id] * 2
     lost = [n for n in bot.engine.notices(bot.venue.id) if n.kind == "lost"]
     assert [n.hold_id for n in lost] == [second.id]
     card = card_text(bot, channel, ts)
@@ -110,8 +111,8 @@ def test_release_updates_the_card_and_a_second_click_says_what_already_happened(
     promoted = hold_now(bot, second.id)
     assert (promoted.rank, promoted.expires_at is not None) == (1, True)
     assert "取り下げました" in card_text(bot, channel, ts)
-    assert [n.kind for n in bot.engine.notices(bot.venue.id)] == ["promoted"]
-    assert bot.enqueued == [bot.venue.id]
+    assert [n.kind for n in decision_dms(bot.engine.notices(bot.venue.id))] == ["promoted"]
+    assert bot.enqueued == [bot.venue.id] * 2  # the 2nd's note to the 1st, then the release
 
     # The same (stale) card clicked again: nothing changes, the clicker is told why.
     status, _ = click(bot, ids.RELEASE, first.id, channel=channel, ts=ts, name="again")
@@ -119,7 +120,7 @@ def test_release_updates_the_card_and_a_second_click_says_what_already_happened(
     bot.slack.wait_for("response_url", predicate=lambda c: c.path.endswith("again"))
     assert "すでに取り下げです" in ephemerals(bot, "again")[0]["text"]
     assert hold_now(bot, second.id).rank == 1
-    assert [n.kind for n in bot.engine.notices(bot.venue.id)] == ["promoted"]
+    assert [n.kind for n in decision_dms(bot.engine.notices(bot.venue.id))] == ["promoted"]
 
 
 def test_extend_moves_the_deadline_and_tells_the_next_in_line(bot: Harness) -> None:
@@ -130,7 +131,7 @@ def test_extend_moves_the_deadline_and_tells_the_next_in_line(bot: Harness) -> N
 
     assert hold_now(bot, first.id).extensions_used == 1
     assert "新しい期限 *3/15(月・先負) 9:00まで*" in card_text(bot, channel, ts)
-    assert [n.kind for n in bot.engine.notices(bot.venue.id)] == ["extended"]
+    assert [n.kind for n in decision_dms(bot.engine.notices(bot.venue.id))] == ["extended"]
 
     click(bot, ids.EXTEND, first.id, channel=channel, ts=ts, name="twice")
     bot.slack.wait_for("response_url", predicate=lambda c: c.path.endswith("twice"))

@@ -12,6 +12,11 @@ from tests.support import slack_requests as sr
 from tests.support.factories import MANAGER, request
 
 
+def reason(typed: str | None = "お客様のご都合で日程変更") -> dict[str, dict[str, object]]:
+    """The dialog's reason field, as Slack sends it."""
+    return {ids.CANCEL_REASON: {ids.CANCEL_REASON: sr.text_value(typed)}}
+
+
 def booked(bot: Harness) -> Hold:
     """A confirmed booking."""
     first = bot.engine.request(bot.venue.id, request(customer="本予約様"), now=bot.clock[0])
@@ -31,13 +36,36 @@ def test_a_manager_cancels_a_confirmed_booking_after_a_dialog(bot: Harness) -> N
     assert "本予約様" in json.dumps(dialog.body["view"], ensure_ascii=False)
     assert bot.engine.hold(bot.venue.id, hold.id).status is Status.CONFIRMED  # type: ignore[union-attr]
 
+    assert "取消の理由" in json.dumps(dialog.body["view"], ensure_ascii=False)
+
     view = bot.slack.view(dialog.response["view"]["id"])
-    status, _, answer = bot.post(sr.view_submission(view=view, user_id=MANAGER))
+    status, _, answer = bot.post(sr.view_submission(reason(), view=view, user_id=MANAGER))
     assert (status, answer) == (200, "")
     told = bot.slack.wait_for("response_url")[0].body
     assert told["response_type"] == "ephemeral" and "本予約を取り消しました" in told["text"]
     assert bot.engine.hold(bot.venue.id, hold.id).status is Status.CANCELLED  # type: ignore[union-attr]
     assert bot.enqueued == [bot.venue.id]
+    dm = next(n for n in bot.engine.notices(bot.venue.id) if n.kind == "cancelled")
+    assert (dm.recipient, dm.payload["actor"]) == (hold.salesperson, MANAGER)
+    assert dm.payload["reason"] == "お客様のご都合で日程変更"
+    trail = bot.engine.trail(bot.venue.id, hold.id)
+    assert trail[-1].detail["reason"] == "お客様のご都合で日程変更"
+
+
+def test_a_cancel_without_a_reason_is_asked_for_one_and_cancels_nothing(bot: Harness) -> None:
+    hold = booked(bot)
+    bot.post(sr.slash_command(text=f"cancel {hold.id}", user_id=MANAGER))
+    dialog = bot.slack.wait_for("views.open")[0]
+    view = bot.slack.view(dialog.response["view"]["id"])
+    before = bot.fingerprint()
+    for typed in (None, "   "):
+        status, _, answer = bot.post(sr.view_submission(reason(typed), view=view, user_id=MANAGER))
+        assert status == 200
+        shown = json.loads(answer)
+        assert shown["response_action"] == "errors"
+        assert "理由" in shown["errors"][ids.CANCEL_REASON]
+    assert bot.fingerprint() == before
+    assert bot.enqueued == []
 
 
 def test_someone_not_a_manager_is_told_and_gets_no_dialog(bot: Harness) -> None:
@@ -63,7 +91,7 @@ def test_a_tentative_hold_is_not_cancelled_and_the_dialog_says_why(bot: Harness)
     bot.post(body)
     dialog = bot.slack.wait_for("views.open")[0]
     view = bot.slack.view(dialog.response["view"]["id"])
-    status, _, answer = bot.post(sr.view_submission(view=view, user_id=MANAGER))
+    status, _, answer = bot.post(sr.view_submission(reason(), view=view, user_id=MANAGER))
     assert status == 200
     shown = json.loads(answer)
     assert shown["response_action"] == "update"

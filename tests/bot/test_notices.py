@@ -39,7 +39,7 @@ def all_text(blocks: list[dict[str, Any]]) -> str:
     return json.dumps(blocks, ensure_ascii=False)
 
 
-def test_promoted_names_the_hold_the_new_deadline_and_offers_confirm_and_release() -> None:
+def test_promoted_names_the_hold_the_new_deadline_and_offers_confirm_extend_and_release() -> None:
     held = samples.hold()
     out = render_notice(samples.about(NoticeKind.PROMOTED, held), tz=JST, locale="ja-JP")
 
@@ -49,11 +49,29 @@ def test_promoted_names_the_hold_the_new_deadline_and_offers_confirm_and_release
     assert "期限 3/8(月・友引) 9:00まで（あと7日）" in out.text
     assert buttons(out.blocks) == [
         (ids.CONFIRM, str(held.id)),
+        (ids.EXTEND, str(held.id)),
         (ids.RELEASE, str(held.id)),
         (ids.EDIT, str(held.id)),
     ]
-    release = out.blocks[1]["elements"][1]
+    release = out.blocks[1]["elements"][2]
     assert release["style"] == "danger" and "confirm" in release  # Slack asks before releasing
+
+
+@pytest.mark.parametrize(
+    ("cause", "ja", "en"),
+    [
+        ("expired", "前の1番手（#7）が期限切れ", "The 1st hold ahead (#7) expired"),
+        ("released", "前の1番手（#7）が取り下げ", "The 1st hold ahead (#7) was released"),
+        ("cancelled", "前の本予約（#7）がキャンセル", "The booking ahead (#7) was cancelled"),
+        ("lost", "他の本予約で外れた", "lost its slot to another booking"),
+        ("", "前の押さえが外れたため", "The hold ahead of yours left"),
+    ],
+)
+def test_promoted_says_why_it_moved_up(cause: str, ja: str, en: str) -> None:
+    row = samples.about(NoticeKind.PROMOTED, samples.hold())
+    row = replace(row, payload={**row.payload, "cause": cause, "after": [7] if cause else []})
+    assert ja in all_text(render_notice(row, tz=JST, locale="ja").blocks)
+    assert en in all_text(render_notice(row, tz=JST, locale="en").blocks)
 
 
 def test_promoted_in_english_for_an_english_locale() -> None:
@@ -61,7 +79,7 @@ def test_promoted_in_english_for_an_english_locale() -> None:
     assert out.text.startswith("Now 1st")
     assert "reply by Mon 8 Mar (Tomobiki) 9:00 (7 days left)" in out.text
     labels = [e["text"]["text"] for e in out.blocks[1]["elements"]]
-    assert labels == ["Confirm", "Release", "Edit"]
+    assert labels == ["Confirm", "Extend", "Release", "Edit"]
 
 
 def test_lost_names_the_confirmed_winner_and_has_no_buttons() -> None:

@@ -86,6 +86,11 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     card = post.body["text"]
     assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 + ブライズルーム 10:00〜16:00" in card
     channel, ts = post.response["channel"], post.response["ts"]
+    # 佐藤様's salesperson hears, once, that a 2nd now waits behind their 1st.
+    assert courier(bot).drain(bot.venue.id).sent == 1
+    note = bot.slack.wait_for("chat.postMessage", 2)[-1]
+    t.message(f"DM to @{factories.SALES}", note.body)
+    assert note.body["channel"] == factories.SALES and "2番手が入りました" in note.body["text"]
 
     # 3. Another date: the same couple, rooms and times; only the date is left to choose.
     t.does("clicks 別の候補日 on that card")
@@ -108,7 +113,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     )
     t.does("presses 押さえる")
     assert bot.submit(opened["id"], second_state) == (200, {})
-    post = bot.slack.wait_for("chat.postMessage", 2)[-1]
+    post = bot.slack.wait_for("chat.postMessage", 3)[-1]
     t.message("#sales", post.body)
     second = newest(bot, SECOND_DATE)
     assert (second.enquiry_id, second.rank) == (first.enquiry_id, 1)
@@ -121,8 +126,10 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     assert bot.engine.release(
         bot.venue.id, sato.hold.id, actor=factories.SALES, now=bot.clock[0]
     ).ok
-    assert courier(bot).drain(bot.venue.id).sent == 1
-    dm = bot.slack.wait_for("chat.postMessage", 3)[-1]
+    # Sent: the DM, and the two holds' card rows (this courier has no cards to redraw).
+    assert courier(bot).drain(bot.venue.id).sent == 3
+    dm = bot.slack.wait_for("chat.postMessage", 4)[-1]
+    assert len(bot.slack.calls_to("chat.postMessage")) == 4  # one DM
     t.message(f"DM to @{sr.USER_ID}", dm.body)
     assert dm.body["channel"] == sr.USER_ID and "1番手になりました" in dm.body["text"]
     assert "チャペル 11:00〜12:00 + 鳳凰の間 12:30〜15:30 + ブライズルーム" in dm.body["text"]
@@ -149,8 +156,9 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     assert hold_of(bot, second.id).status is Status.RELEASED
 
     # 6. The other date is released and its salesperson told why.
-    assert courier(bot).drain(bot.venue.id).sent == 1
-    told = bot.slack.wait_for("chat.postMessage", 4)[-1]
+    assert courier(bot).drain(bot.venue.id).sent == 3  # the DM, and the two cards' rows
+    told = bot.slack.wait_for("chat.postMessage", 5)[-1]
+    assert len(bot.slack.calls_to("chat.postMessage")) == 5  # one DM
     t.message(f"DM to @{sr.USER_ID}", told.body)
     assert "候補日が取り下げになりました" in told.body["text"]
     assert f"#{second.id} 3/20(土・友引)" in told.body["text"]

@@ -155,3 +155,22 @@ def test_when_the_bot_is_not_in_the_channel_it_answers_through_the_response_url(
     assert answer.body["response_type"] == "in_channel"
     assert "山田様" in json.dumps(answer.body["blocks"], ensure_ascii=False)
     assert len(holds(bot)) == 1
+    # That answer cannot be redrawn: the jobs are asked to post the card in the sales channel.
+    bot.settle()
+    (row,) = bot.engine.notices(bot.venue.id)
+    assert (row.kind, row.hold_id, row.payload["event"]) == ("card", holds(bot)[0].id, "requested")
+    assert bot.enqueued == [bot.venue.id]
+    assert bot.engine.card(bot.venue.id, holds(bot)[0].id) is None
+
+
+def test_a_card_posted_where_hold_was_typed_is_remembered_and_asks_the_jobs_nothing(
+    bot: Harness,
+) -> None:
+    view_id = bot.command()
+    bot.submit(view_id, values())
+    post = bot.slack.wait_for("chat.postMessage")[0]
+    bot.settle()
+    spot = bot.engine.card(bot.venue.id, holds(bot)[0].id)
+    assert spot is not None
+    assert (spot.channel, spot.ts) == (post.response["channel"], post.response["ts"])
+    assert bot.engine.notices(bot.venue.id) == [] and bot.enqueued == []

@@ -70,6 +70,35 @@ def test_a_scenario_from_the_terminal(loaded: str) -> None:
     assert [e["action"] for e in shown["trail"]] == ["requested", "lost"]
 
 
+def test_a_managers_cancel_carries_its_reason_to_the_trail_and_the_salesperson(
+    loaded: str,
+) -> None:
+    hold(loaded)
+    run(loaded, "hold", "confirm", "1", "--actor", "U0SALES001", "--now", NOW)
+    manager = "U0MANAGER1"  # the example venue's manager
+    too_long = "x" * 501
+    code, refused = run(loaded, "hold", "cancel", "1", "--actor", manager, "--reason", too_long)
+    assert (code, refused["code"]) == (2, "usage") and "500" in refused["message"]
+    code, done = run(
+        loaded,
+        "hold",
+        "cancel",
+        "1",
+        "--actor",
+        manager,
+        "--reason",
+        "先方都合で中止",
+        "--now",
+        NOW,
+    )
+    assert (code, done["hold"]["status"]) == (0, "cancelled")
+    code, shown = run(loaded, "hold", "show", "1")
+    assert shown["trail"][-1]["detail"] == {"reason": "先方都合で中止"}
+    code, notices = run(loaded, "outbox", "list")
+    told = [n for n in notices["notices"] if n["kind"] == "cancelled"]
+    assert [(n["recipient"], n["hold_id"]) for n in told] == [("U0SALES001", 1)]
+
+
 def test_first_answer_has_id_rank_and_deadline(loaded: str) -> None:
     code, first = hold(loaded)
     assert code == 0

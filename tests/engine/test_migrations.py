@@ -22,7 +22,7 @@ from migrations import MigrationRefused
 from tests.support import factories, invariants
 from tests.support.factories import NOW
 
-HEAD = "0004_ledger"  # the newest revision in migrations/versions
+HEAD = "0005_cards"  # the newest revision in migrations/versions
 
 
 def tables(url: str) -> set[str]:

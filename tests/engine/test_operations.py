@@ -24,7 +24,7 @@ from core.results import (
     Requested,
 )
 from tests.support import factories
-from tests.support.factories import MANAGER, NOW, SALES, later, request
+from tests.support.factories import MANAGER, NOW, SALES, decision_dms, later, request
 
 OTHER = "U0SALES002"
 STRANGER = "U0STRANGER"
@@ -388,10 +388,11 @@ def test_a_hold_promoted_after_its_event_began_gets_no_promoted_dm(
     started = first.hold.start_at + timedelta(minutes=5)
     released = engine.release(venue.id, first.hold.id, actor=SALES, now=started)
     assert isinstance(released, Released) and [h.id for h in released.promoted] == [second.hold.id]
-    assert [n.kind for n in engine.notices(venue.id)] == []
+    assert [n.kind for n in decision_dms(engine.notices(venue.id))] == []
     swept = engine.sweep(venue.id, now=started)
     assert not isinstance(swept, Refused) and swept.expired == (second.hold.id,)
-    assert [(n.kind, n.hold_id) for n in engine.notices(venue.id)] == [("expired", second.hold.id)]
+    told = decision_dms(engine.notices(venue.id))
+    assert [(n.kind, n.hold_id) for n in told] == [("expired", second.hold.id)]
 
 
 def test_a_venue_change_reaches_a_process_that_cached_the_venue(
@@ -414,3 +415,39 @@ def test_a_venue_change_reaches_a_process_that_cached_the_venue(
     other_process.save_venue(replace(spec, rooms=retired), now=NOW)
     refused(engine.request(venue.id, request(room="chapel"), now=NOW), Code.UNKNOWN_ROOM)
     refused(engine.preview(venue.id, request(room="chapel"), now=NOW), Code.UNKNOWN_ROOM)
+
+
+def test_a_first_is_told_once_when_a_second_queues_behind_it(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    first = accepted(engine.request(venue.id, request(salesperson="U0SATO0001"), now=NOW))
+    second = accepted(engine.request(venue.id, request(salesperson="U0SUZUKI01"), now=NOW))
+    third = engine.request(venue.id, request(salesperson="U0TANAKA01"), now=NOW)
+    assert isinstance(third, Refused)  # a 3rd is refused and tells nobody
+    queued = [n for n in engine.notices(venue.id) if n.kind == "queued"]
+    assert [(n.recipient, n.hold_id) for n in queued] == [("U0SATO0001", first.hold.id)]
+    assert queued[0].payload["behind"]["id"] == second.hold.id
+    elsewhere = accepted(engine.request(venue.id, request(room="sakura"), now=NOW))
+    assert elsewhere.rank == 1 and len(engine.notices(venue.id)) == 1  # a 1st tells nobody
+
+
+def test_a_venue_may_turn_the_note_to_the_first_off(engine: HoldEngine) -> None:
+    venue = engine.save_venue(factories.venue(Policy(notify_first_of_second=False)), now=NOW)
+    accepted(engine.request(venue.id, request(), now=NOW))
+    assert accepted(engine.request(venue.id, request(), now=NOW)).rank == 2
+    assert engine.notices(venue.id) == []
+
+
+def test_a_cancel_keeps_its_reason_and_tells_the_salesperson_who_and_why(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    booked = accepted(engine.request(venue.id, request(), now=NOW)).hold
+    assert engine.confirm(venue.id, booked.id, actor=SALES, now=NOW).ok
+    done = engine.cancel(venue.id, booked.id, actor=MANAGER, now=NOW, reason="  先方都合  ")
+    assert not isinstance(done, Refused) and done.hold.status is Status.CANCELLED
+    told = [n for n in engine.notices(venue.id) if n.kind == "cancelled"]
+    assert [(n.recipient, n.payload["actor"], n.payload["reason"]) for n in told] == [
+        (SALES, MANAGER, "先方都合")
+    ]
+    card = max((n for n in engine.notices(venue.id) if n.kind == "card"), key=lambda n: n.id)
+    assert (card.payload["event"], card.payload["reason"]) == ("cancelled", "先方都合")

@@ -21,7 +21,7 @@ from core.model import HoldRequest, Policy, Status
 from core.results import Code, Confirmed, Refused, Requested, Swept
 from tests.engine.test_concurrency import race
 from tests.support import factories, invariants
-from tests.support.factories import NOW, SALES, request
+from tests.support.factories import NOW, SALES, decision_dms, request
 from tests.support.racers import Package, race_packages
 
 pytestmark = pytest.mark.slow
@@ -270,8 +270,10 @@ def test_both_candidate_dates_confirmed_at_once_keeps_exactly_one(
         assert loser.code is Code.ALREADY_DECIDED and loser.hold is not None
         assert loser.hold.status is Status.RELEASED
         assert [h.id for h in done[0].candidates] == [loser.hold.id]
-        kinds = [(n.kind, n.hold_id) for n in engine.notices(venue.id)]
+        kinds = [(n.kind, n.hold_id) for n in decision_dms(engine.notices(venue.id))]
         assert kinds == [("other_date_chosen", loser.hold.id)]
+        carded = sorted(n.hold_id or 0 for n in engine.notices(venue.id) if n.kind == "card")
+        assert carded == sorted([done[0].hold.id, loser.hold.id])  # each card redrawn once
         winners[done[0].hold.id == first.hold.id] += 1
         invariants.check(sa_engine, venue)
     assert sum(winners.values()) == 20

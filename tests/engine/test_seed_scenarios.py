@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from core.engine import HoldEngine
 from core.model import Kind, Status, Venue
 from core.results import Code, Confirmed, Refused, Requested, Swept
-from tests.support.factories import NOW, SALES, later, request
+from tests.support.factories import NOW, SALES, decision_dms, later, request
 
 LATER = date(2027, 3, 31)  # far enough that deadlines are not capped at the event's start
 
@@ -18,7 +18,7 @@ def accepted(result: Requested | Refused) -> Requested:
 
 
 def outbox_kinds(engine: HoldEngine, venue: Venue) -> list[tuple[str, int | None]]:
-    return sorted((n.kind, n.hold_id) for n in engine.notices(venue.id))
+    return sorted((n.kind, n.hold_id) for n in decision_dms(engine.notices(venue.id)))
 
 
 def test_same_room_and_time_takes_a_first_and_a_second_and_refuses_a_third(
@@ -102,7 +102,7 @@ def test_only_a_first_hold_within_its_deadline_confirms_and_the_second_is_told(
     assert done.released[0].status is Status.RELEASED
     assert done.promoted == ()
     assert outbox_kinds(engine, venue) == [("lost", second.hold.id)]
-    lost = engine.notices(venue.id)[0]
+    lost = decision_dms(engine.notices(venue.id))[0]
     assert lost.recipient == "U0SALES002"
     assert lost.payload["winner"]["id"] == first.hold.id
 

@@ -14,17 +14,22 @@ from core.model import Hold, Venue
 from core.results import Requested, Swept
 from jobs.console import CHANNEL, Console, plain
 from tests.jobs.conftest import MovingClock
-from tests.jobs.scenarios import FIRST, SECOND, rows
+from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
 from tests.support import factories
 
 
-def lapse(engine: HoldEngine, venue: Venue, now: datetime) -> Hold:
+def lapse(engine: HoldEngine, venue: Venue, now: datetime, *, announce: bool = False) -> Hold:
     """A 1st hold whose deadline lapsed, a 2nd behind it, and the sweep: FIRST is told the
-    hold expired, SECOND that theirs is promoted."""
+    hold expired, SECOND that theirs is promoted (FIRST is not told of the 2nd here). With
+    ``announce`` the holds were asked for as the CLI does: each gets a card."""
     asked = now - timedelta(days=8)  # wedding holds have 7 days
+    venue = engine.save_venue(quiet(venue), now=asked)
     for salesperson in (FIRST, SECOND):
         requested = engine.request(
-            venue.id, factories.request(day=factories.DAY, salesperson=salesperson), now=asked
+            venue.id,
+            factories.request(day=factories.DAY, salesperson=salesperson),
+            now=asked,
+            announce=announce,
         )
         assert isinstance(requested, Requested)
     swept = engine.sweep(venue.id, now=now)
@@ -56,7 +61,8 @@ def test_a_promotion_prints_as_the_dm_it_would_be_in_the_recipients_language(
 
     drained = runtime.courier(transport).drain(venue.id)
 
-    assert (drained.sent, drained.failed) == (2, 0)  # the expiry, the promotion
+    # the expiry, the promotion, and their cards' rows (no card was posted: nothing to redraw)
+    assert (drained.sent, drained.failed) == (4, 0)
     printed = out.getvalue()
     block = printed[printed.index(f"Slack DM → {SECOND}") :]
     assert f"(promoted, hold #{held.id}" in block
@@ -83,7 +89,7 @@ def test_a_terminal_that_fails_is_retried_like_slack(
 
     first = courier.drain(venue.id)
 
-    assert (first.sent, first.failed, first.deferred) == (0, 0, 2)
+    assert (first.sent, first.failed, first.deferred) == (2, 0, 2)  # cards: nothing to redraw
     waiting = rows(runtime.engine, venue, "pending")
     assert len(waiting) == 2 and all("BrokenPipeError" in (n.last_error or "") for n in waiting)
     assert all(n.attempts == 1 for n in waiting)
@@ -92,3 +98,24 @@ def test_a_terminal_that_fails_is_retried_like_slack(
     assert courier.drain(venue.id).sent == 2
     assert [n.attempts for n in rows(runtime.engine, venue, "sent")] == [2, 2]
     assert out.getvalue().count("Slack DM →") == 2, "each notice printed once"
+
+
+def test_without_slack_the_terminal_shows_each_card_and_its_redraws(
+    runtime: Runtime, venue: Venue, clock: MovingClock
+) -> None:
+    out = io.StringIO()
+    transport = Console(out, language="ja")
+    runtime = replace(runtime, settings=replace(runtime.settings, sales_channel=None))
+    courier = runtime.courier(transport)
+    assert courier.card_channel == CHANNEL  # the terminal plays the sales channel
+    held = lapse(runtime.engine, venue, clock(), announce=True)
+
+    assert courier.drain(venue.id).failed == 0
+    printed = out.getvalue()
+    assert printed.count("Slack card → console") == 2, "each CLI hold's card, once"
+    redrawn = printed[printed.index(f"Slack card redrawn → console (hold #{held.id}") :]
+    assert "1番手" in redrawn and f"osae hold confirm {held.id}" not in redrawn
+    assert "[ 本予約にする ]  [ 延長する ]  [ 取り下げる ]" in redrawn
+    assert "Slack thread line → console" in printed
+    assert "期限切れ → 1番手 に繰り上げ" in printed
+    assert runtime.engine.card(venue.id, held.id) is not None

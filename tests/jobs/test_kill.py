@@ -14,7 +14,7 @@ from core.model import Venue
 from jobs.clock import Clock, Schedule
 from tests.jobs.conftest import eventually
 from tests.jobs.processes import Child, osae_env
-from tests.jobs.scenarios import SECOND, a_month_after, promote, rows
+from tests.jobs.scenarios import SECOND, a_month_after, promote, quiet, rows
 from tests.support import factories
 from tests.support.slack_standin import SlackStandin
 
@@ -31,7 +31,7 @@ def test_a_worker_killed_mid_send_loses_nothing(
     tmp_path: Path,
 ) -> None:
     engine = own_engine
-    venue: Venue = engine.save_venue(factories.venue(), now=datetime.now(UTC))
+    venue: Venue = engine.save_venue(quiet(factories.venue()), now=datetime.now(UTC))
     env = osae_env(
         DATABASE_URL=fresh_db,
         REDIS_URL=redis_url,

@@ -22,7 +22,7 @@ from core.model import Hold, Status, Venue
 from core.results import Requested
 from jobs.clock import Clock
 from tests.jobs.conftest import MovingClock, eventually
-from tests.jobs.scenarios import FIRST, SECOND, rows
+from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
 from tests.support import factories
 from tests.support.slack_requests import block_actions, post
 from tests.support.slack_standin import SlackStandin
@@ -64,6 +64,7 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.WARNING)
+    venue = engine.save_venue(quiet(venue), now=clock())
     port, running = own_redis
     tuning = replace(settings.tuning, drain_every=0.5)
     settings = replace(settings, slack_signing_secret=SECRET, venue_id=venue.id, tuning=tuning)

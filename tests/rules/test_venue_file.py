@@ -157,3 +157,12 @@ def test_the_example_venue_has_slots_and_capacities() -> None:
     venue = read_venue_file(EXAMPLE)
     assert [s.name for s in venue.slots] == ["昼", "午後", "夜"]
     assert all(room.capacity for room in venue.rooms.values())
+
+
+def test_notify_first_of_second_defaults_to_on_and_can_be_turned_off() -> None:
+    assert parse_venue(minimal()).policy.notify_first_of_second is True
+    assert read_venue_file(EXAMPLE).policy.notify_first_of_second is True
+    off = parse_venue(minimal(policy={"notify_first_of_second": False}))
+    assert off.policy.notify_first_of_second is False
+    with pytest.raises(VenueFileError, match=r"policy.notify_first_of_second must be true or"):
+        parse_venue(minimal(policy={"notify_first_of_second": "no"}))

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import uuid
+from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from core.model import HoldRequest, Kind, Policy, Room, Venue
+from core.notices import Notice, NoticeKind
 
 JST = ZoneInfo("Asia/Tokyo")
 NOW = datetime(2027, 3, 1, 9, 0, tzinfo=JST)  # a Monday morning
@@ -91,3 +93,9 @@ class HandClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def decision_dms(notices: Iterable[Notice]) -> list[Notice]:
+    """The outbox rows that tell a salesperson of a decision, without the cards' redraws and
+    the "a 2nd queued behind you" notes (tests of their own check those)."""
+    return [n for n in notices if n.kind not in (NoticeKind.CARD, NoticeKind.QUEUED)]

@@ -39,6 +39,7 @@ from hypothesis.stateful import (
 
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Kind, Policy, Status
+from core.notices import CARD_RECIPIENT
 from core.results import (
     Cancelled,
     Confirmed,
@@ -419,7 +420,13 @@ class HoldMachine(RuleBasedStateMachine):
         what = "candidate" if req.enquiry_id else "package" if req.also else "request"
         note(f"{what}: {_label(expected)}")
         if isinstance(expected, Accepted) and not expected.replayed:
-            self._check_writes(req.creator, acted=[expected.hold_id], bumped=[expected.hold_id])
+            self._check_writes(
+                req.creator,
+                acted=[expected.hold_id],
+                bumped=[expected.hold_id],
+                queued=self._firsts_ahead(expected),
+                request=True,
+            )
         else:
             self._check_writes(None)
         return expected
@@ -513,6 +520,7 @@ class HoldMachine(RuleBasedStateMachine):
                 promoted=expected.promoted,
                 notified=expected.notified,
                 candidates=expected.candidates,
+                cancelled=[mid] if op == "cancel" else [],
             )
         return expected
 
@@ -622,7 +630,19 @@ class HoldMachine(RuleBasedStateMachine):
             self._check_writes(None)
         else:
             acted = sorted({mid, expected.hold_id})
-            self._check_writes(actor, acted=acted, bumped=acted, promoted=expected.promoted)
+            # Its card is redrawn (a swap's: released, replaced); a swap's new hold's card is
+            # the bot's to post, as a new hold's is.
+            posted = [] if expected.hold_id == mid else [expected.hold_id]
+            # A hold that shrank may itself move up: its card is redrawn twice (two lines).
+            again = [m for m in expected.promoted if m in acted]
+            self._check_writes(
+                actor,
+                acted=acted,
+                bumped=acted,
+                promoted=expected.promoted,
+                posted=posted,
+                again=again,
+            )
         return expected
 
     # -- after every step ------------------------------------------------------------------
@@ -738,6 +758,23 @@ class HoldMachine(RuleBasedStateMachine):
             candidates=self._ids(candidates),
         )
 
+    def _firsts_ahead(self, accepted: Accepted) -> list[int]:
+        """The 1st holds a new waiting hold queued behind: each salesperson is told once."""
+        if accepted.rank == 1:
+            return []
+        new = self.model.holds[accepted.hold_id]
+
+        def meets(a: Any, b: Any) -> bool:
+            return bool(a.parts & b.parts) and a.start < b.span_end and b.start < a.span_end
+
+        return [
+            m
+            for m, h in self.model.holds.items()
+            if m != accepted.hold_id
+            and h.first
+            and any(meets(i, j) for i in h.items for j in new.items)
+        ]
+
     def _answerable(self, mid: int) -> bool:
         """A promoted hold is DMed only if its new deadline is still ahead of it."""
         expires = self.model.holds[mid].expires_at
@@ -754,8 +791,15 @@ class HoldMachine(RuleBasedStateMachine):
         expired: Any = (),
         notified: Any = (),
         candidates: Any = (),
+        queued: Any = (),
+        request: bool = False,
+        cancelled: Any = (),
+        posted: Any = (),
+        again: Any = (),
     ) -> None:
         """What a write leaves beside the holds: ledger bumps, outbox notices, audit events.
+        Every hold a decision, an edit or a sweep changes gets one card row (its card
+        redrawn); a new hold none (the bot posts its card), nor ``posted``, a swap's new hold.
 
         ``actor=None`` and nothing acted on means a refusal or a read: nothing may change.
         """
@@ -795,7 +839,13 @@ class HoldMachine(RuleBasedStateMachine):
             + [notice("promoted", m) for m in promoted if self._answerable(m)]
             + [notice("expired", m) for m in expired]
             + [notice("extended", m) for m in notified]
+            + [notice("queued", m) for m in queued]
+            + [notice("cancelled", m) for m in cancelled]
         )
+        # Every hold a decision or a sweep changed has its card redrawn; a new hold's card
+        # is the bot's to post (its request is not announced here).
+        carded = {*released, *promoted, *expired} | (set() if request else set(acted) - {*posted})
+        want.update(("card", m, CARD_RECIPIENT) for m in [*carded, *again])
         have = Counter((n.kind, self._mid(n.hold_id), n.recipient) for n in notices)
         assert have == want, ("outbox", have, want)
         if notices:
