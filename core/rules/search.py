@@ -295,19 +295,22 @@ class Asked(NamedTuple):
 
 def check_all(looked: Sequence[Place], venue: Venue, kind: Kind, now: datetime) -> list[Asked]:
     """Each place's date and times checked once, by the parts of ``check_request`` that can
-    refuse a search's place (the date, the times as instants, the banquet window), each date's
-    rules once for all its times: what decides them is the same for every room; only the
-    room's span differs, and ``decide_all`` takes that from the place."""
+    refuse a search's place (the times, the date, the instants, the banquet window), each
+    date's rules once for all its times: what decides them is the same for every room; only
+    the room's span differs, and ``decide_all`` takes that from the place."""
     days: dict[date, Refused | None] = {}
     done: dict[tuple[date, int, int], Asked] = {}
     asked: list[Asked] = []
+    day, start, end, found = None, -1, -1, None
     for place in looked:
-        key = (place.day, place.start_min, place.end_min)
-        found = done.get(key)
-        if found is None:
-            if place.day not in days:
-                days[place.day] = check_day(place.day, venue, now)
-            found = done[key] = _ask(place, days[place.day], venue, kind, now)
+        # places come by date and times, rooms within: most share the last one's check
+        if found is None or place.day != day or place.start_min != start or place.end_min != end:
+            day, start, end = place.day, place.start_min, place.end_min
+            found = done.get((day, start, end))
+            if found is None:
+                if day not in days:
+                    days[day] = check_day(day, venue, now)
+                found = done[(day, start, end)] = _ask(place, days[day], venue, kind, now)
         asked.append(found)
     return asked
 
@@ -381,21 +384,26 @@ def decide_all(
     places with more take the whole rule. Places ``decide`` leaves out are left out."""
     found: list[Found] = []
     append = found.append
+    max_rank = venue.policy.max_rank
+    last = None
     for place, a in zip(looked, asked, strict=True):
-        if a.refused is not None:
+        if a is not last:  # the next date or times: what every room shares, read once
+            last, refused, start, end = a, a.refused, a.start, a.end
+            six, begins, ends = a.rokuyo, a.begins, a.ends
+        if refused is not None:
             decided = decide(place, a, ledger, deadlines, venue)
             if decided is not None:
                 append(decided)
             continue
         room = place.room
-        start, end = a.start, a.end + room.turnover_min * _MINUTE
-        near = ledger.near(room.parts, start, end)
+        until = end + room.turnover_min * _MINUTE
+        near = ledger.near(room.parts, start, until)
         if not near:
-            append(Found(place, a.rokuyo, a.begins, a.ends, Outcome.FIRST, 1, (), None))
+            append(Found(place, six, begins, ends, Outcome.FIRST, 1, (), None))
         elif len(near) == 1 and len(near[0]) == 1:
-            append(_behind_one(place, a, near[0][0], deadlines, venue.policy.max_rank))
+            append(_behind_one(place, a, near[0][0], deadlines, max_rank))
         else:
-            append(_behind(place, a, near, start, end, deadlines, venue.policy.max_rank))
+            append(_behind(place, a, near, start, until, deadlines, max_rank))
     return found
 
 
