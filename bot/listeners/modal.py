@@ -149,7 +149,7 @@ def _refuse(
         return
     line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form), style=style)
     offered = alternatives_blocks(
-        refused.alternatives, venue, Kind(form.kind or Kind.WEDDING), meta.locale
+        refused.alternatives, venue, Kind(form.kind or Kind.WEDDING), meta.locale, style
     )
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason, alternatives=offered)
     ack(response_action="update", view=modal.to_dict())
