@@ -201,6 +201,16 @@ class Live(NamedTuple):
     first: bool  # blocking and not confirmed: an item of rank 1
 
 
+class PartItems(NamedTuple):
+    """One part's items by start: their starts, the latest end among the first n for each
+    n, the items, and the longest span among them."""
+
+    starts: list[int]
+    latest: list[int]
+    items: list[Live]
+    longest: int
+
+
 class Ledger:
     """The live items read for a search, by part and start."""
 
@@ -216,25 +226,13 @@ class Ledger:
             part: max(x.end - x.start for x in found) for part, found in self._by_part.items()
         }
         self._parts = {
-            part: (self._starts[part], self._latest[part], found, self._longest[part])
+            part: PartItems(self._starts[part], self._latest[part], found, self._longest[part])
             for part, found in self._by_part.items()
         }
 
-    def near(self, parts: Iterable[str], start: int, end: int) -> list[list[Live]]:
-        """``around``, lean: a part is passed over when no item starting before ``end`` ends
-        after ``start`` (the latest end among them, one bisection), as most parts are."""
-        found = []
-        for part in parts:
-            known = self._parts.get(part)
-            if known is None:
-                continue
-            starts, latest, items, longest = known
-            before = bisect_left(starts, end)
-            if not before or latest[before - 1] <= start:
-                continue
-            first = bisect_left(starts, start - longest, 0, before)
-            found.append([x for x in items[first:before] if x.end > start])
-        return found
+    def on(self, parts: Iterable[str]) -> list[PartItems]:
+        """What ``decide_all`` looks up on each of ``parts`` that has items, once a room."""
+        return [self._parts[part] for part in sorted(parts) if part in self._parts]
 
     def around(self, parts: Iterable[str], start: int, end: int) -> list[list[Live]]:
         """For each part with any, the items whose span overlaps ``[start, end)`` there: one
@@ -381,10 +379,15 @@ def decide_all(
 ) -> list[Found]:
     """``decide`` of each place, lean: a place whose room has no live item overlapping its
     span (turnover included) is 1st at once, one item in the way is read as it is, and only
-    places with more take the whole rule. Places ``decide`` leaves out are left out."""
+    places with more take the whole rule. Places ``decide`` leaves out are left out.
+
+    A part is passed over when no item starting before the span's end ends after its start
+    (the latest end among those: one bisection), as most are; else its items from the
+    longest span before the start are read, as ``Ledger.around`` reads them."""
     found: list[Found] = []
     append = found.append
     max_rank = venue.policy.max_rank
+    rooms: dict[str, tuple[list[PartItems], int]] = {}
     last = None
     for place, a in zip(looked, asked, strict=True):
         if a is not last:  # the next date or times: what every room shares, read once
@@ -396,15 +399,26 @@ def decide_all(
                 append(decided)
             continue
         room = place.room
-        until = end + room.turnover_min * _MINUTE
-        near = ledger.near(room.parts, start, until)
+        known = rooms.get(room.id)
+        if known is None:
+            known = rooms[room.id] = (ledger.on(room.parts), room.turnover_min * _MINUTE)
+        until = end + known[1]
+        near = []
+        for starts, latest, items, longest in known[0]:
+            before = bisect_left(starts, until)
+            if before and latest[before - 1] > start:
+                first = bisect_left(starts, start - longest, 0, before)
+                near.append([x for x in items[first:before] if x.end > start])
         if not near:
-            append(Found(place, six, begins, ends, Outcome.FIRST, 1, (), None))
+            append(Found(place, six, begins, ends, _FIRST, 1, (), None))
         elif len(near) == 1 and len(near[0]) == 1:
             append(_behind_one(place, a, near[0][0], deadlines, max_rank))
         else:
             append(_behind(place, a, near, start, until, deadlines, max_rank))
     return found
+
+
+_FIRST = Outcome.FIRST
 
 
 def _behind_one(
@@ -414,7 +428,7 @@ def _behind_one(
     if x.confirmed:
         return Found(place, a.rokuyo, a.begins, a.ends, Outcome.TAKEN, None, (x.hold_id,), None)
     ahead = (x.hold_id,) if x.first else ()
-    until = _until(ahead, deadlines)
+    until = deadlines.get(x.hold_id) if x.first else None  # ``_until`` of one hold or none
     if max_rank < 2:
         return Found(place, a.rokuyo, a.begins, a.ends, Outcome.TAKEN, None, ahead, until)
     return Found(place, a.rokuyo, a.begins, a.ends, Outcome.SECOND, 2, ahead, until)
