@@ -7,7 +7,10 @@ The holds are written set-based (``tests.support.bulk``), 20,000 to a venue of 1
 with capacities and three slots. The searched venue has confirmed holds, 1st holds with 2nd
 holds behind some, rooms left free, and released rows. Prints p50/p95 of ``engine.search``
 (the whole call: the one statement and deciding each place) and of the statement alone, and
-the statement's plan. Target: p95 under 50 ms.
+the statement's plan; then deciding alone (checking each date and times, deciding each place
+on the rows read), the lean path the engine takes beside the whole-rule reference, on the
+same rows in the same run (the machine may be shared: compare within a run). Target: p95
+under 50 ms.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
-from bench.common import bench_database, latency_line
+from bench.common import bench_database, latency_line, percentile
 from core.engine import HoldEngine
 from core.model import Room, Slot, Venue
 from core.results import Availability, Outcome
+from core.rules import search as rules
 from core.rules.search import Search
 from core.rules.spans import MAX_SPAN, local_instant
 from core.store import availability
@@ -58,6 +62,7 @@ def main() -> None:
         )
         searches(engine, measured, args.samples)
         statement(db, measured, args.samples)
+        deciding(db, measured, args.samples)
 
 
 def venue_spec(name: str) -> Venue:
@@ -155,6 +160,37 @@ def statement(db: sa.Engine, venue: Venue, samples: int) -> None:
         conn.rollback()
     print("  " + latency_line("its one statement", latencies))
     print("  plan:\n    " + "\n    ".join(plan))
+
+
+def deciding(db: sa.Engine, venue: Venue, samples: int) -> None:
+    """Checking and deciding every place of each search on rows read once: the lean path
+    and the reference (the whole request check and rule at each place), which must agree."""
+    today = NOW.astimezone(venue.tz).date()
+    lean: list[float] = []
+    reference: list[float] = []
+    with db.connect() as raw:
+        conn = raw.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        for query in queries(samples):
+            looked = rules.places(query, venue, today)
+            rooms = {place.room.id: place.room for place in looked}.values()
+            asked = rules.check_all(looked, venue, query.kind, NOW)
+            reach = rules.reach(asked, rooms)
+            assert reach is not None
+            parts = {part for room in rooms for part in room.parts}
+            with conn.begin():
+                ledger, deadlines = availability.live_between(conn, venue, parts, *reach)
+            started = time.perf_counter()
+            asked = rules.check_all(looked, venue, query.kind, NOW)
+            got = rules.decide_all(looked, asked, ledger, deadlines, venue)
+            lean.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            asked = rules.check_all_reference(looked, venue, query.kind, NOW)
+            want = rules.decide_all_reference(looked, asked, ledger, deadlines, venue)
+            reference.append(time.perf_counter() - started)
+            assert got == want
+    print("  " + latency_line("deciding, lean (what search runs)", lean))
+    print("  " + latency_line("deciding, whole-rule reference", reference))
+    print(f"  lean / reference at p50: {percentile(lean, 50) / percentile(reference, 50):.2f}")
 
 
 if __name__ == "__main__":

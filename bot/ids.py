@@ -113,6 +113,17 @@ HOME = "home"
 # -- finding a slot (/hold free, the search modal, alternatives on refusals) ----------------
 FREE_HOLD = "free_hold"  # a result's or an alternative's button: value is bot.places' value
 FREE_HOLD_ACTION = re.compile(r"^free_hold(_[1-5])?$")  # alternatives are numbered 1 to 5
+MAX_ALTERNATIVES = 5  # a refusal offers at most five (core.operations.search.MOST)
+
+
+def free_hold_alternative(n: int) -> str:
+    """The button of a refusal's ``n``-th alternative (1 to 5): one actions block needs an
+    action id per button; ``FREE_HOLD_ACTION`` matches them."""
+    if not 1 <= n <= MAX_ALTERNATIVES:
+        raise ValueError(f"alternative {n} is not 1 to {MAX_ALTERNATIVES}")
+    return f"{FREE_HOLD}_{n}"
+
+
 FREE_MORE = "free_more"  # the next page of a search's results: value {"q": text, "p": page}
 ALTERNATIVES = "hold_alternatives"  # block_id of a refusal's alternatives in the hold modal
 FIND_SLOT = "find_slot"  # App Home's "Find a slot" button

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
 
 from bot.texts import lang, text
+from bot.texts.dates import DateStyle
 from bot.texts.finding import alternative_line
 from bot.texts.refusals import describe
 from cli import bootstrap
@@ -117,6 +118,11 @@ def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:
     return 0
 
 
+# A refusal's alternatives in the terminal: with their 六曜, as before; no venue's today is at
+# hand here to tell when a year is needed.
+_TERMINAL = DateStyle(rokuyo=True)
+
+
 def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
     message = describe(refused, tz, locale())
     if as_json:
@@ -148,7 +154,7 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
         if refused.alternatives:
             print(text(locale(), "alternatives.header"), file=sys.stderr)
         for found in refused.alternatives:
-            print(f"  {alternative_line(found, tz, locale())}", file=sys.stderr)
+            print(f"  {alternative_line(found, tz, locale(), _TERMINAL)}", file=sys.stderr)
     return 1
 
 

@@ -10,8 +10,9 @@ from itertools import groupby
 from typing import Any
 
 from bot import strict
-from bot.texts import text
-from bot.texts.finding import dated, outcome_label, room_label, slot_label
+from bot.texts import dates, text
+from bot.texts.dates import DateStyle
+from bot.texts.finding import outcome_label, room_label, slot_label
 from cli.context import emit, emit_refusal, locale, now_of, open_venue
 from cli.errors import CommandError
 from core.model import Kind, Venue
@@ -78,13 +79,14 @@ def find(args: argparse.Namespace) -> int:
         kind=Kind(args.kind),
     )
     engine, venue = open_venue(args)
-    answer = engine.search(venue.id, query, now=now_of(args, venue.tz))
+    now = now_of(args, venue.tz)
+    answer = engine.search(venue.id, query, now=now)
     if isinstance(answer, Refused):
         return emit_refusal(args.json, answer, venue.tz)
     return emit(
         args.json,
         {"venue": venue.id, "results": [found_to_json(f, venue) for f in answer.found]},
-        lines(answer, venue),
+        lines(answer, venue, dates.style_for(venue, now)),
     )
 
 
@@ -108,19 +110,17 @@ def found_to_json(found: Found, venue: Venue) -> dict[str, Any]:
     }
 
 
-def lines(answer: Availability, venue: Venue) -> list[str]:
+def lines(answer: Availability, venue: Venue, style: DateStyle) -> list[str]:
     """The places a request would get (1st or 2nd), by date; the rest counted at the end."""
     code, tz = locale(), venue.tz
-    show = venue.policy.show_rokuyo
     out: list[str] = []
     fitting = [f for f in answer.found if f.fits]
     for day, found in groupby(fitting, key=lambda f: f.place.day):
-        rows = list(found)
-        out.append(dated(day, rows[0].rokuyo, code, show=show))
+        out.append(dates.day(day, code, style=style))
         out += [
             f"  {slot_label(f, tz, code)}  {room_label(f, code, plain=True)}  "
-            f"{outcome_label(f, tz, code)}"
-            for f in rows
+            f"{outcome_label(f, tz, code, style)}"
+            for f in found
         ]
     counts = Counter(f.outcome for f in answer.found)
     if not fitting:

@@ -18,7 +18,7 @@ from bot.metadata import Meta
 from bot.places import Chosen, chosen
 from bot.preview import current_preview
 from bot.quickfree import parse
-from bot.texts import esc, text
+from bot.texts import dates, esc, text
 from bot.texts.refusals import describe
 from bot.views.free import MAX_TYPED, find_modal, found_modal, results
 from bot.views.hold_modal import hold_modal, loading_modal
@@ -41,15 +41,17 @@ def answer(deps: Deps, venue: Venue, user: str, typed: str, page: int = 0) -> Me
     """The search ``typed`` asks for (``/hold free``'s text), page ``page``, in ``user``'s
     language."""
     locale = deps.locales.get(user)
-    today = deps.now().astimezone(venue.tz).date()
-    quick = parse(typed[:MAX_TYPED], venue, today)
-    found = deps.engine.search(venue.id, quick.search, now=deps.now())
+    now = deps.now()
+    style = dates.style_for(venue, now)  # a search in December for next October: its year
+    quick = parse(typed[:MAX_TYPED], venue, now.astimezone(venue.tz).date())
+    found = deps.engine.search(venue.id, quick.search, now=now)
     if isinstance(found, Refused):
-        reason = describe(found, venue.tz, locale)
+        reason = describe(found, venue.tz, locale, style=style)
         return Message(
             reason, [context(reason).to_dict(), context(text(locale, "free.usage")).to_dict()]
         )
-    message = results(found, venue, quick.search.kind, locale, typed=typed[:MAX_TYPED], page=page)
+    kind = quick.search.kind
+    message = results(found, venue, kind, locale, style, typed=typed[:MAX_TYPED], page=page)
     if quick.unparsed:
         words = " / ".join(esc(w) for w in quick.unparsed)
         note = context(text(locale, "free.unparsed", words=words)).to_dict()

@@ -168,7 +168,7 @@ def _refuse(
     line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form), style=style)
     # the buttons carry the form's kind id (二次会 stays 二次会 in the form they open)
     offered = alternatives_blocks(
-        refused.alternatives, venue, form.kind or Kind.WEDDING.value, meta.locale
+        refused.alternatives, venue, form.kind or Kind.WEDDING.value, meta.locale, style
     )
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason, alternatives=offered)
     ack(response_action="update", view=modal.to_dict())

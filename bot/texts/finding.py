@@ -1,26 +1,15 @@
-"""Words of a search's answer (docs/rules.md, Finding a slot): a date with its 六曜, a
-place's outcome, a room with its capacity; shared by Slack and the terminal."""
+"""Words of a search's answer (docs/rules.md, Finding a slot): a place's outcome, a room with
+its capacity, an alternative; shared by Slack and the terminal. Dates are ``dates``' in the
+reader's style (year when not this year, 六曜 as the venue shows it)."""
 
 from __future__ import annotations
 
-from datetime import date
 from zoneinfo import ZoneInfo
 
-from bot.texts import dates, esc, lang, text
+from bot.texts import dates, esc, text
+from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from core.results import Found, Outcome
-from core.rules.rokuyo import Rokuyo
-
-
-def dated(value: date, six: Rokuyo, locale: str | None, *, show: bool = True) -> str:
-    """``10/9(土・大安)`` / ``Sat 9 Oct (大安)``: the date as ``dates.day`` writes it, with
-    its 六曜 when the venue shows it."""
-    said = dates.day(value, locale)
-    if not show:
-        return said
-    if lang(locale) == "ja" and said.endswith(")"):
-        return f"{said[:-1]}・{six.japanese})"
-    return f"{said} ({six.japanese})"
 
 
 def room_label(found: Found, locale: str | None, *, plain: bool = False) -> str:
@@ -32,15 +21,15 @@ def room_label(found: Found, locale: str | None, *, plain: bool = False) -> str:
     return text(locale, "free.room", room=name, capacity=room.capacity)
 
 
-def outcome_label(found: Found, tz: ZoneInfo, locale: str | None) -> str:
-    """``1番手（空き）`` / ``2番手（#12 の期限 10/3(日) 10:00）`` / ``受付不可（#7）`` /
-    ``宴会受付 … 〜``."""
+def outcome_label(found: Found, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
+    """``1番手（空き）`` / ``2番手（#12 が 10/3(日・大安) 10:00まで仮押さえ中）`` /
+    ``受付不可（#7）`` / ``宴会受付 7/4(日・先勝) 0:00〜``."""
     if found.outcome is Outcome.FIRST:
         return text(locale, "free.first")
     if found.outcome is Outcome.SECOND:
         ahead = ", ".join(f"#{i}" for i in found.ahead)
         if found.until is not None:
-            until = dates.when(found.until, tz, locale)
+            until = dates.deadline(found.until, tz, locale, style=style)
             return text(
                 locale,
                 "free.second.until",
@@ -50,7 +39,7 @@ def outcome_label(found: Found, tz: ZoneInfo, locale: str | None) -> str:
             )
         return text(locale, "free.second", rank_text=ordinal(found.rank or 2, locale), ahead=ahead)
     if found.outcome is Outcome.NOT_OPEN and found.until is not None:
-        return text(locale, "free.not_open", opens=dates.when(found.until, tz, locale, year=True))
+        return text(locale, "free.not_open", opens=dates.when(found.until, tz, locale, style=style))
     return text(locale, "free.taken", ahead=", ".join(f"#{i}" for i in found.ahead))
 
 
@@ -63,10 +52,10 @@ def slot_label(found: Found, tz: ZoneInfo, locale: str | None) -> str:
 
 
 def alternative_line(
-    found: Found, tz: ZoneInfo, locale: str | None, *, plain: bool = True, show: bool = True
+    found: Found, tz: ZoneInfo, locale: str | None, style: DateStyle, *, plain: bool = True
 ) -> str:
-    """``鳳凰 東 10/2(土・大安) 11:00–14:00 · 1番手``: a request that would be accepted."""
+    """``鳳凰 東 10/2(土・大安) 11:00〜14:00 · 1番手``: a request that would be accepted."""
     room = found.place.room.name if plain else esc(found.place.room.name)
-    day = dated(found.place.day, found.rokuyo, locale, show=show)
+    day = dates.day(found.place.day, locale, style=style)
     times = dates.time_range(found.start, found.end, tz, locale)
     return f"{room} {day} {times} · {ordinal(found.rank or 1, locale)}"

@@ -75,7 +75,7 @@ TEXTS: dict[str, str] = {
     "free.room.unknown": "{room}（定員未設定）",
     "free.first": "1番手（空き）",
     "free.second": "{rank_text}（{ahead} の後）",
-    "free.second.until": "{rank_text}（{ahead} の期限 {until}）",
+    "free.second.until": "{rank_text}（{ahead} が {until}仮押さえ中）",
     "free.taken": "受付不可（{ahead}）",
     "free.not_open": "宴会受付 {opens}〜",
     "free.none": "この条件で1番手・2番手になれる枠はありません。日付・部屋・時間を変えてお探しください。",

@@ -19,8 +19,9 @@ from slack_sdk.models.views import View
 from bot import ids
 from bot.blocks import MAX_MESSAGE_BLOCKS, context, dump, plain, section
 from bot.places import value_of
-from bot.texts import esc, text
-from bot.texts.finding import alternative_line, dated, outcome_label, room_label, slot_label
+from bot.texts import dates, esc, text
+from bot.texts.dates import DateStyle
+from bot.texts.finding import alternative_line, outcome_label, room_label, slot_label
 from bot.views.messages import Message
 from core.model import Kind, Venue
 from core.results import Availability, Found, Outcome
@@ -31,9 +32,17 @@ assert PAGE * 2 + 3 <= MAX_MESSAGE_BLOCKS  # noqa: S101 - a page fits a message
 
 
 def results(
-    answer: Availability, venue: Venue, kind: Kind, locale: str, *, typed: str, page: int = 0
+    answer: Availability,
+    venue: Venue,
+    kind: Kind,
+    locale: str,
+    style: DateStyle,
+    *,
+    typed: str,
+    page: int = 0,
 ) -> Message:
-    """Page ``page`` (from 0) of a search's places a request would get."""
+    """Page ``page`` (from 0) of a search's places a request would get, dates in the
+    reader's ``style``."""
     fitting = [f for f in answer.found if f.fits]
     counts = {o: sum(1 for f in answer.found if f.outcome is o) for o in Outcome}
     summary = text(
@@ -50,11 +59,9 @@ def results(
         blocks.append(context(text(locale, "free.none")))
         return Message(f"{title} {summary}", dump(blocks))
     shown = fitting[page * PAGE : (page + 1) * PAGE]
-    show = venue.policy.show_rokuyo
     for day, found in groupby(shown, key=lambda f: f.place.day):
-        rows = list(found)
-        blocks.append(context(f"*{dated(day, rows[0].rokuyo, locale, show=show)}*"))
-        blocks += [_result(f, venue, kind, locale) for f in rows]
+        blocks.append(context(f"*{dates.day(day, locale, style=style)}*"))
+        blocks += [_result(f, venue, kind, locale, style) for f in found]
     rest = len(fitting) - (page + 1) * PAGE
     value = json.dumps({"q": typed, "p": page + 1}, ensure_ascii=False)
     if rest > 0 and len(value) <= MAX_BUTTON_VALUE:
@@ -67,11 +74,11 @@ def results(
     return Message(f"{title} {summary}", dump(blocks))
 
 
-def _result(found: Found, venue: Venue, kind: Kind, locale: str) -> SectionBlock:
+def _result(found: Found, venue: Venue, kind: Kind, locale: str, style: DateStyle) -> SectionBlock:
     tz = venue.tz
     line = (
         f"{slot_label(found, tz, locale)} · {room_label(found, locale)} · "
-        f"{outcome_label(found, tz, locale)}"
+        f"{outcome_label(found, tz, locale, style)}"
     )
     block = section(line)
     block.accessory = hold_button(found, kind, locale, "free.hold")
@@ -85,19 +92,18 @@ def hold_button(found: Found, kind: str, locale: str, key: str) -> ButtonElement
 
 
 def alternatives_blocks(
-    offered: tuple[Found, ...], venue: Venue, kind: str, locale: str
+    offered: tuple[Found, ...], venue: Venue, kind: str, locale: str, style: DateStyle
 ) -> list[Block]:
     """A refusal's alternatives: one line each and a button that opens the form with it."""
     if not offered:
         return []
-    tz, show = venue.tz, venue.policy.show_rokuyo
     lines = [
-        f"{n}. {alternative_line(f, tz, locale, plain=False, show=show)}"
+        f"{n}. {alternative_line(f, venue.tz, locale, style, plain=False)}"
         for n, f in enumerate(offered, start=1)
     ]
     buttons = [
         ButtonElement(
-            action_id=f"{ids.FREE_HOLD}_{n}",
+            action_id=ids.free_hold_alternative(n),
             text=plain(text(locale, "alternatives.button", n=n), 75),
             value=value_of(f, kind),
         )

@@ -38,11 +38,7 @@ def decide_all(snap: Snapshot, looked: Sequence[Place], kind: Kind, now: datetim
     else:
         parts = {part for room in rooms for part in room.parts}
         ledger, deadlines = availability.live_between(snap.conn, venue, parts, *reach)
-    found = (
-        rules.decide(place, a, ledger, deadlines, venue)
-        for place, a in zip(looked, asked, strict=True)
-    )
-    return [f for f in found if f is not None]
+    return rules.decide_all(looked, asked, ledger, deadlines, venue)
 
 
 # Refusals that say the place is taken: the ones that offer other places.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from core.model import Hold, HoldItem, HoldRequest, ItemRequest, Kind, Room, Venue
 from core.results import Code, Refused
@@ -122,7 +123,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
     )
     # The date alone first: past or beyond the horizon is refused before any instant is
     # computed (9999-12-31 plus a night past midnight would overflow ``datetime``).
-    refused = refused or _check_day(req, venue, now)
+    refused = refused or check_day(req.local_date, venue, now)
     if refused:
         return refused
     event_kind = venue.policy.kind(req.kind)
@@ -131,7 +132,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
     items = _in_time(req, rooms, venue, now)
     if isinstance(items, Refused):
         return items
-    refused = _check_banquet(req, venue, kind, now) or _check_apart(items)
+    refused = check_banquet(req.local_date, venue, kind, now, req.kind) or _check_apart(items)
     return refused or Checked(
         tuple(items),
         kind,
@@ -231,7 +232,7 @@ def _check_carried(req: HoldRequest) -> Refused | None:
 
 def _check_all_times(asked: Sequence[ItemRequest], rooms: Sequence[Room]) -> Refused | None:
     for item, room in zip(asked, rooms, strict=True):
-        refused = _check_times(item.start_min, item.end_min)
+        refused = check_times(item.start_min, item.end_min)
         if refused:
             return _naming(refused, room.id, room.name if len(asked) > 1 else "")
     return None
@@ -251,19 +252,28 @@ def _in_time(
     """Each item in absolute time (a DST gap can make wall minutes lie), none started yet."""
     items = []
     for item, room in zip(req.items, rooms, strict=True):
-        start = local_instant(req.local_date, item.start_min, venue.tz)
-        end = local_instant(req.local_date, item.end_min, venue.tz)
-        refused = None
-        if end <= start or end - start > MAX_EVENT:
-            refused = Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
-        elif start <= now:
-            refused = Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
-        if refused:
-            return _naming(refused, room.id, room.name if len(rooms) > 1 else "")
+        instants = in_time(req.local_date, item.start_min, item.end_min, venue.tz, now)
+        if isinstance(instants, Refused):
+            return _naming(instants, room.id, room.name if len(rooms) > 1 else "")
+        start, end = instants
         items.append(
             CheckedItem(room, start, end, hold_span(room.parts, start, end, room.turnover_min))
         )
     return items
+
+
+def in_time(
+    day: date, start_min: int, end_min: int, tz: ZoneInfo, now: datetime
+) -> tuple[datetime, datetime] | Refused:
+    """The start and end of times on ``day`` as instants, refused if a clock change makes them
+    empty or too long, or the start is not after ``now`` (the same for every room)."""
+    start = local_instant(day, start_min, tz)
+    end = local_instant(day, end_min, tz)
+    if end <= start or end - start > MAX_EVENT:
+        return Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
+    if start <= now:
+        return Refused(Code.IN_PAST, field="date", detail=day.isoformat())
+    return start, end
 
 
 def _check_apart(items: Sequence[CheckedItem]) -> Refused | None:
@@ -281,7 +291,7 @@ def _check_apart(items: Sequence[CheckedItem]) -> Refused | None:
     return None
 
 
-def _check_times(start_min: int, end_min: int) -> Refused | None:
+def check_times(start_min: int, end_min: int) -> Refused | None:
     if not 0 <= start_min < MINUTES_PER_DAY:
         return Refused(Code.BAD_TIMES, field="start", detail=str(start_min))
     if end_min <= start_min:
@@ -303,30 +313,35 @@ def _check_long(value: str, code: Code, field: str, longest: int) -> Refused | N
     return None
 
 
-def _check_day(req: HoldRequest, venue: Venue, now: datetime) -> Refused | None:
+def check_day(day: date, venue: Venue, now: datetime) -> Refused | None:
+    """Past or beyond the horizon: the date alone, whatever the times and room."""
     today = now.astimezone(venue.tz).date()
-    if req.local_date < today:
-        return Refused(Code.IN_PAST, field="date", detail=req.local_date.isoformat())
-    if req.local_date > last_bookable_day(today, venue.policy):
+    if day < today:
+        return Refused(Code.IN_PAST, field="date", detail=day.isoformat())
+    if day > last_bookable_day(today, venue.policy):
         return Refused(
             Code.BEYOND_HORIZON,
             field="date",
             limit=venue.policy.horizon_days,
-            detail=req.local_date.isoformat(),
+            detail=day.isoformat(),
         )
     return None
 
 
-def _check_banquet(req: HoldRequest, venue: Venue, kind: Kind, now: datetime) -> Refused | None:
+def check_banquet(
+    day: date, venue: Venue, kind: Kind, now: datetime, kind_id: str | None = None
+) -> Refused | None:
+    """A banquet on a wedding-priority day before its window opens (the date alone);
+    ``kind_id``: the venue's kind asked for, named in the refusal."""
     if kind is Kind.BANQUET:
-        opens = banquet_opens_at(req.local_date, venue.policy, venue.tz)
+        opens = banquet_opens_at(day, venue.policy, venue.tz)
         if opens is not None and now < opens:
-            asked = venue.policy.kind(req.kind)
+            asked = venue.policy.kind(kind_id) if kind_id else None
             return Refused(
                 Code.BANQUET_NOT_OPEN,
                 field="date",
                 opens_at=opens,
                 kinds=(asked,) if asked else (),
-                detail=req.local_date.isoformat(),
+                detail=day.isoformat(),
             )
     return None

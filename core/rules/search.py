@@ -13,13 +13,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from core.model import HoldRequest, Kind, Room, Venue
 from core.results import Code, Found, Outcome, Place, Refused
 from core.rules.calendar import holiday_name, is_priority_day
 from core.rules.deadlines import last_bookable_day
-from core.rules.requests import MAX_GUESTS, Checked, check_request
+from core.rules.requests import (
+    MAX_GUESTS,
+    Checked,
+    check_banquet,
+    check_day,
+    check_request,
+    check_times,
+    in_time,
+)
 from core.rules.rokuyo import Rokuyo, rokuyo
 from core.rules.spans import MINUTES_PER_DAY, local_instant
 
@@ -193,15 +202,38 @@ class Live(NamedTuple):
     first: bool  # blocking and not confirmed: an item of rank 1
 
 
+class PartItems(NamedTuple):
+    """One part's items by start: their starts, the latest end among the first n for each
+    n, the items, and the longest span among them."""
+
+    starts: list[int]
+    latest: list[int]
+    items: list[Live]
+    longest: int
+
+
 class Ledger:
     """The live items read for a search, by part and start."""
 
     def __init__(self, by_part: Mapping[str, list[Live]]) -> None:
         self._by_part = {part: sorted(found, key=_by_start) for part, found in by_part.items()}
         self._starts = {part: [x.start for x in found] for part, found in self._by_part.items()}
+        # the latest end among the first n items of a part, for each n
+        self._latest = {
+            part: list(accumulate((x.end for x in found), max))
+            for part, found in self._by_part.items()
+        }
         self._longest = {
             part: max(x.end - x.start for x in found) for part, found in self._by_part.items()
         }
+        self._parts = {
+            part: PartItems(self._starts[part], self._latest[part], found, self._longest[part])
+            for part, found in self._by_part.items()
+        }
+
+    def on(self, parts: Iterable[str]) -> list[PartItems]:
+        """What ``decide_all`` looks up on each of ``parts`` that has items, once a room."""
+        return [self._parts[part] for part in sorted(parts) if part in self._parts]
 
     def around(self, parts: Iterable[str], start: int, end: int) -> list[list[Live]]:
         """For each part with any, the items whose span overlaps ``[start, end)`` there: one
@@ -249,32 +281,78 @@ def check(place: Place, venue: Venue, kind: Kind, now: datetime) -> Checked | Re
 
 
 class Asked(NamedTuple):
-    """A place's date and times checked as a request, with its start and end in
-    microseconds (0 when refused): shared by every room looked at then."""
+    """A place's date and times checked as a request would be, shared by every room looked
+    at then: the refusal if any, else its start and end (as instants and in microseconds)."""
 
-    checked: Checked | Refused
+    refused: Refused | None
+    begins: datetime
+    ends: datetime
     start: int
     end: int
+    rokuyo: Rokuyo
 
 
 def check_all(looked: Sequence[Place], venue: Venue, kind: Kind, now: datetime) -> list[Asked]:
-    """``check`` of each place, done once per date and times: what decides it there (past,
-    horizon, banquet window, a clock change) is the same for every room; only the room's
-    span differs, and ``decide`` takes that from the place."""
+    """Each place's date and times checked once, by the parts of ``check_request`` that can
+    refuse a search's place (the times, the date, the instants, the banquet window), each
+    date's rules once for all its times: what decides them is the same for every room; only
+    the room's span differs, and ``decide_all`` takes that from the place."""
+    days: dict[date, Refused | None] = {}
+    done: dict[tuple[date, int, int], Asked] = {}
+    asked: list[Asked] = []
+    day, start, end, found = None, -1, -1, None
+    for place in looked:
+        # places come by date and times, rooms within: most share the last one's check
+        if found is None or place.day != day or place.start_min != start or place.end_min != end:
+            day, start, end = place.day, place.start_min, place.end_min
+            found = done.get((day, start, end))
+            if found is None:
+                if day not in days:
+                    days[day] = check_day(day, venue, now)
+                found = done[(day, start, end)] = _ask(place, days[day], venue, kind, now)
+        asked.append(found)
+    return asked
+
+
+def _ask(place: Place, day: Refused | None, venue: Venue, kind: Kind, now: datetime) -> Asked:
+    """``check_request``'s order: the times, the date, the instants, the banquet window."""
+    six = _rokuyo(place.day)
+    refused = check_times(place.start_min, place.end_min) or day
+    if refused:
+        return Asked(refused, _EPOCH, _EPOCH, 0, 0, six)
+    instants = in_time(place.day, place.start_min, place.end_min, venue.tz, now)
+    if isinstance(instants, Refused):
+        return Asked(instants, _EPOCH, _EPOCH, 0, 0, six)
+    begins, ends = instants
+    # a date's banquet window is the same for every times of it
+    refused = check_banquet(place.day, venue, kind, now)
+    return Asked(refused, begins, ends, micros(begins), micros(ends), six)
+
+
+def check_all_reference(
+    looked: Sequence[Place], venue: Venue, kind: Kind, now: datetime
+) -> list[Asked]:
+    """``check_all`` by the whole ``check_request`` of each date and times: slower, kept as
+    what the lean check is held to (tests/rules/test_search_lean.py, bench/search.py)."""
     done: dict[tuple[date, int, int], Asked] = {}
     asked: list[Asked] = []
     for place in looked:
         key = (place.day, place.start_min, place.end_min)
-        first = done.get(key)
-        if first is None:
+        found = done.get(key)
+        if found is None:
             checked = check(place, venue, kind, now)
+            six = _rokuyo(place.day)
             if isinstance(checked, Refused):
-                first = Asked(checked, 0, 0)
+                begins = ends = _EPOCH
+                if checked.code is Code.BANQUET_NOT_OPEN:
+                    begins = local_instant(place.day, place.start_min, venue.tz)
+                    ends = local_instant(place.day, place.end_min, venue.tz)
+                found = Asked(checked, begins, ends, micros(begins), micros(ends), six)
             else:
                 item = checked.items[0]
-                first = Asked(checked, micros(item.start), micros(item.end))
-            done[key] = first
-        asked.append(first)
+                found = Asked(None, item.start, item.end, micros(item.start), micros(item.end), six)
+            done[key] = found
+        asked.append(found)
     return asked
 
 
@@ -285,12 +363,111 @@ def _rokuyo(day: date) -> Rokuyo:
 
 def reach(asked: Iterable[Asked], rooms: Iterable[Room]) -> tuple[datetime, datetime] | None:
     """From the earliest start to the latest end plus the longest turnover: what to read."""
-    found = [a.checked.items[0] for a in asked if isinstance(a.checked, Checked)]
+    found = [a for a in asked if a.refused is None]
     if not found:
         return None
     turnover = max(room.turnover_min for room in rooms)
-    latest = max(i.end for i in found) + timedelta(minutes=turnover)
-    return min(i.start for i in found), latest
+    latest = max(a.ends for a in found) + timedelta(minutes=turnover)
+    return min(a.begins for a in found), latest
+
+
+def decide_all(
+    looked: Sequence[Place],
+    asked: Sequence[Asked],
+    ledger: Ledger,
+    deadlines: Mapping[int, datetime | None],
+    venue: Venue,
+) -> list[Found]:
+    """``decide`` of each place, lean: a place whose room has no live item overlapping its
+    span (turnover included) is 1st at once, one item in the way is read as it is, and only
+    places with more take the whole rule. Places ``decide`` leaves out are left out.
+
+    A part is passed over when no item starting before the span's end ends after its start
+    (the latest end among those: one bisection), as most are; else its items from the
+    longest span before the start are read, as ``Ledger.around`` reads them."""
+    found: list[Found] = []
+    append = found.append
+    max_rank = venue.policy.max_rank
+    rooms: dict[str, tuple[list[PartItems], int]] = {}
+    last = None
+    for place, a in zip(looked, asked, strict=True):
+        if a is not last:  # the next date or times: what every room shares, read once
+            last, refused, start, end = a, a.refused, a.start, a.end
+            six, begins, ends = a.rokuyo, a.begins, a.ends
+        if refused is not None:
+            decided = decide(place, a, ledger, deadlines, venue)
+            if decided is not None:
+                append(decided)
+            continue
+        room = place.room
+        known = rooms.get(room.id)
+        if known is None:
+            known = rooms[room.id] = (ledger.on(room.parts), room.turnover_min * _MINUTE)
+        until = end + known[1]
+        near = []
+        for starts, latest, items, longest in known[0]:
+            before = bisect_left(starts, until)
+            if before and latest[before - 1] > start:
+                first = bisect_left(starts, start - longest, 0, before)
+                near.append([x for x in items[first:before] if x.end > start])
+        if not near:
+            append(Found(place, six, begins, ends, _FIRST, 1, (), None))
+        elif len(near) == 1 and len(near[0]) == 1:
+            append(_behind_one(place, a, near[0][0], deadlines, max_rank))
+        else:
+            append(_behind(place, a, near, start, until, deadlines, max_rank))
+    return found
+
+
+_FIRST = Outcome.FIRST
+
+
+def _behind_one(
+    place: Place, a: Asked, x: Live, deadlines: Mapping[int, datetime | None], max_rank: int
+) -> Found:
+    """``decide`` with one item in the way: taken if confirmed, else 2nd behind it."""
+    if x.confirmed:
+        return Found(place, a.rokuyo, a.begins, a.ends, Outcome.TAKEN, None, (x.hold_id,), None)
+    ahead = (x.hold_id,) if x.first else ()
+    until = deadlines.get(x.hold_id) if x.first else None  # ``_until`` of one hold or none
+    if max_rank < 2:
+        return Found(place, a.rokuyo, a.begins, a.ends, Outcome.TAKEN, None, ahead, until)
+    return Found(place, a.rokuyo, a.begins, a.ends, Outcome.SECOND, 2, ahead, until)
+
+
+def _behind(
+    place: Place,
+    a: Asked,
+    around: Sequence[Sequence[Live]],
+    start: int,
+    end: int,
+    deadlines: Mapping[int, datetime | None],
+    max_rank: int,
+) -> Found:
+    """``decide``'s rule on the items in the way, as ``decide`` applies it."""
+    six, begins, ends = a.rokuyo, a.begins, a.ends
+    confirmed = tuple(sorted({x.hold_id for on in around for x in on if x.confirmed}))
+    if confirmed:
+        return Found(place, six, begins, ends, Outcome.TAKEN, None, confirmed, None)
+    rank = 1 + max(_depth(on, start, end) for on in around)
+    ahead = tuple(sorted({x.hold_id for on in around for x in on if x.first}))
+    if rank > max_rank:
+        return Found(place, six, begins, ends, Outcome.TAKEN, None, ahead, _until(ahead, deadlines))
+    until = _until(ahead, deadlines)  # rank is at least 2: something is in the way
+    return Found(place, six, begins, ends, Outcome.SECOND, rank, ahead, until)
+
+
+def decide_all_reference(
+    looked: Sequence[Place],
+    asked: Sequence[Asked],
+    ledger: Ledger,
+    deadlines: Mapping[int, datetime | None],
+    venue: Venue,
+) -> list[Found]:
+    """``decide_all`` by the whole rule at every place: what the lean path is held to."""
+    pairs = zip(looked, asked, strict=True)
+    found = (decide(place, a, ledger, deadlines, venue) for place, a in pairs)
+    return [f for f in found if f is not None]
 
 
 def decide(
@@ -309,30 +486,30 @@ def decide(
     covering one part at one instant, refused above max rank. ``deadlines`` has the deadline
     of every hold with a blocking tentative item read.
     """
-    six = _rokuyo(place.day)
-    checked = asked.checked
-    if isinstance(checked, Refused):
-        if checked.code is not Code.BANQUET_NOT_OPEN:
+    six = asked.rokuyo
+    refused = asked.refused
+    if refused is not None:
+        if refused.code is not Code.BANQUET_NOT_OPEN:
             return None
-        begins = local_instant(place.day, place.start_min, venue.tz)
-        ends = local_instant(place.day, place.end_min, venue.tz)
-        return Found(place, six, begins, ends, Outcome.NOT_OPEN, None, (), checked.opens_at)
-    item, room = checked.items[0], place.room
+        return Found(
+            place, six, asked.begins, asked.ends, Outcome.NOT_OPEN, None, (), refused.opens_at
+        )
+    room, begins, ends = place.room, asked.begins, asked.ends
     start, end = asked.start, asked.end + room.turnover_min * _MINUTE
     around = ledger.around(room.parts, start, end)
     if not around:
-        return Found(place, six, item.start, item.end, Outcome.FIRST, 1, (), None)
+        return Found(place, six, begins, ends, Outcome.FIRST, 1, (), None)
     confirmed = tuple(sorted({x.hold_id for on in around for x in on if x.confirmed}))
     if confirmed:
-        return Found(place, six, item.start, item.end, Outcome.TAKEN, None, confirmed, None)
+        return Found(place, six, begins, ends, Outcome.TAKEN, None, confirmed, None)
     rank = 1 + max(_depth(on, start, end) for on in around)
     ahead = tuple(sorted({x.hold_id for on in around for x in on if x.first}))
     if rank > venue.policy.max_rank:
         until = _until(ahead, deadlines)
-        return Found(place, six, item.start, item.end, Outcome.TAKEN, None, ahead, until)
+        return Found(place, six, begins, ends, Outcome.TAKEN, None, ahead, until)
     outcome = Outcome.FIRST if rank == 1 else Outcome.SECOND
     until = None if rank == 1 else _until(ahead, deadlines)
-    return Found(place, six, item.start, item.end, outcome, rank, ahead, until)
+    return Found(place, six, begins, ends, outcome, rank, ahead, until)
 
 
 def _depth(on: Sequence[Live], start: int, end: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import date, datetime
 from typing import Any
 
 import pytest
@@ -14,11 +15,12 @@ from bot.blocks import MAX_MESSAGE_BLOCKS
 from core.engine import HoldEngine
 from core.model import Slot, Venue
 from core.results import Requested
+from core.rules.rokuyo import rokuyo
 from tests.bot.conftest import ENGLISH_USER, Harness, values
 from tests.bot.test_home import open_home
 from tests.support import factories
 from tests.support import slack_requests as sr
-from tests.support.factories import MANAGER, NOW
+from tests.support.factories import JST, MANAGER, NOW
 
 
 @pytest.fixture
@@ -74,9 +76,9 @@ def test_a_month_weekends_taian_and_guests_answer_by_date_with_hold_buttons(bot:
     dates = [t for t in lines if t.startswith("*3/")]
     assert dates == ["*3/7(日・大安)*", "*3/14(日・友引)*", "*3/20(土・友引)*"]
     first_day = lines[lines.index(dates[0]) + 1 : lines.index(dates[1])]
-    assert (
-        first_day[0]
-        == f"昼 11:00〜15:00 · 鳳凰A（60名） · 2番手（#{held.hold.id} の期限 3/7(日) 11:00）"
+    assert first_day[0] == (
+        f"昼 11:00〜15:00 · 鳳凰A（60名） · 2番手（#{held.hold.id} が "
+        "3/7(日・大安) 11:00まで仮押さえ中）"
     )
     assert first_day[1] == "昼 11:00〜15:00 · 鳳凰B（60名） · 1番手（空き）"
     assert "桜の間" not in json.dumps(reply["blocks"], ensure_ascii=False)  # seats 40
@@ -144,7 +146,12 @@ def test_a_refused_submission_offers_alternatives_that_open_the_form(bot: Harnes
     assert 1 <= len(offered) <= 5
     assert offered[0]["value"] == "hoo-b|2027-03-10|660|900|wedding"  # as large, free
     listed = next(t for t in texts(blocks) if t.startswith("代わりに押さえられる枠"))
-    assert "1. 鳳凰B 3/10(水・" in listed
+    assert f"1. 鳳凰B 3/10(水・{rokuyo(date(2027, 3, 10)).japanese}) 11:00〜15:00" in listed
+    # one action id per button, each one the listener hears
+    assert [b["action_id"] for b in offered] == [
+        ids.free_hold_alternative(n) for n in range(1, len(offered) + 1)
+    ]
+    assert all(ids.FREE_HOLD_ACTION.match(b["action_id"]) for b in offered)
     # the click pushes a form filled in with it, keeping the customer typed
     body = sr.block_actions(
         actions=[
@@ -180,8 +187,37 @@ def test_app_home_finds_a_slot_in_a_form(bot: Harness) -> None:
     assert shown["response_action"] == "update"
     lines = texts(shown["view"]["blocks"])
     assert lines[0].startswith("*Free places: 3/10 sakura*")
-    assert "Wed 10 Mar (" in " ".join(lines)
+    # the English reader's date, its 六曜 in romaji as every English date shows it
+    assert f"*Wed 10 Mar ({rokuyo(date(2027, 3, 10)).romaji.capitalize()})*" in lines
     assert len(buttons(shown["view"]["blocks"], ids.FREE_HOLD)) == 2  # 昼 and 夜
+
+
+def test_a_search_in_december_for_next_october_shows_the_year(bot: Harness) -> None:
+    bot.clock[0] = datetime(2027, 12, 2, 10, 0, tzinfo=JST)
+    held = bot.engine.request(
+        bot.venue.id, factories.request(room="hoo-a", day=date(2028, 10, 1)), now=bot.clock[0]
+    )
+    assert isinstance(held, Requested)
+    reply = free(bot, "10月 鳳凰A", name="december")
+    lines = texts(reply["blocks"])
+    days = [t for t in lines if t.startswith("*20")]
+    # October 2028, read in December 2027: every date carries its year, weekday and 六曜
+    assert days[0] == f"*2028/10/1(日・{rokuyo(date(2028, 10, 1)).japanese})*"
+    assert len(days) == 10 and all(t.startswith("*2028/10/") for t in days)  # a page of 20
+    first = lines[lines.index(days[0]) + 1]
+    until = held.expires_at.astimezone(JST)  # a week from the request: still this year
+    assert first == (
+        f"昼 11:00〜15:00 · 鳳凰A（60名） · 2番手（#{held.hold.id} が "
+        f"{until.month}/{until.day}({'月火水木金土日'[until.weekday()]}・"
+        f"{rokuyo(until.date()).japanese}) {until:%-H:%M}まで仮押さえ中）"
+    )
+
+
+def test_alternatives_are_numbered_one_to_five() -> None:
+    assert [ids.free_hold_alternative(n) for n in (1, 5)] == ["free_hold_1", "free_hold_5"]
+    for n in (0, 6):
+        with pytest.raises(ValueError, match="not 1 to 5"):
+            ids.free_hold_alternative(n)
 
 
 def test_a_search_it_cannot_run_says_why_and_how_to_ask(bot: Harness) -> None:

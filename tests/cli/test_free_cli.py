@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
+from datetime import date
 
 import pytest
 
+from core.rules.rokuyo import rokuyo
 from tests.cli.test_cli import OSAE, ROOT, run
 
 EXAMPLE = ROOT / "examples" / "venue.toml"
@@ -120,6 +122,33 @@ def test_the_text_groups_by_date_with_its_rokuyo_in_japanese(loaded: str) -> Non
         "  午後 15:30〜18:00  菊の間（40名）  1番手（空き）",
         "  夜 19:30〜22:00  菊の間（40名）  1番手（空き）",
         "1番手・2番手になれる枠 3件（受付不可 0件・宴会受付前 0件／全3件）",
+    ]
+
+
+def test_read_in_december_next_october_shows_its_year_and_a_2nd_its_deadline(
+    loaded: str,
+) -> None:
+    december = ("--now", "2027-12-02T09:00+09:00")
+    code, answer = run(
+        loaded, "hold", "request", "--room", "kiku", "--date", "2028-10-02", "--start", "11:00",
+        "--end", "14:00", "--kind", "wedding", "--customer", "山田様", "--salesperson",
+        "U0SALES001", *december,
+    )  # fmt: skip
+    assert code == 0, answer
+    environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "ja_JP.UTF-8"}
+    environ.pop("OSAE_VENUE", None)
+    done = subprocess.run(
+        [OSAE, "free", "--from", "2028-10-02", "--to", "2028-10-02", "--room", "kiku",
+         "--slot", "昼", *december],
+        capture_output=True, text=True, env=environ, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    day = rokuyo(date(2028, 10, 2)).japanese
+    due = rokuyo(date(2027, 12, 9)).japanese  # a wedding hold's week, from the request
+    assert done.stdout.splitlines()[:2] == [
+        f"2028/10/2(月・{day})",
+        f"  昼 11:00〜14:00  菊の間（40名）  2番手（#{answer['id']} が "
+        f"12/9(木・{due}) 9:00まで仮押さえ中）",
     ]
 
 

@@ -85,7 +85,10 @@ def _problems(hold: Hold, venue: Venue, card: Card, now: datetime) -> list[str]:
         can_extend = hold.extensions_used < venue.policy.max_extensions
         want = (ids.CONFIRM, *([ids.EXTEND] if can_extend else []), ids.RELEASE, *editing)
     elif hold.status is Status.TENTATIVE:
-        if f"*{hold.rank}番手*" not in card.text or "期限" in card.text:
+        # its own status line has no deadline (a "前に: …" line names the deadline of the 1st)
+        lines = re.split(r'\\n|"', card.text)  # the blocks' texts as JSON: split at \n and quotes
+        status = [line for line in lines if f"*{hold.rank}番手*" in line]
+        if not status or any("期限" in line for line in status):
             problems.append(f"should read {hold.rank}番手 without a deadline")
         want = (ids.RELEASE, *editing)
     else:
