@@ -26,6 +26,7 @@ from tests.jobs.conftest import MovingClock, eventually
 from tests.support import slack_requests as sr
 from tests.support.factories import MANAGER
 from tests.support.slack_standin import SlackStandin
+from tests.support.transcript import view_lines
 
 SATO = "U0SATO0001"  # takes the 1st
 SUZUKI = "U0SUZUKI01"  # queues as 2nd
@@ -85,6 +86,19 @@ class Day:
         except AssertionError:
             raise AssertionError("\n".join([*last, as_text(self.slack, CHANNEL)])) from None
         return cards_in(self.slack, CHANNEL)
+
+    def open_home(self, user: str) -> dict[str, Any]:
+        """``user`` opens the bot's Home tab; the view published to them in answer."""
+
+        def to_user(call: Any) -> bool:
+            return bool(call.body.get("user_id") == user)
+
+        before = len([c for c in self.slack.calls_to("views.publish") if to_user(c)])
+        assert self.post(sr.app_home_opened_event(user)) == (200, "")
+        self.slack.wait_for("views.publish", before + 1, timeout=20, predicate=to_user)
+        home = self.slack.home(user)
+        assert home is not None
+        return home
 
 
 def _lines_match(thread: tuple[str, ...], wanted: list[str]) -> bool:
@@ -178,6 +192,18 @@ def test_a_day_of_holds_keeps_every_card_in_the_channel_true(day: Day) -> None:
     assert "先方のご都合で中止" in told_why
     assert day.engine.notices(day.venue.id, status="failed") == []
     print("\n" + as_text(slack, CHANNEL))
+
+    # The manager opens App Home: the team's ledger, its month counting the day's outcomes.
+    home = day.open_home(MANAGER)
+    # Slack names an untitled Home "View Title"; say whose Home it is instead.
+    home_text = "\n".join([f"[App Home of @{MANAGER}]", *view_lines(home)[1:]])
+    print("\n" + home_text)
+    assert home["type"] == "home" and "チームの台帳" in home_text
+    assert "今日が期限の1番手はありません" in home_text
+    assert "順番待ちの押さえはありません" in home_text
+    counts = "本予約 1 · 期限切れ 1 · 取り下げ 0 · 他の本予約で取り下げ 0 · 本予約の取消 1"
+    assert f"3月の結果\n  {counts}" in home_text
+    assert "あなたが担当の押さえ" not in home_text  # the manager holds nothing of their own
 
 
 def _dm(slack: SlackStandin, user: str, title: str) -> dict[str, Any]:
