@@ -37,8 +37,7 @@ def state(
     with ``now`` (App Home, DMs: not the channel, whose card is not redrawn as time passes)
     the deadline says the time left."""
     if hold.is_first and hold.expires_at:
-        shown = dates.deadline(hold.expires_at, tz, locale, style=style, now=now)
-        return text(locale, "card.first", deadline=shown)
+        return text(locale, "card.first", deadline=deadline(hold, tz, locale, style=style, now=now))
     if hold.status is Status.TENTATIVE and hold.is_package:  # which room it waits on
         return text(
             locale,

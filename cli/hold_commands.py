@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from datetime import date
 from typing import Any
 
-from bot import strict
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
+from cli import arguments
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -38,9 +37,13 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
     req.add_argument("--room", required=True)
-    req.add_argument("--date", required=True, type=_date, help="YYYY-MM-DD, venue-local")
-    req.add_argument("--start", required=True, type=_clock, help="HH:MM")
-    req.add_argument("--end", required=True, type=_clock, help="HH:MM (at/before start: next day)")
+    req.add_argument(
+        "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
+    )
+    req.add_argument("--start", required=True, type=arguments.clock, help="HH:MM")
+    req.add_argument(
+        "--end", required=True, type=arguments.clock, help="HH:MM (at/before start: next day)"
+    )
     req.add_argument(
         "--also",
         action="append",
@@ -64,7 +67,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     req.add_argument("--salesperson", help="Slack user id; required without --enquiry")
     req.add_argument("--creator", help="Slack user id of who asks (default: the salesperson)")
     req.add_argument("--note", default="", help="shown wherever the hold is")
-    req.add_argument("--guests", type=_guests, metavar="N", help="人数: how many guests")
+    req.add_argument("--guests", type=arguments.guests, metavar="N", help="人数: how many guests")
     req.add_argument(
         "--contact",
         default="",
@@ -83,7 +86,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
             )
         act.set_defaults(handler=decide, action=name)
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
-    listing.add_argument("--date", type=_date)
+    listing.add_argument("--date", type=arguments.iso_date)
     listing.add_argument("--salesperson", help="only this salesperson's holds (Slack user id)")
     listing.add_argument(
         "--all",
@@ -255,9 +258,9 @@ def _register_edit(actions: argparse._SubParsersAction, common: argparse.Argumen
         "--item", metavar="ROOM", help="which room of a package --room/--start/--end change"
     )
     edit.add_argument("--room", help="the item's new room")
-    edit.add_argument("--date", type=_date, help="YYYY-MM-DD: every room moves to it")
-    edit.add_argument("--start", type=_clock, help="HH:MM")
-    edit.add_argument("--end", type=_clock, help="HH:MM (at/before start: next day)")
+    edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
+    edit.add_argument("--start", type=arguments.clock, help="HH:MM")
+    edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
     edit.add_argument("--customer")
     edit.add_argument("--note")
     edit.add_argument("--salesperson", help="Slack user id")
@@ -386,34 +389,11 @@ def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> 
     return lines
 
 
-def _guests(value: str) -> int:
-    guests = strict.count(value)
-    if guests is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of guests like 40")
-    return guests
-
-
-def _date(value: str) -> date:
-    parsed = strict.iso_date(value)
-    if parsed is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10")
-    return parsed
-
-
 def _item(value: str) -> ItemRequest:
     """``ROOM,START,END`` of --also: on the request's date, an end at or before its start
     running past midnight."""
     parts = value.rsplit(",", 2)
     if len(parts) != 3 or not parts[0].strip():
         raise argparse.ArgumentTypeError(f"{value!r} is not ROOM,START,END like chapel,11:00,12:00")
-    start, end = _clock(parts[1].strip()), _clock(parts[2].strip())
+    start, end = arguments.clock(parts[1].strip()), arguments.clock(parts[2].strip())
     return ItemRequest(parts[0].strip(), start, end_minute(start, end))
-
-
-def _clock(value: str) -> int:
-    minutes = strict.clock(value)
-    if minutes is None:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a time written HH:MM, like 09:00 or 23:30"
-        )
-    return minutes

@@ -7,10 +7,10 @@ import re
 from datetime import date
 from typing import Any
 
-from bot import strict
 from bot.rooms import group_rooms
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
+from cli import arguments
 from cli.context import emit, locale, now_of, open_venue
 from cli.errors import CommandError
 from core.ledger_views import Booking, DayLedger, MonthCounts
@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     day = commands.add_parser(
         "day", parents=[common], help="a day's rooms in time order, every live hold on them"
     )
-    day.add_argument("date", type=_date, help="YYYY-MM-DD, venue-local")
+    day.add_argument("date", type=arguments.iso_date, help="YYYY-MM-DD, venue-local")
     day.add_argument(
         "--room",
         action="append",
@@ -175,10 +175,3 @@ def _month(value: str) -> tuple[int, int]:
     if match is None:
         raise argparse.ArgumentTypeError(f"{value!r} is not a month written YYYY-MM, like 2027-03")
     return int(match.group(1)), int(match.group(2))
-
-
-def _date(value: str) -> date:
-    parsed = strict.iso_date(value)
-    if parsed is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10")
-    return parsed

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from datetime import date
 from itertools import groupby
 from typing import Any
 
-from bot import strict
 from bot.texts import dates, text
 from bot.texts.dates import DateStyle
 from bot.texts.finding import outcome_label, room_label, slot_label
+from cli import arguments
 from cli.context import emit, emit_refusal, locale, now_of, open_venue
 from cli.errors import CommandError
 from core.model import Kind, Venue
@@ -28,23 +27,27 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         parents=[common],
         help="what a request would get now, by date, slot and room (空き検索)",
     )
-    free.add_argument("--from", dest="first", required=True, type=_date, help="YYYY-MM-DD")
-    free.add_argument("--to", dest="last", required=True, type=_date, help="YYYY-MM-DD (inclusive)")
+    free.add_argument(
+        "--from", dest="first", required=True, type=arguments.iso_date, help="YYYY-MM-DD"
+    )
+    free.add_argument(
+        "--to", dest="last", required=True, type=arguments.iso_date, help="YYYY-MM-DD (inclusive)"
+    )
     free.add_argument(
         "--room", dest="rooms", action="extend", nargs="+", default=[], metavar="R",
         help="only these rooms (ids; default: every room)",
     )  # fmt: skip
     free.add_argument(
         "--guests",
-        type=_guests,
+        type=arguments.guests,
         help="rooms seating at least N (and rooms whose capacity is not set)",
     )
     free.add_argument(
         "--slot", dest="slots", action="extend", nargs="+", default=[], metavar="NAME",
         help="the venue's named slots (default: every slot, or the whole day without slots)",
     )  # fmt: skip
-    free.add_argument("--start", type=_clock, help="HH:MM, with --end instead of slots")
-    free.add_argument("--end", type=_clock, help="HH:MM (at/before start: next day)")
+    free.add_argument("--start", type=arguments.clock, help="HH:MM, with --end instead of slots")
+    free.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
     free.add_argument(
         "--days", type=_days, default=frozenset(),
         help="weekends, holidays, priority, weekdays or mon,…,sun (comma-separated: any of them)",
@@ -136,26 +139,6 @@ def lines(answer: Availability, venue: Venue, style: DateStyle) -> list[str]:
         )
     )
     return out
-
-
-def _date(value: str) -> date:
-    parsed = strict.iso_date(value)
-    if parsed is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-10-01")
-    return parsed
-
-
-def _clock(value: str) -> int:
-    minutes = strict.clock(value)
-    if minutes is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a time written HH:MM, like 11:00")
-    return minutes
-
-
-def _guests(value: str) -> int:
-    if not value.isascii() or not value.isdigit() or not 1 <= int(value) <= 100_000:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of guests from 1 to 100000")
-    return int(value)
 
 
 def _days(value: str) -> frozenset[str]:
