@@ -1,28 +1,37 @@
-"""Hot slot and throughput: the engine beside a naive READ COMMITTED variant and a
-READ COMMITTED + FOR UPDATE baseline, in one process on one database.
+"""Hot slot and throughput: the engine beside a READ COMMITTED + FOR UPDATE baseline and a bare
+INSERT + COMMIT floor, in one process on one database, printed as one table.
 
     python3 dev.py bench hot_slot [--trials 50] [--contenders 8] [--requests 2000]
 
 Part 1 reproduces the seed's table: the outcome of N concurrent requests for one room and
-time, over many trials. Part 2 runs a low-contention mix (random rooms, days and times from
-several threads) and prints latency percentiles, attempts per request and requests per
-second; the figure is the engine's throughput as a ratio of the baseline's.
+time, over many trials (a naive READ COMMITTED variant shows what the race does). Part 2 runs
+each mix (the hot slot, a low-contention mix on 1 venue, on 4 venues) for every variant,
+alternating, and prints requests/s, p50/p95/p99, attempts per request and two ratios: to the
+FOR UPDATE baseline (the same work as the engine's request with pessimistic locking, see
+``bench.variants``; "bare lock" is that locking without the work around the decision) and to
+the floor (a single-row INSERT and COMMIT from the same client threads through the same
+pool: what the machine and the client can do at all). Then why the engine's retried
+attempts were started again (SQLSTATE and PostgreSQL's reason).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
-from bench.common import bench_database, latency_line, mean
-from bench.variants import for_update_baseline, naive_read_committed
+import sqlalchemy as sa
+
+from bench.common import bench_database, mean, percentile
+from bench.variants import bare_for_update, for_update_baseline, naive_read_committed
 from core.engine import HoldEngine
 from core.model import HoldRequest, Venue
 from core.results import Requested
@@ -31,6 +40,22 @@ from tests.support import factories
 from tests.support.factories import NOW
 
 Take = Callable[[Venue, HoldRequest], object]
+ENGINE, BASELINE, BARE, FLOOR = "engine", "FOR UPDATE", "bare lock", "floor"
+ROOMS = ("hoo", "hoo-a", "hoo-b", "sakura", "chapel")
+
+
+@dataclass
+class Measured:
+    """One variant on one mix, over its rounds."""
+
+    seconds: float = 0.0
+    requests: int = 0
+    latencies: list[float] = field(default_factory=list)
+    attempts: list[int] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds if self.seconds else float("nan")
 
 
 def main() -> None:
@@ -39,101 +64,161 @@ def main() -> None:
     parser.add_argument("--contenders", type=int, default=8)
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=2, help="alternating rounds of each mix")
     parser.add_argument(
-        "--writers", type=int, default=2, help="engine's writers per venue (0: no cap)"
+        "--writers", type=int, default=0, help="engine's venue cap of writers (0: no cap)"
+    )
+    parser.add_argument(
+        "--no-queue", action="store_true", help="engine without admission (straight to the db)"
     )
     parser.add_argument(
         "--venues", type=int, default=4, help="venues the multi-venue mix spreads over"
     )
-    parser.add_argument("--no-mix", action="store_true", help="only the hot-slot trials")
     args = parser.parse_args()
     with bench_database(pool_size=max(args.contenders, args.threads) + 4) as (db, _):
         attempts: list[int] = []
+        causes: Counter[tuple[str, str]] = Counter()
         engine = HoldEngine(
-            db, observer=lambda outcome, n: attempts.append(n), writers=args.writers or None
+            db,
+            observer=lambda outcome, n: attempts.append(n),
+            retried=lambda state, reason: causes.update([(state, reason)]),
+            writers=args.writers or None,
+            queue=not args.no_queue,
         )
-        print(f"engine writers per venue: {args.writers or 'no cap'}")
+        admission = "none" if args.no_queue else "part-day keys"
+        print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
+        _create_floor_table(db)
+        if os.environ.get("FF"):
+            with db.begin() as c:
+                c.execute(sa.text(f"ALTER TABLE part_days SET (fillfactor={os.environ['FF']})"))
         variants: dict[str, Take] = {
-            "engine (SERIALIZABLE + part-day bump)": lambda v, r: engine.request(v.id, r, now=NOW),
-            "naive READ COMMITTED": lambda v, r: naive_read_committed(db, v, r, NOW),
-            "READ COMMITTED + FOR UPDATE": lambda v, r: for_update_baseline(db, v, r, NOW),
+            ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
+            BASELINE: lambda v, r: for_update_baseline(db, v, r, NOW),
+            BARE: lambda v, r: bare_for_update(db, v, r, NOW),
+            FLOOR: lambda v, r: _floor(db, r),
         }
-        print(
-            f"hot slot: {args.contenders} concurrent requests for one room and time, "
-            f"{args.trials} trials each"
-        )
-        for name, take in variants.items():
-            attempts.clear()
-            table, latencies = hot_slot(engine, take, args.trials, args.contenders)
-            print(f"\n{name}")
-            for (accepted, ranks), count in table.most_common():
-                ranks_text = ",".join(map(str, ranks)) or "-"
-                print(
-                    f"  {count:4d} trials  accepted {accepted} (ranks {ranks_text}), "
-                    f"refused {args.contenders - accepted}"
-                )
-            print("  " + latency_line("latency per request", latencies))
-            if attempts:
-                print(f"  attempts per request: mean {mean(attempts):.2f}, max {max(attempts)}")
-        for venues in () if args.no_mix else (1, args.venues):
-            throughput(engine, variants, attempts, args.requests, args.threads, venues)
+        outcomes(engine, db, args.trials, args.contenders)
+        table: dict[str, dict[str, Measured]] = {}
+        causes.clear()
+        table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
+        for venues in (1, args.venues):
+            name = f"{venues} venue{'s' if venues > 1 else ''}"
+            table[name] = low_contention(
+                engine, variants, attempts, args.requests, args.threads, venues, args.rounds
+            )
+        print_table(table, args)
+        print_causes(causes, sum(len(m[ENGINE].attempts) for m in table.values()))
 
 
-def hot_slot(
-    engine: HoldEngine, take: Take, trials: int, contenders: int
-) -> tuple[Counter[tuple[int, tuple[int, ...]]], list[float]]:
-    table: Counter[tuple[int, tuple[int, ...]]] = Counter()
-    latencies: list[float] = []
+def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) -> None:
+    """The seed's table: what N concurrent requests for one slot get, per variant."""
+    print(f"\nhot slot: {contenders} concurrent requests for one room and time, {trials} trials")
+    variants: dict[str, Take] = {
+        "engine (SERIALIZABLE + part-day bump)": lambda v, r: engine.request(v.id, r, now=NOW),
+        "naive READ COMMITTED": lambda v, r: naive_read_committed(db, v, r, NOW),
+        "READ COMMITTED + FOR UPDATE": lambda v, r: for_update_baseline(db, v, r, NOW),
+    }
+    for name, take in variants.items():
+        table: Counter[tuple[int, tuple[int, ...]]] = Counter()
+        for _ in range(trials):
+            venue = engine.save_venue(factories.venue(), now=NOW)
+            answers = race(lambda v=venue, t=take: timed(t, v, factories.request()), contenders)
+            ranks = tuple(sorted(a.rank for a, _ in answers if _accepted(a)))
+            table[(len(ranks), ranks)] += 1
+        print(f"  {name}")
+        for (accepted, ranks), count in table.most_common():
+            ranks_text = ",".join(map(str, ranks)) or "-"
+            print(
+                f"    {count:4d} trials  accepted {accepted} (ranks {ranks_text}), "
+                f"refused {contenders - accepted}"
+            )
+
+
+def hot_mix(
+    engine: HoldEngine, variants: dict[str, Take], attempts: list[int], trials: int, n: int
+) -> dict[str, Measured]:
+    """Each trial: ``n`` requests for one slot of a fresh venue at once; variants alternate."""
+    measured = {name: Measured() for name in variants}
     for _ in range(trials):
-        venue = engine.save_venue(factories.venue(), now=NOW)
-        answers = race(lambda v=venue: timed(take, v, factories.request()), contenders)
-        ranks = tuple(sorted(a.rank for a, _ in answers if _accepted(a)))
-        table[(len(ranks), ranks)] += 1
-        latencies += [seconds for _, seconds in answers]
-    return table, latencies
+        for name, take in variants.items():
+            venue = engine.save_venue(factories.venue(), now=NOW)
+            attempts.clear()
+            started = time.perf_counter()
+            answers = race(lambda v=venue, t=take: timed(t, v, factories.request()), n)
+            m = measured[name]
+            m.seconds += time.perf_counter() - started
+            m.requests += n
+            m.latencies += [seconds for _, seconds in answers]
+            if name == ENGINE:
+                m.attempts += attempts
+    return measured
 
 
-def throughput(
+def low_contention(
     engine: HoldEngine,
     variants: dict[str, Take],
     attempts: list[int],
     requests: int,
     threads: int,
     venues: int,
-) -> None:
-    print(
-        f"\nlow-contention mix: {requests} requests from {threads} threads on random slots of "
-        f"{venues} venue(s) (5 rooms x 300 days x 6 start times each), two rounds, alternating"
-    )
-    contenders = {k: v for k, v in variants.items() if not k.startswith("naive")}
-    rates: dict[str, list[float]] = {name: [] for name in contenders}
-    lat: dict[str, list[float]] = {name: [] for name in contenders}
-    retries: list[int] = []
-    for _ in range(2):
-        for name, take in contenders.items():
-            attempts.clear()
+    rounds: int,
+) -> dict[str, Measured]:
+    """Random rooms, days and times of ``venues`` venues (5 rooms x 300 days x 6 starts)."""
+    measured = {name: Measured() for name in variants}
+    for _ in range(rounds):
+        for name, take in variants.items():
             places = [engine.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
-            seconds, per_request = mix(take, places, requests, threads)
-            rates[name].append(requests / seconds)
-            lat[name] += per_request
-            if name.startswith("engine"):
-                retries += [a - 1 for a in attempts]
-    for name in contenders:
-        print("  " + latency_line(name, lat[name]))
-        print(f"  {'':<34} {mean(rates[name]):8.1f} requests/s")
-    engine_rate, base_rate = (mean(r) for r in rates.values())
-    print(f"  engine retries per request (false positives at low contention): {mean(retries):.3f}")
-    print(f"  throughput ratio engine / FOR UPDATE baseline: {engine_rate / base_rate:.2f}")
+            attempts.clear()
+            seconds, latencies = mix(take, places, requests, threads)
+            m = measured[name]
+            m.seconds += seconds
+            m.requests += requests
+            m.latencies += latencies
+            if name == ENGINE:
+                m.attempts += attempts
+    return measured
+
+
+def print_table(table: dict[str, dict[str, Measured]], args: argparse.Namespace) -> None:
+    print(
+        f"\nthroughput: hot slot = {args.trials} trials x {args.contenders} at once; "
+        f"mixes = {args.requests} requests x {args.rounds} rounds from {args.threads} threads"
+    )
+    head = (
+        f"{'mix':<10} {'variant':<11} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+        f"{'attempts':>9} {'x FOR UPDATE':>13} {'x floor':>8}"
+    )
+    print(head)
+    print("-" * len(head))
+    for mix_name, rows in table.items():
+        base, floor = rows[BASELINE].rate, rows[FLOOR].rate
+        for name, m in rows.items():
+            ms = [s * 1000 for s in m.latencies]
+            tries = f"{mean(m.attempts):.3f}" if m.attempts else "1"
+            print(
+                f"{mix_name:<10} {name:<11} {m.rate:8.1f} {percentile(ms, 50):8.2f} "
+                f"{percentile(ms, 95):8.2f} {percentile(ms, 99):8.2f} {tries:>9} "
+                f"{m.rate / base:13.2f} {m.rate / floor:8.3f}"
+            )
+
+
+def print_causes(causes: Counter[tuple[str, str]], requests: int) -> None:
+    total = sum(causes.values())
+    print(f"\nengine attempts started again: {total} in {requests} requests")
+    merged: Counter[tuple[str, str]] = Counter()
+    for (state, reason), count in causes.items():
+        merged[(state, re.sub(r"pivot \d+", "pivot N", reason))] += count
+    for (state, reason), count in merged.most_common():
+        print(f"  {count:6d}  {state}  {reason}")
 
 
 def mix(take: Take, venues: list[Venue], requests: int, threads: int) -> tuple[float, list[float]]:
     rng = random.Random(7)
-    rooms = ["hoo", "hoo-a", "hoo-b", "sakura", "chapel"]
     work = [
         (
             rng.choice(venues),
             slot(
-                rng.choice(rooms),
+                rng.choice(ROOMS),
                 date(2027, 3, 2) + timedelta(days=rng.randrange(300)),
                 rng.choice([8, 10, 12, 14, 16, 18]),
             ),
@@ -153,6 +238,21 @@ def mix(take: Take, venues: list[Venue], requests: int, threads: int) -> tuple[f
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(run, work))
     return time.perf_counter() - started, latencies
+
+
+_FLOOR_TABLE = "CREATE TABLE IF NOT EXISTS bench_floor (id bigserial PRIMARY KEY, note text)"
+_FLOOR_INSERT = sa.text("INSERT INTO bench_floor (note) VALUES (:note)")
+
+
+def _create_floor_table(db: sa.Engine) -> None:
+    with db.begin() as conn:
+        conn.execute(sa.text(_FLOOR_TABLE))  # logged: it pays the same commit as a hold
+
+
+def _floor(db: sa.Engine, req: HoldRequest) -> object:
+    with db.connect() as conn, conn.begin():
+        conn.execute(_FLOOR_INSERT, {"note": req.customer})
+    return None
 
 
 def slot(room: str, day: date, hour: int) -> HoldRequest:

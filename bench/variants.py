@@ -1,12 +1,18 @@
-"""Two other ways to take a hold, for comparison with the engine in the same process.
+"""Other ways to take a hold, for comparison with the engine in the same process.
 
-Both reuse the engine's pure rules and store queries; only isolation and locking differ:
+All reuse the engine's pure rules and store queries; only isolation and locking differ:
 - ``naive_read_committed``: read the conflicts, decide, insert, at READ COMMITTED, no locks.
   Its span rows are written non-blocking, so the EXCLUDE gate does not hide its races (the
   seed's SQLite had no such gate): its outcome table shows what the race does.
 - ``for_update_baseline``: READ COMMITTED, but first ``SELECT ... FOR UPDATE`` on the same
   part-day rows, in the same order. Correct, and the usual design this engine is measured
-  against: no serialization failures, no retries.
+  against: no serialization failures, no retries. It does the work the engine's request
+  does around the decision, as a pessimistic osae would have to: the 1st holds a 2nd waits
+  behind are read in the transaction (they are told), and after the commit the answer's
+  reads (the same customer elsewhere, the holds in the way); a refusal reads its holders
+  and offers alternatives.
+- ``bare_for_update``: the same locking with none of that work: the decision and the insert
+  only (the baseline of the earlier benches).
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ import sqlalchemy as sa
 
 from core.events import Action, AuditEvent
 from core.model import HoldRequest, Venue
+from core.operations import request, search
 from core.operations.request import new_hold, ranked_items
+from core.operations.tx import Snapshot
 from core.results import Refused
-from core.rules.requests import Blocked, check_request, decide_rank
+from core.rules.requests import Blocked, Ranked, check_request, decide_rank
 from core.rules.spans import part_days
 from core.store import audit, holds, schema
 from core.store.holds import NewHold
@@ -50,32 +58,68 @@ def naive_read_committed(db: sa.Engine, venue: Venue, req: HoldRequest, now: dat
 
 
 def for_update_baseline(db: sa.Engine, venue: Venue, req: HoldRequest, now: datetime) -> object:
+    """As the engine's request: the answer's reads after the commit on the same connection,
+    a refusal's alternatives on a read-only snapshot of their own."""
     with db.connect() as raw:
-        conn = raw.execution_options(isolation_level="READ COMMITTED")
-        with conn.begin():
-            checked = check_request(req, venue, now)
-            if isinstance(checked, Refused):
-                return checked
-            keys = part_days(checked.spans, venue.tz)
-            params = {
-                "venue": venue.id,
-                "parts": [k[0] for k in keys],
-                "days": [k[1] for k in keys],
-            }
-            conn.execute(_ENSURE, params)
-            conn.execute(_LOCK, params).all()
-            return _decide_and_insert(conn, venue, req, now, blocking=True)
+        answer = _locked(raw, venue, req, now, shown=True)
+        if isinstance(answer, Ranked):
+            after = raw.execution_options(isolation_level="AUTOCOMMIT")
+            if answer.in_way:
+                holds.get_many(after, venue, answer.in_way)
+            request.same_customer(after, venue.id, req.customer, None)
+    if isinstance(answer, Blocked):
+        with db.connect() as raw:
+            snap = raw.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+            with snap.begin():
+                search.alternatives(Snapshot(snap, venue), req, now)
+    return answer
+
+
+def bare_for_update(db: sa.Engine, venue: Venue, req: HoldRequest, now: datetime) -> object:
+    with db.connect() as raw:
+        return _locked(raw, venue, req, now, shown=False)
+
+
+def _locked(
+    raw: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, *, shown: bool
+) -> object:
+    conn = raw.execution_options(isolation_level="READ COMMITTED")
+    with conn.begin():
+        checked = check_request(req, venue, now)
+        if isinstance(checked, Refused):
+            return checked
+        keys = part_days(checked.spans, venue.tz)
+        params = {
+            "venue": venue.id,
+            "parts": [k[0] for k in keys],
+            "days": [k[1] for k in keys],
+        }
+        conn.execute(_ENSURE, params)
+        conn.execute(_LOCK, params).all()
+        return _decide_and_insert(conn, venue, req, now, blocking=True, shown=shown)
 
 
 def _decide_and_insert(
-    conn: sa.Connection, venue: Venue, req: HoldRequest, now: datetime, *, blocking: bool
+    conn: sa.Connection,
+    venue: Venue,
+    req: HoldRequest,
+    now: datetime,
+    *,
+    blocking: bool,
+    shown: bool = False,
 ) -> object:
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
     ranked = decide_rank(checked, holds.occupants(conn, venue, checked.spans), venue, now)
     if isinstance(ranked, Blocked):
+        if shown:
+            holds.get_many(conn, venue, {*ranked.holders, *ranked.in_way})
         return ranked
+    if shown and ranked.rank > 1 and ranked.ahead:
+        holds.get_many(conn, venue, ranked.ahead)
     new = new_hold(req, checked, ranked, ranked_items(checked, ranked), None)
     requested = AuditEvent(None, req.creator, Action.REQUESTED, now, {})
     if blocking:

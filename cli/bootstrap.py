@@ -67,9 +67,9 @@ def load_settings() -> Settings:
 
 
 # -- the database ----------------------------------------------------------------------------
-def hold_engine(url: str, *, pool_size: int = 10, writers: int | None = 2) -> HoldEngine:
-    """The engine on its own connection pool (``writers``: see ``HoldEngine``)."""
-    return HoldEngine(create_engine(url, pool_size=pool_size), writers=writers)
+def hold_engine(url: str, *, pool_size: int = 10) -> HoldEngine:
+    """The engine on its own connection pool, its admission as ``HoldEngine`` sets it."""
+    return HoldEngine(create_engine(url, pool_size=pool_size))
 
 
 def database_url(settings: Settings) -> str:

@@ -2,9 +2,12 @@
 
 Correctness never depends on this module: the database serialises transactions from every
 process. It only queues, inside one process, transactions that would otherwise abort each
-other: at most ``writers`` write transactions per venue at a time (they share index pages),
-and requests for the same part-days one after another (they share ledger rows, so all but
-one would fail with 40001 and retry).
+other: requests for the same part-days one after another (they share ledger rows, so all but
+one would fail with 40001 and retry), and, if a venue cap is set, at most ``writers`` write
+transactions per venue at a time.
+
+Part-day keys are taken before the venue's slot: a request waiting for a busy part-day
+holds no slot, so it never keeps unrelated requests of its venue waiting behind it.
 """
 
 from __future__ import annotations
@@ -18,28 +21,31 @@ Key = tuple[str, date]
 
 
 class Admission:
-    def __init__(self, writers: int | None) -> None:
+    """``queue=False`` holds nothing: every transaction goes straight to the database (what
+    another process's transaction does; race tests use it). ``writers=None``: no venue cap."""
+
+    def __init__(self, writers: int | None = None, *, queue: bool = True) -> None:
         self._writers = writers
+        self._queue = queue
         self._lock = threading.Lock()
         self._gates: dict[str, threading.BoundedSemaphore] = {}
         self._keys: dict[tuple[str, Key], _Counted] = {}
 
     @contextlib.contextmanager
     def write(self, venue_id: str, keys: Iterable[Key] = ()) -> Iterator[None]:
-        """Hold a writer slot of the venue, then the part-day keys (sorted: no lock cycles).
-
-        With ``writers=None`` nothing is held: every transaction goes straight to the database.
-        """
-        if self._writers is None:
+        """Hold the part-day keys (sorted: no lock cycles), then a writer slot of the venue."""
+        if not self._queue:
             yield
             return
-        with self._gate(venue_id), contextlib.ExitStack() as held:
+        with contextlib.ExitStack() as held:
             for key in sorted(set(keys)):
                 held.enter_context(self._key(venue_id, key))
+            if self._writers is not None:
+                held.enter_context(self._gate(venue_id))
             yield
 
     def _gate(self, venue_id: str) -> threading.BoundedSemaphore:
-        assert self._writers is not None  # noqa: S101 - write() returns early otherwise
+        assert self._writers is not None  # noqa: S101 - write() asks only with a cap
         with self._lock:
             gate = self._gates.get(venue_id)
             if gate is None:

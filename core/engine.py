@@ -47,20 +47,18 @@ from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards
 from core.store import venues as stored_venues
-from core.uow import Observer, RetryPolicy, UnitOfWork
+from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
 
 
 class HoldEngine:
-    """The engine; ``writers`` caps this process's concurrent write transactions per venue.
-
-    Writes to one venue from one process mostly touch the same few index pages, and under
-    SERIALIZABLE such transactions abort each other even when their slots are unrelated.
-    Queueing them in the process costs less than the retries (correctness never depends on
-    it: transactions from other processes are serialised by the database as before).
-    ``writers=None`` lifts the cap.
+    """The engine. Requests of this process for the same part-days take turns before their
+    transactions (``core.admission``): they would only abort each other. ``writers`` caps the
+    concurrent write transactions per venue (None: no cap); ``queue=False`` queues nothing,
+    as if every transaction came from a process of its own (race tests use it).
+    Correctness never depends on either: the database serialises every transaction.
     """
 
     def __init__(
@@ -69,12 +67,14 @@ class HoldEngine:
         *,
         retry: RetryPolicy | None = None,
         observer: Observer | None = None,
-        writers: int | None = 2,
+        retried: RetryObserver | None = None,
+        writers: int | None = None,
+        queue: bool = True,
     ) -> None:
         self._db = engine
-        self._uow = UnitOfWork(engine, retry, observer=observer)
+        self._uow = UnitOfWork(engine, retry, observer=observer, retried=retried)
         self._venues = VenueCache()
-        self._run = Runner(self._uow, Admission(writers), self._venues)
+        self._run = Runner(self._uow, Admission(writers, queue=queue), self._venues)
         self._outbox = Outbox(self._uow)
 
     # -- the database -----------------------------------------------------------------------

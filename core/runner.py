@@ -39,15 +39,15 @@ class Runner:
     ) -> R:
         """Run ``operation`` until it commits; a ``Refused`` answer rolls back (writes nothing).
 
-        It queues first behind this process's other writers of the venue and of ``keys``
-        (``core.admission``). ``trusted``: its first read checks the cached venue's revision
-        itself (``core.venue_cache``). ``then``: a read after the commit on the same
-        connection (``UnitOfWork.run``). Raises ``UnknownVenue``, and ``Busy`` when every
-        attempt conflicted.
+        Each attempt queues behind this process's other writers of ``keys`` (and of the
+        venue, if capped: ``core.admission``); the commit ends its turn. ``trusted``: its
+        first read checks the cached venue's revision itself (``core.venue_cache``).
+        ``then``: a read after the commit on the same connection (``UnitOfWork.run``).
+        Raises ``UnknownVenue``, and ``Busy`` when every attempt conflicted.
         """
-        with self._admission.write(venue_id, keys):
-            attempt = partial(self._attempt, venue_id, now, operation, trusted)
-            return self._uow.run(attempt, then=then)
+        attempt = partial(self._attempt, venue_id, now, operation, trusted)
+        admitted = partial(self._admission.write, venue_id, tuple(keys))
+        return self._uow.run(attempt, then=then, admitted=admitted)
 
     def read(
         self, venue_id: str, operation: Callable[[Snapshot], R], *, trusted: bool = False

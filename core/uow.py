@@ -50,6 +50,8 @@ class RetryPolicy:
 
 
 Observer = Callable[[str, int], None]  # (outcome: "ok" | "busy" | "error", attempts)
+# (SQLSTATE, PostgreSQL's reason) of each attempt started again: where false aborts come from
+RetryObserver = Callable[[str, str], None]
 
 
 class UnitOfWork:
@@ -61,11 +63,13 @@ class UnitOfWork:
         policy: RetryPolicy | None = None,
         *,
         observer: Observer | None = None,
+        retried: RetryObserver | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.engine = engine
         self.policy = policy or RetryPolicy()
         self.observer = observer
+        self.retried = retried
         self._sleep = sleep
 
     def run(
@@ -73,11 +77,14 @@ class UnitOfWork:
         work: Callable[[sa.Connection, int], T],
         *,
         then: Callable[[sa.Connection, T], T] | None = None,
+        admitted: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
     ) -> T:
         """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2, ...).
 
         ``Retry`` starts again, ``Rollback`` rolls back and answers its result, and so do the
-        retryable SQLSTATEs; after the last attempt, ``Busy``. Once ``work`` has committed,
+        retryable SQLSTATEs; after the last attempt, ``Busy``. Each attempt's transaction runs
+        inside ``admitted()`` (``core.admission``): the backoff between attempts and what
+        follows the commit hold no place in its queue. Once ``work`` has committed,
         ``then(connection, result)`` may follow on the same connection in autocommit: an
         advisory read with neither a transaction nor a checkout of its own, never retried
         (the write stands).
@@ -86,7 +93,7 @@ class UnitOfWork:
             committed = False
             try:
                 with _unreachable_reported(), self.engine.connect() as raw:
-                    with self._begun(raw, "SERIALIZABLE") as conn:
+                    with admitted(), self._begun(raw, "SERIALIZABLE") as conn:
                         result = work(conn, attempt)
                     committed = True
                     if then is not None:
@@ -95,11 +102,12 @@ class UnitOfWork:
                 self._observe("ok", attempt)
                 return cast(T, rollback.result)
             except Retry:
-                pass
+                self._retried("retry", "the operation asked to start again")
             except DBAPIError as err:
                 if committed or sqlstate(err) not in RETRYABLE:
                     self._observe("error", attempt)
                     raise
+                self._retried(sqlstate(err) or "", _reason(err))
             except DatabaseUnavailable:
                 self._observe("error", attempt)
                 raise
@@ -146,9 +154,21 @@ class UnitOfWork:
         if self.observer is not None:
             self.observer(outcome, attempts)
 
+    def _retried(self, state: str, reason: str) -> None:
+        if self.retried is not None:
+            self.retried(state, reason)
+
 
 def sqlstate(err: DBAPIError) -> str | None:
     return getattr(err.orig, "sqlstate", None)
+
+
+def _reason(err: DBAPIError) -> str:
+    """PostgreSQL's detail ("Reason code: Canceled on identification as a pivot, during
+    write.") or else its message's first line."""
+    diag = getattr(err.orig, "diag", None)
+    detail = getattr(diag, "message_detail", None) or getattr(diag, "message_primary", None)
+    return str(detail or err.orig or err).strip().splitlines()[0]
 
 
 @contextlib.contextmanager

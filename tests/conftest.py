@@ -44,7 +44,7 @@ def sa_engine(db_url: str) -> Iterator[sa.Engine]:
 @pytest.fixture(scope="session")
 def engine(sa_engine: sa.Engine) -> HoldEngine:
     """No per-process writer cap: races in tests must reach the database to be tested there."""
-    return HoldEngine(sa_engine, writers=None)
+    return HoldEngine(sa_engine, queue=False)
 
 
 @pytest.fixture

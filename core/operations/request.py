@@ -32,7 +32,7 @@ from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_reques
 from core.rules.spans import part_days, span_counts
 from core.store import enquiries, holds, idempotency, ledger, venues
 from core.store.holds import NewHold
-from core.uow import Retry
+from core.uow import Retry, Rollback
 
 
 class Check:
@@ -83,16 +83,18 @@ def request_hold(
     up), and before any refusal (the twin's own hold may be in the way, and a reused key
     with another request is refused as such whatever else is wrong with it).
     """
-    digest = request_hash(check.req)
+    digest = request_hash(check.req) if key else ""
     if key and tx.attempt > 1:
         replayed = _answered_before(tx, key, digest)
         if replayed is not None:
             return replayed
     answer = _request(tx, check, key, digest)
     if isinstance(answer, Requested):
-        _tell(tx, answer, check.req.creator, announce=announce)
+        answer = _tell(tx, answer, check.req.creator, announce=announce)
     if key and tx.attempt == 1 and isinstance(answer, Refused):
-        return _answered_before(tx, key, digest) or answer
+        replayed = _answered_before(tx, key, digest)
+        if replayed is not None:
+            raise Rollback(replayed)  # the twin's answer; this attempt's bump is undone
     return answer
 
 
@@ -102,17 +104,19 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
     if isinstance(enquiry, Refused):
         venues.ensure_current(conn, venue)
         return enquiry
-    decided = _decide(tx, check.against(venue, enquiry), enquiry, now)
+    checked = check.against(venue, enquiry)
+    live = None
+    if isinstance(checked, Checked):
+        # First, every item's part-days in one sorted statement, which also answers their
+        # live span counts (no ledger read of its own) and checks the cached venue: a
+        # conflicting commit since this transaction's snapshot makes the bump fail with
+        # 40001, and one after it must wait for this transaction. The hold's id (its arrival
+        # order, one for all its items) is taken after the bump, so it follows theirs.
+        live = ledger.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
+    decided = _decide(tx, checked, enquiry, now, live=live)
     if isinstance(decided, Refused):
-        # Rolled back, nothing written: a snapshot that already shows the slot taken is an
-        # answer some serial order gives, so a refusal needs no bump and waits for nobody.
-        return decided
+        return decided  # rolled back: nothing written, the bump undone
     checked, ranked = decided
-    # Before anything is written, every item's part-days in one sorted statement: a
-    # conflicting commit since this transaction's snapshot makes the bump fail with 40001,
-    # and one after it must wait for this transaction. The hold's id (its arrival order,
-    # one for all its items) is taken after the bump, so it follows theirs.
-    ledger.bump(conn, venue.id, span_counts(checked.spans, venue.tz))
     items = ranked_items(checked, ranked)
     # Its audit event goes in with the insert (one statement), as the journal words it.
     event = HoldRequested(
@@ -149,11 +153,12 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
     )
 
 
-def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> None:
+def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> Requested:
     """Its card, when its surface posts none; and the 1st holds it waits behind are told.
 
     Only a hold that queues reads the holds ahead in this transaction: who is told must
-    commit with the hold (the outbox's rule), and a 2nd is rarer than a 1st.
+    commit with the hold (the outbox's rule), and a 2nd is rarer than a 1st. The answer
+    keeps them, so that ``shown`` need not read them again.
     """
     hold = answer.hold
     if announce:
@@ -163,13 +168,18 @@ def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> None:
         firsts = tuple(h for h in ahead if h.is_first)
         if firsts:
             tx.journal.record(HoldQueued(hold, firsts))
+        return replace(answer, ahead=tuple(ahead))
+    return answer
 
 
 def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:
     """A committed request's answer with what it only shows, read outside its transaction:
     the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
     if answer.in_way_ids:
-        around = holds.get_many(snap.conn, snap.venue, answer.in_way_ids)
+        known = {h.id: h for h in answer.ahead}  # read with the hold, when it queued
+        missing = set(answer.in_way_ids) - known.keys()
+        read = holds.get_many(snap.conn, snap.venue, missing) if missing else []
+        around = sorted([*known.values(), *read], key=lambda h: h.id)
         ahead = [h for h in around if h.id in answer.ahead_ids]
         in_way = in_the_way(answer.hold.items, around)
         answer = replace(answer, ahead=tuple(ahead), in_way=in_way)
@@ -274,19 +284,26 @@ def _enquiry(snap: Snapshot, req: HoldRequest, *, bump: bool) -> Enquiry | Refus
 
 
 def _decide(
-    snap: Snapshot, checked: Checked | Refused, enquiry: Enquiry | None, now: datetime
+    snap: Snapshot,
+    checked: Checked | Refused,
+    enquiry: Enquiry | None,
+    now: datetime,
+    *,
+    live: int | None = None,
 ) -> tuple[Checked, Ranked] | Refused:
     """The rank a checked request gets now, or why not.
 
-    ``snap.venue`` may be a cached copy: the first ledger read checks its revision, and a
-    refusal given before that read checks it on its own.
+    ``live``: the live spans on its part-days, when the caller's bump has counted them.
+    ``snap.venue`` may be a cached copy: the first ledger read (or the bump) checks its
+    revision, and a refusal given before that checks it on its own.
     """
     refused = checked if isinstance(checked, Refused) else _no_room_in(snap, enquiry)
     if refused is not None:
-        venues.ensure_current(snap.conn, snap.venue)
+        if live is None:
+            venues.ensure_current(snap.conn, snap.venue)
         return refused
     assert isinstance(checked, Checked)  # noqa: S101 - refusals returned above
-    ranked = decide_rank(checked, _occupants(snap, checked), snap.venue, now)
+    ranked = decide_rank(checked, _occupants(snap, checked, live), snap.venue, now)
     if isinstance(ranked, Blocked):
         return _refusal(snap, ranked, checked)
     return checked, ranked
@@ -306,9 +323,11 @@ def _no_room_in(snap: Snapshot, enquiry: Enquiry | None) -> Refused | None:
     return None
 
 
-def _occupants(snap: Snapshot, checked: Checked) -> list[Occupant]:
+def _occupants(snap: Snapshot, checked: Checked, live: int | None = None) -> list[Occupant]:
     """The live items in the way; the ledger's span counts say when there cannot be any."""
-    if not ledger.live_spans(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz)):
+    if live is None:
+        live = ledger.live_spans(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz))
+    if not live:
         return []
     return holds.occupants(snap.conn, snap.venue, checked.spans)
 

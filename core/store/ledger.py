@@ -31,6 +31,25 @@ _BUMP = sa.text(
           live_spans = part_days.live_spans + EXCLUDED.live_spans
     """
 )
+# The same bump, answering the rows' span counts after it and the venue's revision (so a
+# cached venue is checked in the same round trip).
+_BUMP_COUNTED = sa.text(
+    """
+    WITH bumped AS (
+      INSERT INTO part_days (venue_id, part_id, day, version, live_spans)
+      SELECT :venue, k.part_id, k.day, 1, k.delta
+      FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[]), CAST(:deltas AS int[]))
+           WITH ORDINALITY AS k(part_id, day, delta, n)
+      ORDER BY k.n
+      ON CONFLICT (venue_id, part_id, day) DO UPDATE
+        SET version = part_days.version + 1,
+            live_spans = part_days.live_spans + EXCLUDED.live_spans
+      RETURNING live_spans
+    )
+    SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
+           (SELECT coalesce(sum(live_spans), 0) FROM bumped) AS live
+    """
+)
 # With the venue's revision, so a cached venue is checked in the same round trip.
 _LIVE = sa.text(
     """
@@ -61,6 +80,28 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
             "deltas": [changes[k] for k in keys],
         },
     )
+
+
+def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) -> int:
+    """``bump``, answering how many live spans touched these part-days before it: a write's
+    first statement, so that it needs no read of the ledger of its own.
+
+    Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
+    """
+    keys = sorted(changes)
+    row = conn.execute(
+        _BUMP_COUNTED,
+        {
+            "venue": venue.id,
+            "parts": [k[0] for k in keys],
+            "days": [k[1] for k in keys],
+            "deltas": [changes[k] for k in keys],
+        },
+    ).one()
+    if row.revision != venue.revision:
+        raise StaleVenue(venue.id)
+    before: int = row.live - sum(changes.values())
+    return before
 
 
 _PREPARE = sa.text(

@@ -40,17 +40,50 @@ def test_requests_for_the_same_part_day_take_turns() -> None:
 
 
 def test_requests_for_other_part_days_run_together_up_to_the_cap() -> None:
+    assert overlap(Admission(), [("A1", DAY)], [("A2", DAY)])
     assert overlap(Admission(2), [("A1", DAY)], [("A2", DAY)])
     assert not overlap(Admission(1), [("A1", DAY)], [("A2", DAY)])
 
 
-def test_venues_do_not_share_a_cap_and_no_cap_means_no_queue() -> None:
+def test_venues_do_not_share_a_cap_and_no_queue_means_straight_through() -> None:
     assert overlap(Admission(1), [("A1", DAY)], [("A1", DAY)], venues=("v", "w"))
-    assert overlap(Admission(None), [("A1", DAY)], [("A1", DAY)])
+    assert not overlap(Admission(), [("A1", DAY)], [("A1", DAY)])
+    assert overlap(Admission(queue=False), [("A1", DAY)], [("A1", DAY)])
+
+
+def test_a_request_waiting_for_a_part_day_holds_no_writer_slot() -> None:
+    """Two slots: A is inside on A1, B waits for A1. C (A2) must get in while A is inside,
+    which it could not if B had taken the second slot before queueing for A1."""
+    admission = Admission(2)
+    a_inside, release_a, c_inside = threading.Event(), threading.Event(), threading.Event()
+
+    def a() -> None:
+        with admission.write("v", [("A1", DAY)]):
+            a_inside.set()
+            release_a.wait(2)
+
+    def b() -> None:
+        with admission.write("v", [("A1", DAY)]):
+            pass
+
+    def c() -> None:
+        with admission.write("v", [("A2", DAY)]):
+            c_inside.set()
+
+    threads = [threading.Thread(target=f) for f in (a, b, c)]
+    threads[0].start()
+    assert a_inside.wait(2)
+    threads[1].start()
+    time.sleep(0.05)  # B is queued on A1
+    threads[2].start()
+    assert c_inside.wait(1), "C waited behind B's queue for another part-day"
+    release_a.set()
+    for t in threads:
+        t.join()
 
 
 def test_idle_keys_are_forgotten() -> None:
-    admission = Admission(2)
+    admission = Admission()
     with admission.write("v", [("A1", DAY)]):
         assert admission._keys
     assert not admission._keys

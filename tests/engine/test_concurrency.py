@@ -50,7 +50,7 @@ def race(calls: list[Callable[[], T]]) -> list[T]:
 @pytest.fixture
 def empty_engine(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
     db = create_engine(fresh_db, pool_size=CONTENDERS + 2)
-    yield HoldEngine(db, writers=None), db
+    yield HoldEngine(db, queue=False), db
     db.dispose()
 
 
@@ -108,7 +108,7 @@ def test_eight_at_once_beyond_thousands_of_rows_on_index_plans(
         connect_args={"options": "-c enable_seqscan=off"},
     )
     try:
-        racing = HoldEngine(forced, writers=None)
+        racing = HoldEngine(forced, queue=False)
         for trial in range(TRIALS):
             day = date(2027, 12, 6) + timedelta(days=trial)  # beyond every filled date (11/7)
             results = run_trial(racing, venue, [request(room=r, day=day) for r in rooms])
@@ -251,13 +251,13 @@ def test_admission_queues_same_slot_requests_and_keeps_the_outcome(
     invariants.check(sa_engine, venue)
 
 
-@pytest.mark.parametrize("writers", [None, 2], ids=["uncapped", "admission"])
+@pytest.mark.parametrize("queue", [False, True], ids=["straight", "admission"])
 def test_twin_submissions_of_one_key_make_one_hold_and_one_answer(
-    empty_engine: tuple[HoldEngine, sa.Engine], writers: int | None
+    empty_engine: tuple[HoldEngine, sa.Engine], queue: bool
 ) -> None:
     """A double click and Slack's retry arrive together: every twin gets the first answer."""
     _, db = empty_engine
-    engine = HoldEngine(db, writers=writers)
+    engine = HoldEngine(db, queue=queue)
     for trial in range(TRIALS // 5):
         truncate(db)
         venue = engine.save_venue(factories.venue(), now=NOW)

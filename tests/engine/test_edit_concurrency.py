@@ -28,7 +28,7 @@ OTHER = "U0SALES002"
 @pytest.fixture
 def empty(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
     db = create_engine(fresh_db, pool_size=6)
-    yield HoldEngine(db, writers=None), db
+    yield HoldEngine(db, queue=False), db
     db.dispose()
 
 

@@ -57,7 +57,7 @@ def test_the_venue_is_the_kept_copy_until_its_stored_revision_moves(
     saved = engine.save_venue(spec, now=NOW)
     first = engine.venue(saved.id)
     assert first is not None and first is engine.venue(saved.id), "unchanged: not read again"
-    other_process = HoldEngine(sa_engine, writers=None)
+    other_process = HoldEngine(sa_engine, queue=False)
     renamed = other_process.save_venue(replace(spec, name="ホテル新館"), now=NOW)
     seen = engine.venue(saved.id)
     assert seen is not None and seen is not first
@@ -72,7 +72,7 @@ def test_an_unreachable_database_is_a_typed_error_and_close_lets_go(db_url: str)
     with pytest.raises(DatabaseUnavailable):
         nowhere.venue_ids()
     pool = create_engine(db_url, pool_size=1)
-    engine = HoldEngine(pool, writers=None)
+    engine = HoldEngine(pool, queue=False)
     engine.ping()
     assert pool.pool.checkedin() == 1  # type: ignore[attr-defined]
     engine.close()

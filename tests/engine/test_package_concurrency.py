@@ -60,7 +60,7 @@ def deadlocks(db: sa.Engine) -> int:
 @pytest.fixture
 def empty(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine, str]]:
     db = create_engine(fresh_db, pool_size=4)
-    yield HoldEngine(db, writers=None), db, fresh_db
+    yield HoldEngine(db, queue=False), db, fresh_db
     db.dispose()
 
 

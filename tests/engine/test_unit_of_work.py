@@ -30,7 +30,13 @@ def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
     sa_engine: sa.Engine, venue: Venue
 ) -> None:
     outcomes: list[tuple[str, int]] = []
-    uow = UnitOfWork(sa_engine, observer=lambda o, a: outcomes.append((o, a)), sleep=lambda _: None)
+    causes: list[tuple[str, str]] = []
+    uow = UnitOfWork(
+        sa_engine,
+        observer=lambda o, a: outcomes.append((o, a)),
+        retried=lambda state, reason: causes.append((state, reason)),
+        sleep=lambda _: None,
+    )
     attempts: list[int] = []
 
     def work(conn: sa.Connection, attempt: int) -> int:
@@ -44,6 +50,7 @@ def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
     assert uow.run(work) == 2
     assert attempts == [1, 2], "each attempt is told its number"
     assert outcomes == [("ok", 2)]
+    assert causes == [("40001", "could not serialize access due to concurrent update")]
 
 
 def test_busy_after_the_last_attempt_with_backoff_between(

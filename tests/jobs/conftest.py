@@ -74,7 +74,7 @@ def data_dir() -> Iterator[Path]:
 
 @pytest.fixture
 def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
-    """An engine of its own on an empty database, as `osae` processes build it (writers capped)."""
+    """An engine of its own on an empty database, as `osae` processes build it (with admission)."""
     engine = bootstrap.hold_engine(fresh_db, pool_size=2)
     yield engine
     engine.close()
