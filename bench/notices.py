@@ -1,7 +1,7 @@
 """Notice delivery: DMs per second to a rate-limited Slack stand-in, and the time from a
 deadline passing to the promoted salesperson's DM.
 
-    python -m bench.notices [--users 300] [--per-user 1] [--busy-users 40] [--samples 30]
+    python -m bench.notices [--users 300] [--busy-users 40] [--samples 30]
 
 Runs real `osae worker` processes on a real Redis and PostgreSQL; the stand-in
 limits chat.postMessage to about one message a second per channel (bursts of three), as

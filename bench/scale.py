@@ -50,8 +50,8 @@ def main() -> None:
             f"filled {total:,} holds ({spans:,} live span rows) in "
             f"{time.perf_counter() - started:.0f} s"
         )
-        conflict_check(db, busy, args.samples)
-        requests(engine, busy, args.samples // 4)
+        conflict_check(db, busy, args.samples, total)
+        requests(engine, busy, args.samples // 4, total)
         sweep(engine, due_venue, args.due)
 
 
@@ -116,7 +116,7 @@ def populate_due(db: sa.Engine, engine: HoldEngine, due: int) -> Venue:
     return venue
 
 
-def conflict_check(db: sa.Engine, venue: Venue, samples: int) -> None:
+def conflict_check(db: sa.Engine, venue: Venue, samples: int, total: int) -> None:
     rng = random.Random(1)
     days = (PER_VENUE // 2) // (ROOMS_PER_VENUE * 3)
     checks = []
@@ -152,7 +152,9 @@ def conflict_check(db: sa.Engine, venue: Venue, samples: int) -> None:
             .all()
         )
         conn.rollback()
-    print("\nconflict check at 1M holds (the span read of a request, in a SERIALIZABLE txn)")
+    print(
+        f"\nconflict check at {total:,} holds (the span read of a request, in a SERIALIZABLE txn)"
+    )
     print("  " + latency_line("occupants of a random slot", latencies))
     print(
         "  plan: "
@@ -160,7 +162,7 @@ def conflict_check(db: sa.Engine, venue: Venue, samples: int) -> None:
     )
 
 
-def requests(engine: HoldEngine, venue: Venue, count: int) -> None:
+def requests(engine: HoldEngine, venue: Venue, count: int, total: int) -> None:
     rng = random.Random(2)
     latencies = []
     for _ in range(count):
@@ -172,7 +174,7 @@ def requests(engine: HoldEngine, venue: Venue, count: int) -> None:
         started = time.perf_counter()
         engine.request(venue.id, req, now=NOW)
         latencies.append(time.perf_counter() - started)
-    print("\nrequest at 1M holds (late-evening slots, free or 2nd)")
+    print(f"\nrequest at {total:,} holds (late-evening slots, free or 2nd)")
     print("  " + latency_line("engine.request", latencies))
 
 

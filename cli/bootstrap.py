@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TextIO
 
 import dramatiq
@@ -24,12 +25,11 @@ from dramatiq.brokers.redis import RedisBroker
 from slack_sdk import WebClient
 
 from bot.app import BotApp, build_app
-from bot.ids import DECISION_ACTION
 from bot.locales import UserLocales
 from bot.notices import render_card, render_card_line, render_failure_report, render_notice
 from bot.texts import DEFAULT_LOCALE
 from bot.venues import VenueResolver
-from cli import local_stack, localservices
+from cli import console_buttons, local_stack, localservices
 from cli.errors import CommandError
 from cli.settings import SettingError, Settings
 from core.db import create_engine
@@ -150,28 +150,22 @@ def slack_client(settings: Settings) -> WebClient:
     )
 
 
-def console(settings: Settings, out: TextIO = sys.stdout) -> Console:
-    """Notices on the terminal, in its language (or a person's, OSAE_CONSOLE_LANGS), each
-    button with the command that does the same."""
-
-    def command_for(action_id: str, value: str, recipient: str) -> str | None:
-        found = DECISION_ACTION.match(action_id)
-        if found is None or not value.isdigit():
-            return None
-        return settings.command("hold", found.group(1), value, "--actor", recipient)
-
+def console(settings: Settings, engine: HoldEngine, out: TextIO = sys.stdout) -> Console:
+    """Notices on the terminal: DMs in its language (or a person's, OSAE_CONSOLE_LANGS),
+    cards in the sales channel's (the Courier's ``report_locale``), each button with the
+    command that does the same, as whoever would press it (``cli.console_buttons``)."""
     return Console(
         out,
         language=settings.language or DEFAULT_LOCALE,
         languages=settings.console_languages,
-        command_for=command_for,
+        command_for=partial(console_buttons.command_for, settings, engine),
     )
 
 
-def transport(settings: Settings) -> Transport:
+def transport(settings: Settings, engine: HoldEngine) -> Transport:
     """Slack DMs when a bot token is set; otherwise the terminal (running without Slack)."""
     if not settings.slack_bot_token:
-        return console(settings)
+        return console(settings, engine)
     client = slack_client(settings)
     locales = UserLocales(client, ttl_seconds=LOCALE_TTL)
     return SlackDM(client, locales, timeout=settings.tuning.slack_timeout)
@@ -229,7 +223,7 @@ class Runtime:
 
     def courier(self, via: Transport | None = None) -> Courier:
         """Outbox delivery through ``via`` (default: Slack DMs, or the terminal)."""
-        carrier = via or transport(self.settings)
+        carrier = via or transport(self.settings, self.engine)
         # Without Slack the terminal plays the sales channel: cards print there too.
         on_console = CONSOLE_CHANNEL if isinstance(carrier, Console) else None
         return Courier(

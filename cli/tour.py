@@ -6,6 +6,7 @@ relative to today by `date`, so they work whenever they are pasted.
 
 from __future__ import annotations
 
+from bot.texts import DEFAULT_LOCALE, lang
 from cli.settings import Settings
 
 DEMO_VENUE = "grand-tokyo"  # examples/venue.toml, which `osae serve` loads into a new database
@@ -16,6 +17,7 @@ def without_slack(settings: Settings, venue_ids: list[str], manifest: str) -> st
     lines = [
         "",
         "osae: running without Slack: each notice is printed here as the Slack DM it would be.",
+        *languages(settings),
     ]
     if DEMO_VENUE in venue_ids:
         venue = ["--venue", DEMO_VENUE] if len(venue_ids) > 1 else []
@@ -29,6 +31,19 @@ def without_slack(settings: Settings, venue_ids: list[str], manifest: str) -> st
         ]
     lines += ["", *connect_slack_briefly(settings, manifest), ""]
     return "\n".join(lines)
+
+
+def languages(settings: Settings) -> list[str]:
+    """Why cards and DMs may print in two languages: as in Slack, a card is the sales
+    channel's (its language: OSAE_LANG, else ja) and a DM its reader's (here the terminal's)."""
+    channel, terminal = lang(settings.report_locale), lang(settings.language or DEFAULT_LOCALE)
+    readers = {terminal, *(lang(v) for v in settings.console_languages.values())}
+    if readers == {channel}:
+        return []
+    return [
+        f"Cards print in the sales channel's language ({channel}, set by OSAE_LANG) and DMs in "
+        f"each reader's (the terminal's {terminal}, or OSAE_CONSOLE_LANGS), as in Slack."
+    ]
 
 
 def try_it(settings: Settings, venue: list[str]) -> list[str]:

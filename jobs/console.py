@@ -1,9 +1,10 @@
 """The terminal as the outbox's transport, for running osae without Slack.
 
 Each notice becomes a block of plain text: who would get it, its title and body in their
-language, and the buttons a Slack user would see, each with the command that does the same
-from a second terminal. The Courier sends through it exactly as through Slack (same claims,
-leases, retries), so what works here works with Slack.
+language (a card: in the sales channel's, as the Courier renders it), and the buttons a Slack
+user would see, each with the command that does the same from a second terminal (given by
+the composition root: ``CommandFor``). The Courier sends through it exactly as through
+Slack (same claims, leases, retries), so what works here works with Slack.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from core.notices import Notice, NoticeKind
@@ -40,8 +42,20 @@ _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>")
 _MENTION = re.compile(r"<[@#!]([^<>|]+)>")
 _EMOJI = re.compile(r":[a-z0-9_+-]+:")
 
-# (action_id, value, recipient) -> the command that does what the button does, or None
-CommandFor = Callable[[str, str, str], str | None]
+
+@dataclass(frozen=True)
+class Button:
+    """A button of a printed message, and where it shows: what ``CommandFor`` explains."""
+
+    action_id: str
+    value: str
+    to: str  # whom the message went to: a person (a DM), or the channel of a card
+    notice: Notice | None = None  # the outbox row it belongs to (None: not a notice)
+    card: bool = False  # on a hold's card (the sales channel's): its salesperson presses it
+
+
+# a button -> the command that does what it does (or says why there is none), or None
+CommandFor = Callable[[Button], str | None]
 
 
 class Console:
@@ -71,12 +85,13 @@ class Console:
         self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
     ) -> Outcome:
         head = f"Slack thread line → {to} (card {thread})" if thread else None
-        return self._print(self.block(to, message, notice, head=head))
+        card = notice is not None and notice.kind == NoticeKind.CARD
+        return self._print(self.block(to, message, notice, head=head, card=card))
 
     def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
         about = f"hold #{notice.hold_id}, " if notice.hold_id else ""
         head = f"Slack card redrawn → {channel} ({about}card {ts})"
-        outcome = self._print(self.block(channel, message, notice, head=head))
+        outcome = self._print(self.block(channel, message, notice, head=head, card=True))
         return Delivered(channel, ts) if isinstance(outcome, Delivered) else outcome
 
     def _print(self, block: str) -> Outcome:
@@ -89,10 +104,18 @@ class Console:
         return Delivered(CHANNEL, f"{time.time():.6f}")
 
     def block(
-        self, to: str, message: Rendered, notice: Notice | None, *, head: str | None = None
+        self,
+        to: str,
+        message: Rendered,
+        notice: Notice | None,
+        *,
+        head: str | None = None,
+        card: bool = False,
     ) -> str:
+        """``card``: the message is a hold's card, whose buttons its salesperson presses."""
         head = head or _head(to, notice)
-        body = lines_of(message.blocks, to, self.command_for) or [plain(message.text)]
+        body = lines_of(message.blocks, to, self.command_for, notice=notice, card=card)
+        body = body or [plain(message.text)]
         rule = "─" * max(12, 60 - len(head))
         return "\n".join([f"╭─ {head} {rule}", *(f"│ {line}" for line in body), "╰─", ""])
 
@@ -107,9 +130,15 @@ def _head(to: str, notice: Notice | None) -> str:
 
 
 def lines_of(
-    blocks: Sequence[dict[str, Any]], to: str, command_for: CommandFor | None
+    blocks: Sequence[dict[str, Any]],
+    to: str,
+    command_for: CommandFor | None,
+    *,
+    notice: Notice | None = None,
+    card: bool = False,
 ) -> list[str]:
-    """What a Slack user would see of ``blocks``, as lines of text."""
+    """What a Slack user would see of ``blocks``, as lines of text (with ``command_for``,
+    each button's command under the buttons)."""
     lines: list[str] = []
     for block in blocks:
         kind = block.get("type")
@@ -123,7 +152,8 @@ def lines_of(
         elif kind == "divider":
             lines.append("─" * 20)
         elif kind == "actions":
-            lines += _buttons(block.get("elements") or [], to, command_for)
+            elements = block.get("elements") or []
+            lines += _buttons(elements, to, command_for, notice=notice, card=card)
     return lines
 
 
@@ -142,15 +172,21 @@ def _text_lines(item: Any) -> list[str]:
     return plain(str(item["text"])).splitlines()
 
 
-def _buttons(elements: list[dict[str, Any]], to: str, command_for: CommandFor | None) -> list[str]:
+def _buttons(
+    elements: list[dict[str, Any]],
+    to: str,
+    command_for: CommandFor | None,
+    *,
+    notice: Notice | None,
+    card: bool,
+) -> list[str]:
     buttons = [e for e in elements if e.get("type") == "button"]
     if not buttons:
         return []
     lines = ["  ".join(f"[ {plain(b['text']['text'])} ]" for b in buttons)]
     for button in buttons:
-        command = command_for and command_for(
-            str(button.get("action_id", "")), str(button.get("value", "")), to
-        )
+        action_id, value = str(button.get("action_id", "")), str(button.get("value", ""))
+        command = command_for and command_for(Button(action_id, value, to, notice, card))
         if command:
             lines.append(f"  {plain(button['text']['text'])}: {command}")
     return lines

@@ -78,7 +78,7 @@ def courier(bot: Harness) -> Courier:
     """The jobs' outbox delivery, as Slack DMs to the stand-in."""
     return Courier(
         engine=bot.engine,
-        transport=bootstrap.transport(slack_settings(bot.slack)),
+        transport=bootstrap.transport(slack_settings(bot.slack), bot.engine),
         render=render_notice,
         render_report=render_failure_report,
         now=lambda: bot.clock[0],

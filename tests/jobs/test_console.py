@@ -9,9 +9,10 @@ from datetime import datetime, timedelta
 
 from bot.texts import text
 from cli.bootstrap import Runtime, console
+from cli.console_buttons import EDIT_ALSO
 from core.engine import HoldEngine
-from core.model import Hold, Venue
-from core.results import Requested, Swept
+from core.model import Hold, HoldEdit, ItemRequest, Venue
+from core.results import Refused, Requested, Swept
 from jobs.console import CHANNEL, Console, plain
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
@@ -54,9 +55,13 @@ def test_a_promotion_prints_as_the_dm_it_would_be_in_the_recipients_language(
     runtime: Runtime, venue: Venue, clock: MovingClock
 ) -> None:
     out = io.StringIO()
-    settings = replace(runtime.settings, language="C.UTF-8", console_languages={SECOND: "ja"})
-    transport = console(settings)
-    transport.out = out
+    settings = replace(
+        runtime.settings,
+        language="C.UTF-8",
+        console_languages={SECOND: "ja"},
+        launcher="python3 dev.py",
+    )
+    transport = console(settings, runtime.engine, out)
     held = lapse(runtime.engine, venue, clock())
 
     drained = runtime.courier(transport).drain(venue.id)
@@ -69,7 +74,14 @@ def test_a_promotion_prints_as_the_dm_it_would_be_in_the_recipients_language(
     assert plain(text("ja", "notice.promoted.title")) in block, "SECOND reads Japanese"
     assert f"[ {text('ja', 'button.confirm')} ]" in block
     assert f"[ {text('ja', 'button.release')} ]" in block
-    assert f"osae hold confirm {held.id} --actor {SECOND}" in block
+    # each button as the command its recipient would type, in a second terminal
+    osae = "python3 dev.py osae hold"
+    assert f"  {text('ja', 'button.confirm')}: {osae} confirm {held.id} --actor {SECOND}\n" in block
+    assert f"  {text('ja', 'button.release')}: {osae} release {held.id} --actor {SECOND}\n" in block
+    assert (
+        f"  {text('ja', 'edit.button')}: {osae} edit {held.id} --actor {SECOND} "
+        f"--version {held.version} --end HH:MM {EDIT_ALSO}\n"
+    ) in block
     assert "*" not in block and ":tada:" not in block, "no Slack markup left"
     expired = printed[printed.index(f"Slack DM → {FIRST}") : printed.index(block)]
     assert plain(text("en", "notice.expired.title")) in expired, "FIRST reads the terminal's"
@@ -104,8 +116,10 @@ def test_without_slack_the_terminal_shows_each_card_and_its_redraws(
     runtime: Runtime, venue: Venue, clock: MovingClock
 ) -> None:
     out = io.StringIO()
-    transport = Console(out, language="ja")
-    runtime = replace(runtime, settings=replace(runtime.settings, sales_channel=None))
+    # the terminal reads English; the channel's cards are in its language (OSAE_LANG, else ja)
+    settings = replace(runtime.settings, sales_channel=None, language="en_US.UTF-8")
+    runtime = replace(runtime, settings=settings)
+    transport = console(settings, runtime.engine, out)
     courier = runtime.courier(transport)
     assert courier.card_channel == CHANNEL  # the terminal plays the sales channel
     held = lapse(runtime.engine, venue, clock(), announce=True)
@@ -114,8 +128,63 @@ def test_without_slack_the_terminal_shows_each_card_and_its_redraws(
     printed = out.getvalue()
     assert printed.count("Slack card → console") == 2, "each CLI hold's card, once"
     redrawn = printed[printed.index(f"Slack card redrawn → console (hold #{held.id}") :]
-    assert "1番手" in redrawn and f"osae hold confirm {held.id}" not in redrawn
-    assert "[ 本予約にする ]  [ 延長する ]  [ 取り下げる ]" in redrawn
+    redrawn = redrawn[: redrawn.index("╰─")]
+    assert "1番手" in redrawn
+    assert "[ 本予約にする ]  [ 延長する ]  [ 取り下げる ]  [ 変更 ]  [ 別の候補日 ]" in redrawn
+    # a card's buttons are pressed by the hold's salesperson, never "console"
+    assert "--actor console" not in printed
+    assert redrawn.endswith(
+        "\n".join(
+            [
+                f"│   本予約にする: osae hold confirm {held.id} --actor {SECOND}",
+                f"│   延長する: osae hold extend {held.id} --actor {SECOND}",
+                f"│   取り下げる: osae hold release {held.id} --actor {SECOND}",
+                f"│   変更: osae hold edit {held.id} --actor {SECOND} --version {held.version} "
+                f"--end HH:MM {EDIT_ALSO}",
+                f"│   別の候補日: osae hold request --enquiry {held.enquiry_id} --date YYYY-MM-DD "
+                "--room hoo --start 11:00 --end 15:00",
+                "",
+            ]
+        )
+    )
     assert "Slack thread line → console" in printed
     assert "期限切れ → 1番手 に繰り上げ" in printed
     assert runtime.engine.card(venue.id, held.id) is not None
+
+
+def test_a_package_cards_buttons_are_its_salespersons_as_the_hold_is_now(
+    runtime: Runtime, venue: Venue, clock: MovingClock
+) -> None:
+    """Chapel 11:00-12:00 + 鳳凰 12:30-15:30, its salesperson then changed to FIRST: the card
+    drawn after names FIRST, the hold's new version and the package's rooms."""
+    out = io.StringIO()
+    runtime = replace(runtime, settings=replace(runtime.settings, sales_channel=None))
+    courier = runtime.courier(console(runtime.settings, runtime.engine, out))
+    now = clock()
+    ask = replace(
+        factories.request(room="chapel", start="11:00", end="12:00", salesperson=SECOND),
+        also=(ItemRequest("hoo", 12 * 60 + 30, 15 * 60 + 30),),
+    )
+    requested = runtime.engine.request(venue.id, ask, now=now, announce=True)
+    assert isinstance(requested, Requested)
+    assert courier.drain(venue.id).failed == 0  # the card, posted
+    change = HoldEdit(requested.hold.id, requested.hold.version, SECOND, salesperson=FIRST)
+    edited = runtime.engine.edit(venue.id, change, now=now)
+    assert not isinstance(edited, Refused) and edited.kept_place
+    held = edited.hold
+
+    assert courier.drain(venue.id).failed == 0  # the card, redrawn
+    printed = out.getvalue()
+    card = printed[printed.rindex(f"Slack card redrawn → console (hold #{held.id}") :]
+    card = card[: card.index("╰─")]
+    assert f"担当 @{FIRST}" in card
+    assert f"│   本予約にする: osae hold confirm {held.id} --actor {FIRST}\n" in card
+    assert (
+        f"│   変更: osae hold edit {held.id} --actor {FIRST} --version {held.version} "
+        f"--item chapel --end HH:MM {EDIT_ALSO}\n"
+    ) in card
+    assert (
+        f"│   別の候補日: osae hold request --enquiry {held.enquiry_id} --date YYYY-MM-DD "
+        "--room chapel --start 11:00 --end 12:00 --also hoo,12:30,15:30\n"
+    ) in card
+    assert held.version > requested.hold.version and SECOND not in card.split("担当")[1]

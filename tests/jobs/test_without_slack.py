@@ -66,6 +66,8 @@ def test_run_without_slack_prints_the_promotion_and_one_ctrl_c_stops_everything(
         assert "did not stop cleanly" in said
         assert f"port {holder.getsockname()[1]} (used last time) is taken" in said
         assert "Try it from a second terminal" in said and "python3 dev.py osae hold" in said
+        # the terminal reads English, the channel's cards Japanese: said once, with why
+        assert "Cards print in the sales channel's language (ja, set by OSAE_LANG)" in said
         assert "Socket Mode: SLACK_BOT_TOKEN=" in said and "SLACK_SIGNING_SECRET=" in said
         assert healthz(port) == {"ok": True, "database": "ok", "redis": "ok"}
 
@@ -93,6 +95,15 @@ def test_run_without_slack_prints_the_promotion_and_one_ctrl_c_stops_everything(
         assert f"python3 dev.py osae hold confirm {second['id']} --actor {SECOND}" in block
         expired = printed[printed.index(f"Slack DM → {FIRST} (expired") :]
         assert plain(text("en", "notice.expired.title")) in expired.split("╰─")[0]
+        # its card, redrawn 1st, in the channel's language: its salesperson presses its buttons
+        card_head = f"Slack card redrawn → console (hold #{second['id']}"
+        serve.wait_for_output("1番手 に繰り上げ · 期限 ", timeout=30)  # the line after it
+        printed = serve.output()
+        card = printed[printed.rindex(card_head) :].split("╰─")[0]
+        confirm = f"python3 dev.py osae hold confirm {second['id']} --actor {SECOND}"
+        assert f"{text('ja', 'button.confirm')}: {confirm}" in card
+        assert f"--enquiry {second['enquiry']} --date YYYY-MM-DD --room hoo" in card
+        assert "--actor console" not in printed
 
         started = servers(data, serve.proc.pid)
         assert len(started) >= 3

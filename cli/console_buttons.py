@@ -1,0 +1,68 @@
+"""The command a button of a notice printed in the terminal stands for (osae without Slack).
+
+The actor is whoever would press the button: a DM's recipient, or, on a hold's card (what
+the sales channel shows), the hold's salesperson. The hold as it is when printed gives the
+rest: its version for an edit, its enquiry, rooms and times for another date.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot import ids
+from cli.settings import Settings
+from core.engine import HoldEngine
+from core.model import Hold
+from core.results import Refused
+from jobs.console import Button
+
+# What an edit may change besides the end time its command shows (`osae hold edit --help`).
+EDIT_ALSO = "(or --date YYYY-MM-DD, --start, --room, --customer, --note, --salesperson)"
+
+
+def command_for(settings: Settings, engine: HoldEngine, button: Button) -> str | None:
+    """``osae hold confirm 2 --actor U0SALES001`` and the like; None for a button that is not
+    a hold's (or whose hold is gone)."""
+    verb = ids.decision(button.action_id)
+    ours = verb is not None or button.action_id in (ids.EDIT, ids.ANOTHER_DATE)
+    if not ours or not button.value.isdigit() or button.notice is None:
+        return None
+    if verb is not None and not button.card:  # a DM: its recipient presses
+        return settings.command("hold", verb, button.value, "--actor", button.to)
+    venue_id = button.notice.venue_id
+    hold = engine.hold(venue_id, int(button.value))
+    venue = engine.venue(venue_id)
+    if isinstance(hold, Refused) or venue is None:
+        return None
+    actor = hold.salesperson if button.card else button.to
+    if verb is not None:
+        return settings.command("hold", verb, str(hold.id), "--actor", actor)
+    if button.action_id == ids.EDIT:
+        return edit(settings, hold, actor)
+    return another_date(settings, hold, venue.tz)
+
+
+def edit(settings: Settings, hold: Hold, actor: str) -> str:
+    """The edit form as a command: the hold's version, and its (first room's) end time."""
+    item = hold.items[0]
+    which = ["--item", item.room_id] if hold.is_package else []
+    words = ["hold", "edit", str(hold.id), "--actor", actor, "--version", str(hold.version)]
+    return " ".join([settings.command(*words, *which, "--end", "HH:MM"), EDIT_ALSO])
+
+
+def another_date(settings: Settings, hold: Hold, tz: ZoneInfo) -> str:
+    """The form for another date of the hold's enquiry: its rooms and times, the date left
+    to choose (customer, kind and salesperson are the enquiry's; only a card has the button,
+    and its salesperson presses it: the creator is the salesperson, the command's default)."""
+    first, *more = hold.items
+    words = ["hold", "request", "--enquiry", str(hold.enquiry_id), "--date", "YYYY-MM-DD"]
+    words += ["--room", first.room_id, "--start", _clock(first.start_at, tz)]
+    words += ["--end", _clock(first.end_at, tz)]
+    for item in more:
+        words += ["--also", f"{item.room_id},{_clock(item.start_at, tz)},{_clock(item.end_at, tz)}"]
+    return settings.command(*words)
+
+
+def _clock(moment: datetime, tz: ZoneInfo) -> str:
+    return moment.astimezone(tz).strftime("%H:%M")

@@ -1,0 +1,133 @@
+"""Every bench of bench/ runs end to end at its smallest size, so none rots unnoticed.
+
+Each runs as `python3 dev.py bench NAME` does (``python -m bench.NAME``, this interpreter), on
+the test PostgreSQL and Redis (``bench.common`` finds them as the tests do), with arguments
+that still take every part of it: both variants, every phase, every printed figure from at
+least one sample. A bench added to bench/ without an entry here fails the first test.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+HELPERS = {"__init__", "common", "variants"}  # bench/ modules that are not benches
+FIGURE = r"p50 +[0-9.]+ ms +p95 +[0-9.]+ ms"
+
+# bench -> (its smallest arguments, lines its output must have: one regex each)
+SMALL: dict[str, tuple[str, list[str]]] = {
+    "hot_slot": (
+        "--trials 1 --contenders 3 --requests 12 --threads 2",
+        [
+            r"^engine \(SERIALIZABLE \+ part-day bump\)$",
+            r"^naive READ COMMITTED$",
+            r"^READ COMMITTED \+ FOR UPDATE$",
+            r"^ +1 trials +accepted \d \(ranks [\d,]+\), refused \d$",
+            r"^  latency per request +" + FIGURE,
+            r"random slots of 1 venue\(s\)",
+            r"random slots of 4 venue\(s\)",
+            r"^  throughput ratio engine / FOR UPDATE baseline: \d+\.\d\d$",
+        ],
+    ),
+    "packages": (
+        "--trials 1 --contenders 3 --requests 12 --threads 2",
+        [
+            r"^3-room wedding, rooms in opposite orders$",
+            r"^one room$",
+            r"^  busy \(no answer after every retry\): \d+$",
+            r"^  3-room wedding +" + FIGURE,
+            r"^  p95 of a 3-room request / p95 of a one-room request: \d+\.\d\d$",
+        ],
+    ),
+    "scale": (
+        # the holds fill one venue of 20,000 whatever --holds says; 4 samples: 1 request
+        "--holds 2000 --due 50 --samples 4",
+        [
+            r"^filled 20,060 holds",
+            r"^conflict check at 20,060 holds",
+            r"^  occupants of a random slot +" + FIGURE + r" .*\(n=4\)$",
+            r"Index Only Scan",
+            r"^  engine\.request +" + FIGURE + r" .*\(n=1\)$",
+            r"^  expired 50, promoted 10 in [0-9.]+ s",
+        ],
+    ),
+    "search": (
+        "--holds 2000 --samples 2",
+        [
+            r"^filled 20,000 holds",
+            r"^  engine\.search \(whole call\) +" + FIGURE,
+            r"^  outcomes: first [\d,]+, second [\d,]+, taken [\d,]+$",
+            r"^  its one statement +" + FIGURE,
+            r"^  plan:$",
+            r"^  deciding, lean \(what search runs\) +" + FIGURE,
+            r"^  lean / reference at p50: \d+\.\d\d$",
+        ],
+    ),
+    "team": (
+        "--holds 200 --firsts 20 --events 60 --samples 2",
+        [
+            r"^venue: 224 holds, 60 audit events; home: \d+ deadlines, 4 waiting$",
+            r"^day \(10 rooms, a busy day\) +" + FIGURE + r" .*\(\d+ statements\)$",
+            r"^team home +" + FIGURE + r" .*\(\d+ statements\)$",
+            r"^month counts +" + FIGURE + r" .*\(\d+ statements\)$",
+        ],
+    ),
+    "bot_ack": (
+        "--rounds 1 --concurrency 2 --threads 2",
+        [
+            r"^submit \(one at a time\): server +" + FIGURE,
+            r"^submit \(one slot, a race\): server +" + FIGURE,
+            r"^   of which engine\.request +" + FIGURE,
+            r"^preview: request -> views\.update +" + FIGURE,
+            r"^worst server p95 [0-9.]+ ms: (meets|MISSES) the 100 ms target$",
+            r'^Web API calls made: \{.*"views\.update": 2',
+        ],
+    ),
+    "notices": (
+        "--users 2 --busy-users 1 --samples 2 --workers 1 --threads 1",
+        [
+            r"^stand-in ceiling: \d+ calls/s",
+            r"^2 users x 1 notices: 2 DMs in [0-9.]+s",
+            r"^1 users x 6 notices: 6 DMs in [0-9.]+s = [0-9.]+/s; 429s answered: \d+",
+            r"^deadline -> DM \(1 s ticks\) +p50 +[0-9.]+ ms +p95 +[0-9.]+ ms .*\(n=2\)$",
+            r"^tick -> sweep -> drain -> DM +p50",
+        ],
+    ),
+}
+
+
+def benches() -> list[str]:
+    return sorted(p.stem for p in (REPO / "bench").glob("*.py") if p.stem not in HELPERS)
+
+
+def test_every_bench_has_its_smallest_run_here() -> None:
+    assert benches() == sorted(SMALL), "give a new bench its smallest arguments in SMALL"
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_a_bench_runs_end_to_end_at_its_smallest_size(name: str) -> None:
+    args, expected = SMALL[name]
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{name}", *args.split()],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    took = time.monotonic() - started
+    said = f"bench {name} ({took:.1f} s), exit {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    assert done.returncode == 0, said
+    assert "Traceback" not in done.stderr, said
+    missing = [want for want in expected if not re.search(want, done.stdout, re.MULTILINE)]
+    assert not missing, f"lines not printed: {missing}\n{said}"
+    # every figure had samples: a part given none prints nan
+    assert not re.search(r"\bnan\b", done.stdout), said
+    assert took < 60, f"too slow for the suite: {said}"
