@@ -19,20 +19,24 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 HELPERS = {"__init__", "common", "variants"}  # bench/ modules that are not benches
 FIGURE = r"p50 +[0-9.]+ ms +p95 +[0-9.]+ ms"
+ROW = r"[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +(1|[0-9]\.[0-9]{3}) +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{3}"
 
 # bench -> (its smallest arguments, lines its output must have: one regex each)
 SMALL: dict[str, tuple[str, list[str]]] = {
     "hot_slot": (
-        "--trials 1 --contenders 3 --requests 12 --threads 2",
+        "--trials 1 --contenders 3 --requests 12 --threads 2 --rounds 1",
         [
-            r"^engine \(SERIALIZABLE \+ part-day bump\)$",
-            r"^naive READ COMMITTED$",
-            r"^READ COMMITTED \+ FOR UPDATE$",
+            r"^  engine \(SERIALIZABLE \+ part-day bump\)$",
+            r"^  naive READ COMMITTED$",
+            r"^  READ COMMITTED \+ FOR UPDATE$",
             r"^ +1 trials +accepted \d \(ranks [\d,]+\), refused \d$",
-            r"^  latency per request +" + FIGURE,
-            r"random slots of 1 venue\(s\)",
-            r"random slots of 4 venue\(s\)",
-            r"^  throughput ratio engine / FOR UPDATE baseline: \d+\.\d\d$",
+            r"^mix +variant +req/s +p50 ms +p95 ms +p99 ms +attempts +x FOR UPDATE +x floor$",
+            *(
+                rf"^{mix} +{variant} +{ROW}$"
+                for mix in ("hot slot", "1 venue", "4 venues")
+                for variant in ("engine", "FOR UPDATE", "bare lock", "floor")
+            ),
+            r"^engine attempts started again: \d+ in \d+ requests$",
         ],
     ),
     "packages": (
@@ -83,9 +87,15 @@ SMALL: dict[str, tuple[str, list[str]]] = {
         [
             r"^submit \(one at a time\): server +" + FIGURE,
             r"^submit \(one slot, a race\): server +" + FIGURE,
-            r"^   of which engine\.request +" + FIGURE,
+            r"^   engine\.request +" + FIGURE,
+            r"^   admission wait +" + FIGURE,
+            r"^   transaction +" + FIGURE,
+            r"^   after-ack work +" + FIGURE,
             r"^preview: request -> views\.update +" + FIGURE,
-            r"^worst server p95 [0-9.]+ ms: (meets|MISSES) the 100 ms target$",
+            *(
+                rf"^submit \({what}\): server p95 [0-9.]+ ms (meets|MISSES) the 150 ms target$"
+                for what in ("distinct slots", "one slot, a race")
+            ),
             r'^Web API calls made: \{.*"views\.update": 2',
         ],
     ),
