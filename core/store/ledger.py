@@ -19,8 +19,7 @@ from core.model import Venue
 Key = tuple[str, date]
 
 # Rows are written in the order given: INSERT ... SELECT follows the ORDER BY.
-_BUMP = sa.text(
-    """
+_BUMP_ROWS = """
     INSERT INTO part_days (venue_id, part_id, day, version, live_spans)
     SELECT :venue, k.part_id, k.day, 1, k.delta
     FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[]), CAST(:deltas AS int[]))
@@ -29,26 +28,16 @@ _BUMP = sa.text(
     ON CONFLICT (venue_id, part_id, day) DO UPDATE
       SET version = part_days.version + 1,
           live_spans = part_days.live_spans + EXCLUDED.live_spans
-    """
-)
+"""
+_BUMP = sa.text(_BUMP_ROWS)
 # The same bump, answering the rows' span counts after it and the venue's revision (so a
 # cached venue is checked in the same round trip).
 _BUMP_COUNTED = sa.text(
-    """
-    WITH bumped AS (
-      INSERT INTO part_days (venue_id, part_id, day, version, live_spans)
-      SELECT :venue, k.part_id, k.day, 1, k.delta
-      FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[]), CAST(:deltas AS int[]))
-           WITH ORDINALITY AS k(part_id, day, delta, n)
-      ORDER BY k.n
-      ON CONFLICT (venue_id, part_id, day) DO UPDATE
-        SET version = part_days.version + 1,
-            live_spans = part_days.live_spans + EXCLUDED.live_spans
-      RETURNING live_spans
-    )
+    f"""
+    WITH bumped AS ({_BUMP_ROWS} RETURNING live_spans)
     SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
            (SELECT coalesce(sum(live_spans), 0) FROM bumped) AS live
-    """
+    """  # noqa: S608 - a constant of this module, no input
 )
 # With the venue's revision, so a cached venue is checked in the same round trip.
 _LIVE = sa.text(
@@ -68,18 +57,8 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
     its reads used (docs/architecture.md, Concurrency); the unit of work retries it on a new
     snapshot.
     """
-    if not changes:
-        return
-    keys = sorted(changes)
-    conn.execute(
-        _BUMP,
-        {
-            "venue": venue_id,
-            "parts": [k[0] for k in keys],
-            "days": [k[1] for k in keys],
-            "deltas": [changes[k] for k in keys],
-        },
-    )
+    if changes:
+        conn.execute(_BUMP, _bumped(venue_id, changes))
 
 
 def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) -> int:
@@ -88,20 +67,21 @@ def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) 
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
-    keys = sorted(changes)
-    row = conn.execute(
-        _BUMP_COUNTED,
-        {
-            "venue": venue.id,
-            "parts": [k[0] for k in keys],
-            "days": [k[1] for k in keys],
-            "deltas": [changes[k] for k in keys],
-        },
-    ).one()
+    row = conn.execute(_BUMP_COUNTED, _bumped(venue.id, changes)).one()
     if row.revision != venue.revision:
         raise StaleVenue(venue.id)
     before: int = row.live - sum(changes.values())
     return before
+
+
+def _bumped(venue_id: str, changes: Mapping[Key, int]) -> dict[str, object]:
+    keys = sorted(changes)
+    return {
+        "venue": venue_id,
+        "parts": [k[0] for k in keys],
+        "days": [k[1] for k in keys],
+        "deltas": [changes[k] for k in keys],
+    }
 
 
 _PREPARE = sa.text(
