@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -16,6 +16,10 @@ from core.rules.spans import MAX_SPAN
 # part, index-only but for the deadline of holds with a blocking tentative item (what
 # "2nd until" shows). The venue row comes along so a cached venue is checked in the same
 # round trip; a venue with no span in range still answers its one row.
+# revision, hold id, item, part, start, end (microseconds), blocking, confirmed, deadline;
+# the venue's row alone (every span column None) when no span is in range
+SpanRow = tuple[int, int | None, int, str, int, int, bool, bool, datetime | None]
+
 _SPANS = sa.text(
     """
     SELECT v.revision, s.hold_id, s.item_no, s.part_id,
@@ -48,17 +52,20 @@ def live_between(
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
-    rows = conn.execute(
-        _SPANS,
-        {
-            "venue": venue.id,
-            "parts": sorted(set(parts)),
-            "lo": lo,
-            "hi": hi,
-            "max_span": MAX_SPAN,
-        },
-    ).all()
-    if not rows or rows[0].revision != venue.revision:
+    return ledger_of(spans_between(conn, venue, parts, lo, hi), venue)
+
+
+def spans_between(
+    conn: sa.Connection, venue: Venue, parts: Iterable[str], lo: datetime, hi: datetime
+) -> Sequence[SpanRow]:
+    """The one statement of ``live_between``, its rows as plain tuples."""
+    params = {"venue": venue.id, "parts": sorted(set(parts)), "lo": lo, "hi": hi}
+    return conn.execute(_SPANS, {**params, "max_span": MAX_SPAN}).tuples().all()
+
+
+def ledger_of(rows: Sequence[SpanRow], venue: Venue) -> tuple[Ledger, dict[int, datetime | None]]:
+    """``spans_between``'s rows as ``live_between`` answers them (``StaleVenue`` too)."""
+    if not rows or rows[0][0] != venue.revision:
         raise StaleVenue(venue.id)
     by_part: dict[str, list[Live]] = {}
     deadlines: dict[int, datetime | None] = {}
