@@ -39,7 +39,7 @@ from bench.common import bench_database, latency_line, percentile
 from cli.processes import settle_heap
 from core.engine import HoldEngine
 from core.model import Room, Slot, Venue
-from core.results import Availability, Outcome, Place
+from core.results import Availability, Outcome
 from core.rules import search as rules
 from core.rules.search import Search
 from core.rules.spans import MAX_SPAN, local_instant
@@ -184,7 +184,7 @@ def phases(db: sa.Engine, venue: Venue, samples: int) -> None:
         for query in queries(samples):
             with conn.begin():
                 laps.start()
-                looked, asked = checked(query, venue, today)
+                looked, asked = rules.looked_at(query, venue, today, NOW)
                 laps.lap("dates, times, places")
                 rooms = {place.room.id: place.room for place in looked}.values()
                 reach = rules.reach(asked, rooms)
@@ -219,12 +219,7 @@ class Laps:
         self._last = now
 
 
-def checked(query: Search, venue: Venue, today: date) -> tuple[list[Place], list[rules.Asked]]:
-    looked = rules.places(query, venue, today)
-    return looked, rules.check_all(looked, venue, query.kind, NOW)
-
-
-def profile(engine: HoldEngine, venue: Venue, samples: int) -> None:
+def profile(engine: HoldEngine, venue: Venue, samples: int, order: str = "tottime") -> None:
     """The searches again under cProfile (slower: compare functions, not milliseconds)."""
     profiler = cProfile.Profile()
     profiler.enable()
@@ -232,7 +227,7 @@ def profile(engine: HoldEngine, venue: Venue, samples: int) -> None:
         engine.search(venue.id, query, now=NOW)
     profiler.disable()
     print("\nprofile of the whole calls, by own time:")
-    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+    pstats.Stats(profiler).sort_stats(order).print_stats(25)
 
 
 def plan(db: sa.Engine, venue: Venue, samples: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -16,16 +17,14 @@ from core.rules.spans import MAX_SPAN
 # part, index-only but for the deadline of holds with a blocking tentative item (what
 # "2nd until" shows). The venue row comes along so a cached venue is checked in the same
 # round trip; a venue with no span in range still answers its one row.
-# revision, hold id, item, part, start, end (microseconds), blocking, confirmed, deadline;
-# the venue's row alone (every span column None) when no span is in range
-SpanRow = tuple[int, int | None, int, str, int, int, bool, bool, datetime | None]
-
 _SPANS = sa.text(
     """
     SELECT v.revision, s.hold_id, s.item_no, s.part_id,
-           -- whole microseconds since the epoch, as the search compares them
-           CAST(extract(epoch FROM s.starts_at) * 1000000 AS bigint) AS starts,
-           CAST(extract(epoch FROM s.ends_at) * 1000000 AS bigint) AS ends,
+           -- whole microseconds since the epoch, as the search compares them: date_part's
+           -- double (an exact division of the stored microseconds) rounds back to them
+           -- exactly to the year 2100 (and costs a third of extract's numeric)
+           CAST(date_part('epoch', s.starts_at) * 1000000 AS bigint) AS starts,
+           CAST(date_part('epoch', s.ends_at) * 1000000 AS bigint) AS ends,
            s.blocking, s.confirmed,
            -- a key lookup per blocking tentative row (a join would hash the venue's holds)
            CASE WHEN s.blocking AND NOT s.confirmed THEN
@@ -57,23 +56,33 @@ def live_between(
 
 def spans_between(
     conn: sa.Connection, venue: Venue, parts: Iterable[str], lo: datetime, hi: datetime
-) -> Sequence[SpanRow]:
-    """The one statement of ``live_between``, its rows as plain tuples."""
+) -> Sequence[Sequence[Any]]:
+    """The one statement of ``live_between``: the revision, then each span's hold, item,
+    part, start and end (microseconds), blocking, confirmed and deadline; the venue's row
+    alone (every span column None) when no span is in range."""
     params = {"venue": venue.id, "parts": sorted(set(parts)), "lo": lo, "hi": hi}
-    return conn.execute(_SPANS, {**params, "max_span": MAX_SPAN}).tuples().all()
+    return conn.execute(_SPANS, {**params, "max_span": MAX_SPAN}).all()
 
 
-def ledger_of(rows: Sequence[SpanRow], venue: Venue) -> tuple[Ledger, dict[int, datetime | None]]:
+def ledger_of(
+    rows: Sequence[Sequence[Any]], venue: Venue
+) -> tuple[Ledger, dict[int, datetime | None]]:
     """``spans_between``'s rows as ``live_between`` answers them (``StaleVenue`` too)."""
     if not rows or rows[0][0] != venue.revision:
         raise StaleVenue(venue.id)
     by_part: dict[str, list[Live]] = {}
     deadlines: dict[int, datetime | None] = {}
+    on, found = None, []
     for _, hold_id, item, part, start, end, blocking, confirmed, expires in rows:
         if hold_id is None:  # the venue's row alone: nothing in range
             continue
+        if part != on:  # the rows come a part after another, as the index has them
+            on, found = part, by_part.setdefault(part, [])
         first = blocking and not confirmed
-        by_part.setdefault(part, []).append(Live(hold_id, item, start, end, confirmed, first))
+        found.append(_new(Live, (hold_id, item, start, end, confirmed, first)))
         if first:
             deadlines[hold_id] = expires
     return Ledger(by_part), deadlines
+
+
+_new = tuple.__new__  # a NamedTuple without its ``__new__``'s Python frame: thousands a read
