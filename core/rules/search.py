@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from itertools import accumulate
-from operator import itemgetter
+from operator import itemgetter, sub
 from typing import NamedTuple
 
 from core.model import HoldRequest, Kind, Room, Venue
@@ -239,19 +239,16 @@ class Ledger:
 
     def __init__(self, by_part: Mapping[str, list[Live]]) -> None:
         self._by_part = {part: sorted(found, key=_START) for part, found in by_part.items()}
-        self._starts = {part: [x.start for x in found] for part, found in self._by_part.items()}
-        # the latest end among the first n items of a part, for each n
-        self._latest = {
-            part: list(accumulate((x.end for x in found), max))
-            for part, found in self._by_part.items()
-        }
-        self._longest = {
-            part: max(x.end - x.start for x in found) for part, found in self._by_part.items()
-        }
-        self._parts = {
-            part: PartItems(self._starts[part], self._latest[part], found, self._longest[part])
-            for part, found in self._by_part.items()
-        }
+        self._starts: dict[str, list[int]] = {}
+        self._longest: dict[str, int] = {}
+        self._parts: dict[str, PartItems] = {}
+        for part, found in self._by_part.items():
+            starts, ends = list(map(_START, found)), list(map(_END, found))
+            # the latest end among the first n items, for each n
+            latest = list(accumulate(ends, max))
+            longest = max(map(sub, ends, starts))
+            self._starts[part], self._longest[part] = starts, longest
+            self._parts[part] = PartItems(starts, latest, found, longest)
 
     def on(self, parts: Iterable[str]) -> list[PartItems]:
         """What ``decide_all`` looks up on each of ``parts`` that has items, once a room."""
@@ -273,7 +270,7 @@ class Ledger:
         return found
 
 
-_START = itemgetter(2)  # Live.start
+_START, _END = itemgetter(2), itemgetter(3)  # Live.start, Live.end
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
