@@ -76,7 +76,7 @@ def ledger_of(
     for _, hold_id, item, part, start, end, blocking, confirmed, expires in rows:
         if hold_id is None:  # the venue's row alone: nothing in range
             continue
-        if part != on:  # the rows come a part after another, as the index has them
+        if part != on:  # a run of one part's rows, as the index gives them (any order does)
             on, found = part, by_part.setdefault(part, [])
         first = blocking and not confirmed
         found.append(_new(Live, (hold_id, item, start, end, confirmed, first)))
