@@ -84,6 +84,7 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             r"Index Only Scan using ix_hold_spans_part_start",
             r"^  deciding, lean \(what search runs\) +" + FIGURE,
             r"^  lean / reference at p50: \d+\.\d\d$",
+            r"^whole call, heap settled: p95 [0-9.]+ ms (meets|MISSES) the 50 ms target$",
             r"^profile of the whole calls, by own time:$",
             r"^ +\d+ function calls .*in [0-9.]+ seconds$",
         ],
