@@ -62,15 +62,31 @@ SMALL: dict[str, tuple[str, list[str]]] = {
         ],
     ),
     "search": (
-        "--holds 2000 --samples 2",
+        "--holds 2000 --samples 2 --profile",
         [
             r"^filled 20,000 holds",
-            r"^  engine\.search \(whole call\) +" + FIGURE,
-            r"^  outcomes: first [\d,]+, second [\d,]+, taken [\d,]+$",
-            r"^  its one statement +" + FIGURE,
-            r"^  plan:$",
+            r"^  whole call, as started +" + FIGURE,
+            r"^  whole call, heap settled +" + FIGURE,
+            r"^    full collections \d+, \d+ ms in all, longest [0-9.]+ ms; "
+            r"first [\d,]+, second [\d,]+, taken [\d,]+$",
+            r"^  phases:$",
+            *(
+                rf"^    {phase} +" + FIGURE
+                for phase in (
+                    "dates, times, places",
+                    "the statement",
+                    "its rows to a ledger",
+                    "deciding every place",
+                    "the answer",
+                )
+            ),
+            r"^  the statement's plan:$",
+            r"Index Only Scan using ix_hold_spans_part_start",
             r"^  deciding, lean \(what search runs\) +" + FIGURE,
             r"^  lean / reference at p50: \d+\.\d\d$",
+            r"^whole call, heap settled: p95 [0-9.]+ ms (meets|MISSES) the 50 ms target$",
+            r"^profile of the whole calls, by own time:$",
+            r"^ +\d+ function calls .*in [0-9.]+ seconds$",
         ],
     ),
     "team": (

@@ -21,15 +21,18 @@ def search(snap: Snapshot, query: Search, now: datetime) -> Availability | Refus
         venues.ensure_current(snap.conn, snap.venue)
         return refused
     today = now.astimezone(snap.venue.tz).date()
-    looked = rules.places(query, snap.venue, today)
-    return Availability(tuple(decide_all(snap, looked, query.kind, now)), len(looked))
+    looked, asked = rules.looked_at(query, snap.venue, today, now)
+    return Availability(tuple(_decide(snap, looked, asked)), len(looked))
 
 
 def decide_all(snap: Snapshot, looked: Sequence[Place], kind: Kind, now: datetime) -> list[Found]:
     """Each place decided as a request would be, from one read of everything in their way;
     places no request could be made for now are left out."""
+    return _decide(snap, looked, rules.check_all(looked, snap.venue, kind, now))
+
+
+def _decide(snap: Snapshot, looked: Sequence[Place], asked: Sequence[rules.Asked]) -> list[Found]:
     venue = snap.venue
-    asked = rules.check_all(looked, venue, kind, now)
     rooms = {place.room.id: place.room for place in looked}.values()
     reach = rules.reach(asked, rooms)
     if reach is None:  # nothing to read: every place is refused on its input

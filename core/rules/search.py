@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from itertools import accumulate
+from operator import itemgetter, sub
 from typing import NamedTuple
 
 from core.model import HoldRequest, Kind, Room, Venue
@@ -189,6 +190,27 @@ def places(search: Search, venue: Venue, today: date) -> list[Place]:
     ]
 
 
+def looked_at(
+    search: Search, venue: Venue, today: date, now: datetime
+) -> tuple[list[Place], list[Asked]]:
+    """``places`` and ``check_all`` of them in one pass: each date and times checked once,
+    then shared by every room (what a search runs; they are held to each other)."""
+    rooms = rooms_by_size(venue, search.rooms, search.guests)
+    times = times_of(search, venue)
+    looked: list[Place] = []
+    asked: list[Asked] = []
+    for day in dates(search, venue, today):
+        refused = check_day(day, venue, now)
+        for slot, start, end in times:
+            a = _ask(day, start, end, refused, venue, search.kind, now)
+            looked += [_new(Place, (day, slot, start, end, room)) for room in rooms]
+            asked += [a] * len(rooms)
+    return looked, asked
+
+
+_new = tuple.__new__  # a NamedTuple without its ``__new__``'s Python frame: thousands a search
+
+
 class Live(NamedTuple):
     """A live item's span on one part, as a search reads it; instants in whole microseconds
     since the epoch (thousands of places are looked up, and comparing aware datetimes of
@@ -216,20 +238,17 @@ class Ledger:
     """The live items read for a search, by part and start."""
 
     def __init__(self, by_part: Mapping[str, list[Live]]) -> None:
-        self._by_part = {part: sorted(found, key=_by_start) for part, found in by_part.items()}
-        self._starts = {part: [x.start for x in found] for part, found in self._by_part.items()}
-        # the latest end among the first n items of a part, for each n
-        self._latest = {
-            part: list(accumulate((x.end for x in found), max))
-            for part, found in self._by_part.items()
-        }
-        self._longest = {
-            part: max(x.end - x.start for x in found) for part, found in self._by_part.items()
-        }
-        self._parts = {
-            part: PartItems(self._starts[part], self._latest[part], found, self._longest[part])
-            for part, found in self._by_part.items()
-        }
+        self._by_part = {part: sorted(found, key=_START) for part, found in by_part.items()}
+        self._starts: dict[str, list[int]] = {}
+        self._longest: dict[str, int] = {}
+        self._parts: dict[str, PartItems] = {}
+        for part, found in self._by_part.items():
+            starts, ends = list(map(_START, found)), list(map(_END, found))
+            # the latest end among the first n items, for each n
+            latest = list(accumulate(ends, max))
+            longest = max(map(sub, ends, starts))
+            self._starts[part], self._longest[part] = starts, longest
+            self._parts[part] = PartItems(starts, latest, found, longest)
 
     def on(self, parts: Iterable[str]) -> list[PartItems]:
         """What ``decide_all`` looks up on each of ``parts`` that has items, once a room."""
@@ -251,8 +270,7 @@ class Ledger:
         return found
 
 
-def _by_start(live: Live) -> int:
-    return live.start
+_START, _END = itemgetter(2), itemgetter(3)  # Live.start, Live.end
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -309,23 +327,32 @@ def check_all(looked: Sequence[Place], venue: Venue, kind: Kind, now: datetime) 
             if found is None:
                 if day not in days:
                     days[day] = check_day(day, venue, now)
-                found = done[(day, start, end)] = _ask(place, days[day], venue, kind, now)
+                found = done[(day, start, end)] = _ask(day, start, end, days[day], venue, kind, now)
         asked.append(found)
     return asked
 
 
-def _ask(place: Place, day: Refused | None, venue: Venue, kind: Kind, now: datetime) -> Asked:
-    """``check_request``'s order: the times, the date, the instants, the banquet window."""
-    six = _rokuyo(place.day)
-    refused = check_times(place.start_min, place.end_min) or day
+def _ask(
+    day: date,
+    start: int,
+    end: int,
+    refused: Refused | None,
+    venue: Venue,
+    kind: Kind,
+    now: datetime,
+) -> Asked:
+    """``check_request``'s order: the times, the date (``refused``: ``check_day``'s), the
+    instants, the banquet window."""
+    six = _rokuyo(day)
+    refused = check_times(start, end) or refused
     if refused:
         return Asked(refused, _EPOCH, _EPOCH, 0, 0, six)
-    instants = in_time(place.day, place.start_min, place.end_min, venue.tz, now)
+    instants = in_time(day, start, end, venue.tz, now)
     if isinstance(instants, Refused):
         return Asked(instants, _EPOCH, _EPOCH, 0, 0, six)
     begins, ends = instants
     # a date's banquet window is the same for every times of it
-    refused = check_banquet(place.day, venue, kind, now)
+    refused = check_banquet(day, venue, kind, now)
     return Asked(refused, begins, ends, micros(begins), micros(ends), six)
 
 
@@ -371,7 +398,7 @@ def reach(asked: Iterable[Asked], rooms: Iterable[Room]) -> tuple[datetime, date
     return min(a.begins for a in found), latest
 
 
-def decide_all(
+def decide_all(  # noqa: PLR0912 - one flat loop over thousands of places, shortcuts first
     looked: Sequence[Place],
     asked: Sequence[Asked],
     ledger: Ledger,
@@ -384,7 +411,8 @@ def decide_all(
 
     A part is passed over when no item starting before the span's end ends after its start
     (the latest end among those: one bisection), as most are; else its items from the
-    longest span before the start are read, as ``Ledger.around`` reads them."""
+    longest span before the start are read, as ``Ledger.around`` reads them (none before
+    that ends after the start)."""
     found: list[Found] = []
     append = found.append
     max_rank = venue.policy.max_rank
@@ -403,23 +431,49 @@ def decide_all(
         known = rooms.get(room.id)
         if known is None:
             known = rooms[room.id] = (ledger.on(room.parts), room.turnover_min * _MINUTE)
-        until = end + known[1]
-        near = []
-        for starts, latest, items, longest in known[0]:
+        on, turnover = known
+        until = end + turnover
+        if not on:  # nothing at all on the room's parts
+            append(_new(Found, (place, six, begins, ends, _FIRST, 1, (), None)))
+            continue
+        if len(on) == 1:  # a room of one part, as most are: no list of lists to make
+            starts, latest, items, longest = on[0]
             before = bisect_left(starts, until)
-            if before and latest[before - 1] > start:
-                first = bisect_left(starts, start - longest, 0, before)
-                near.append([x for x in items[first:before] if x.end > start])
-        if not near:
-            append(Found(place, six, begins, ends, _FIRST, 1, (), None))
-        elif len(near) == 1 and len(near[0]) == 1:
+            if not before or latest[before - 1] <= start:
+                append(_new(Found, (place, six, begins, ends, _FIRST, 1, (), None)))
+                continue
+            first = bisect_left(starts, start - longest, 0, before)
+            if before - first == 1:  # the one item that may be in the way, and it is
+                append(_behind_one(place, a, items[first], deadlines, max_rank))
+                continue
+            near = [[x for x in items[first:before] if x.end > start]]
+        else:
+            near = _near(on, start, until)
+            if not near:
+                append(_new(Found, (place, six, begins, ends, _FIRST, 1, (), None)))
+                continue
+        if len(near) == 1 and len(near[0]) == 1:
             append(_behind_one(place, a, near[0][0], deadlines, max_rank))
         else:
             append(_behind(place, a, near, start, until, deadlines, max_rank))
     return found
 
 
+def _near(on: Iterable[PartItems], start: int, end: int) -> list[list[Live]]:
+    """For each part with any, its items overlapping ``[start, end)`` (``decide_all``'s
+    bisections, as ``Ledger.around`` reads them)."""
+    near = []
+    for starts, latest, items, longest in on:
+        before = bisect_left(starts, end)
+        if before and latest[before - 1] > start:
+            first = bisect_left(starts, start - longest, 0, before)
+            near.append([x for x in items[first:before] if x.end > start])
+    return near
+
+
 _FIRST = Outcome.FIRST
+_SECOND = Outcome.SECOND
+_TAKEN = Outcome.TAKEN
 
 
 def _behind_one(
@@ -427,12 +481,12 @@ def _behind_one(
 ) -> Found:
     """``decide`` with one item in the way: taken if confirmed, else 2nd behind it."""
     if x.confirmed:
-        return Found(place, a.rokuyo, a.begins, a.ends, Outcome.TAKEN, None, (x.hold_id,), None)
+        return _new(Found, (place, a.rokuyo, a.begins, a.ends, _TAKEN, None, (x.hold_id,), None))
     ahead = (x.hold_id,) if x.first else ()
     until = deadlines.get(x.hold_id) if x.first else None  # ``_until`` of one hold or none
     if max_rank < 2:
-        return Found(place, a.rokuyo, a.begins, a.ends, Outcome.TAKEN, None, ahead, until)
-    return Found(place, a.rokuyo, a.begins, a.ends, Outcome.SECOND, 2, ahead, until)
+        return _new(Found, (place, a.rokuyo, a.begins, a.ends, _TAKEN, None, ahead, until))
+    return _new(Found, (place, a.rokuyo, a.begins, a.ends, _SECOND, 2, ahead, until))
 
 
 def _behind(

@@ -30,8 +30,9 @@ class Span:
 def local_instant(day: date, minute: int, tz: ZoneInfo) -> datetime:
     """The instant ``minute`` minutes after local midnight of ``day`` (may exceed 1440)."""
     days, rest = divmod(minute, MINUTES_PER_DAY)
-    wall = datetime(day.year, day.month, day.day, rest // 60, rest % 60) + timedelta(days=days)
-    return wall.replace(tzinfo=tz)
+    # an aware datetime plus days is wall-clock arithmetic: the same as adding them first
+    found = datetime(day.year, day.month, day.day, rest // 60, rest % 60, tzinfo=tz)
+    return found + timedelta(days=days) if days else found
 
 
 def end_minute(start_min: int, end_clock_min: int) -> int:

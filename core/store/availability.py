@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -19,9 +20,11 @@ from core.rules.spans import MAX_SPAN
 _SPANS = sa.text(
     """
     SELECT v.revision, s.hold_id, s.item_no, s.part_id,
-           -- whole microseconds since the epoch, as the search compares them
-           CAST(extract(epoch FROM s.starts_at) * 1000000 AS bigint) AS starts,
-           CAST(extract(epoch FROM s.ends_at) * 1000000 AS bigint) AS ends,
+           -- whole microseconds since the epoch, as the search compares them: date_part's
+           -- double (an exact division of the stored microseconds) rounds back to them
+           -- exactly (checked over 2000-2150; it costs a third of extract's numeric)
+           CAST(date_part('epoch', s.starts_at) * 1000000 AS bigint) AS starts,
+           CAST(date_part('epoch', s.ends_at) * 1000000 AS bigint) AS ends,
            s.blocking, s.confirmed,
            -- a key lookup per blocking tentative row (a join would hash the venue's holds)
            CASE WHEN s.blocking AND NOT s.confirmed THEN
@@ -48,25 +51,38 @@ def live_between(
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
-    rows = conn.execute(
-        _SPANS,
-        {
-            "venue": venue.id,
-            "parts": sorted(set(parts)),
-            "lo": lo,
-            "hi": hi,
-            "max_span": MAX_SPAN,
-        },
-    ).all()
-    if not rows or rows[0].revision != venue.revision:
+    return ledger_of(spans_between(conn, venue, parts, lo, hi), venue)
+
+
+def spans_between(
+    conn: sa.Connection, venue: Venue, parts: Iterable[str], lo: datetime, hi: datetime
+) -> Sequence[Sequence[Any]]:
+    """The one statement of ``live_between``: the revision, then each span's hold, item,
+    part, start and end (microseconds), blocking, confirmed and deadline; the venue's row
+    alone (every span column None) when no span is in range."""
+    params = {"venue": venue.id, "parts": sorted(set(parts)), "lo": lo, "hi": hi}
+    return conn.execute(_SPANS, {**params, "max_span": MAX_SPAN}).all()
+
+
+def ledger_of(
+    rows: Sequence[Sequence[Any]], venue: Venue
+) -> tuple[Ledger, dict[int, datetime | None]]:
+    """``spans_between``'s rows as ``live_between`` answers them (``StaleVenue`` too)."""
+    if not rows or rows[0][0] != venue.revision:
         raise StaleVenue(venue.id)
     by_part: dict[str, list[Live]] = {}
     deadlines: dict[int, datetime | None] = {}
+    on, found = None, []
     for _, hold_id, item, part, start, end, blocking, confirmed, expires in rows:
         if hold_id is None:  # the venue's row alone: nothing in range
             continue
+        if part != on:  # a run of one part's rows, as the index gives them (any order does)
+            on, found = part, by_part.setdefault(part, [])
         first = blocking and not confirmed
-        by_part.setdefault(part, []).append(Live(hold_id, item, start, end, confirmed, first))
+        found.append(_new(Live, (hold_id, item, start, end, confirmed, first)))
         if first:
             deadlines[hold_id] = expires
     return Ledger(by_part), deadlines
+
+
+_new = tuple.__new__  # a NamedTuple without its ``__new__``'s Python frame: thousands a read

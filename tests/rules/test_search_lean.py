@@ -110,3 +110,24 @@ def test_a_place_next_to_an_item_is_free_and_one_touching_its_turnover_is_not() 
     # 12:00–16:00: its turnover runs into the confirmed item
     assert (taken.outcome, taken.ahead) == (Outcome.TAKEN, (2,))
     assert [free, taken] == rules.decide_all_reference(looked, asked, ledger, {}, venue)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_looked_at_is_places_and_check_all_of_them(data: st.DataObject) -> None:
+    """What a search runs (each date and times checked once, shared by the rooms) against
+    ``places`` and ``check_all``: the same places, in order, with the same checks."""
+    venue = data.draw(venues())
+    first = data.draw(st.sampled_from(DAYS))
+    last = first + timedelta(days=data.draw(st.integers(min_value=0, max_value=3)))
+    times = data.draw(st.none() | st.tuples(CLOCKS, st.integers(1, 32)))
+    query = rules.Search(
+        first,
+        last,
+        times=None if times is None else (times[0], times[0] + times[1] * 30),
+        kind=data.draw(st.sampled_from(list(Kind))),
+    )
+    today = NOW.astimezone(venue.tz).date()
+    looked, asked = rules.looked_at(query, venue, today, NOW)
+    assert looked == rules.places(query, venue, today)
+    assert asked == rules.check_all(looked, venue, query.kind, NOW)

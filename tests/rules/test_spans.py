@@ -5,6 +5,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core.rules.spans import Span, end_minute, hold_span, local_days, local_instant, part_days
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -61,3 +64,24 @@ def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
     ]
     assert whole.conflicts(half)
     assert set(part_days([half], TOKYO)) & set(keys)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    day=st.dates(min_value=date(2020, 1, 1), max_value=date(2040, 12, 31)),
+    minute=st.integers(min_value=0, max_value=2 * 1440),
+    zone=st.sampled_from(
+        ["Asia/Tokyo", "America/New_York", "Europe/London", "Australia/Lord_Howe"]
+    ),
+)
+def test_a_local_instant_is_the_wall_clock_time_of_its_minute(
+    day: date, minute: int, zone: str
+) -> None:
+    """The wall clock of ``minute`` after local midnight, the zone attached as is (fold 0):
+    in a gap or an overlap too, as every check that compares them expects."""
+    tz = ZoneInfo(zone)
+    wall = datetime(day.year, day.month, day.day) + timedelta(minutes=minute)
+    found = local_instant(day, minute, tz)
+    assert found.replace(tzinfo=None) == wall
+    assert found.tzinfo is tz and found.fold == 0
+    assert found.utcoffset() == wall.replace(tzinfo=tz).utcoffset()
