@@ -42,6 +42,7 @@ from bot.metadata import Meta
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
 from cli import bootstrap
+from cli.processes import settle_heap
 from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
@@ -283,7 +284,9 @@ def serve_bot(
         now=lambda: factories.NOW,
     )
     timed.app = build_wsgi(app, lambda: (True, {}))
-    with Server(timed, threads=threads) as server:
+    server = Server(timed, threads=threads)
+    settle_heap()  # as osae web and osae serve do once built (cli.processes.serve_web)
+    with server:
         pipe.send(f"{server.url}/slack/events")
         while True:
             command, *args = pipe.recv()
