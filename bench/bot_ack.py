@@ -12,8 +12,9 @@ trip" is what the sender saw, queueing included. The preview's views.update happ
 the ack; its lag (request to views.update arriving at Slack) is shown too. A submission's
 server time splits into the engine's request (its wait for admission and its transaction)
 and the bot's; the work handed over after the ack (cards, DMs, App Home) is timed apart, as it
-shares the server's interpreter. Targets (server p95): 150 ms for 20 concurrent submissions,
-100 ms for a preview's update.
+shares the server's interpreter; so does the server's CPU per request (all its threads), which
+bounds what a burst can get from one interpreter. Targets (server p95): 150 ms for 20
+concurrent submissions, 100 ms for a preview's update.
 """
 
 from __future__ import annotations
@@ -288,10 +289,16 @@ def serve_bot(
     settle_heap()  # as osae web and osae serve do once built (cli.processes.serve_web)
     with server:
         pipe.send(f"{server.url}/slack/events")
+        # The server's CPU (every thread: acks and after-ack work), charged to the last
+        # phase that was not "idle": the work a burst handed over runs on in the pause.
+        charged, since = "warmup", time.process_time()
         while True:
             command, *args = pipe.recv()
             if command == "phase":
+                spent, since = time.process_time() - since, time.process_time()
+                timed.seen[f"{charged}: cpu"].append(spent)
                 timed.phase = args[0]
+                charged = args[0] if args[0] != "idle" else charged
                 pipe.send(None)
             elif command == "seen":
                 pipe.send(dict(timed.seen))
@@ -358,6 +365,8 @@ def measure(
             if seen.get(f"{name}: {part}"):
                 lines.append(latency_line(f"   {part}", seen[f"{name}: {part}"]))
         lines.append(latency_line("   round trip (client)", trips[name]))
+        cpu = sum(seen.get(f"{name}: cpu", [])) / len(seen[name]) * 1000
+        lines.append(f"   server CPU per request, acks and after-ack work: {cpu:.1f} ms")
     lines.append(latency_line("preview: request -> views.update", lag))
     for name, target in TARGETS.items():
         p95 = percentile(seen[name], 95) * 1000

@@ -107,6 +107,7 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             r"^   admission wait +" + FIGURE,
             r"^   transaction +" + FIGURE,
             r"^   after-ack work +" + FIGURE,
+            r"^   server CPU per request, acks and after-ack work: [0-9.]+ ms$",
             r"^preview: request -> views\.update +" + FIGURE,
             *(
                 rf"^submit \({what}\): server p95 [0-9.]+ ms (meets|MISSES) the 150 ms target$"
