@@ -109,13 +109,14 @@ def _announce(
 ) -> None:
     hold, locale = result.hold, meta.locale
     place = ordinal(hold.rank, locale) if hold.rank else text(locale, "status.confirmed")
-    line = hold_line(hold, venue.tz, locale, style=dates.style_for(venue, deps.now()))
+    style = dates.style_for(venue, deps.now())
+    line = hold_line(hold, venue.tz, locale, style=style)
     lead = (
         text(locale, "edit.kept", rank_text=place, hold=line)
         if result.kept_place
         else text(locale, "edit.swapped", id=hold.id, rank_text=place, hold=line)
     )
-    message = outcome(hold, venue.tz, locale, lead)
+    message = outcome(hold, venue.tz, locale, lead, style=style)
     if meta.channel:  # where the card was; from App Home, to the user directly
         spot = post_result(args.client, meta, change.actor, message)
         if not result.kept_place and spot is not None:
