@@ -35,7 +35,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             continue
         style = dates.style_for(venue, now)
         if venue.is_manager(user) and team is not None:
-            view = manager_home_view(team, overview, venue.tz, locale, now)
+            view = manager_home_view(team, overview, venue.tz, locale, now, style=style)
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
         try:

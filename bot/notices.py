@@ -240,8 +240,8 @@ def _manager_digest(
         end=dates.day(until.astimezone(tz).date(), locale, style=style),
     )
     shown = MAX_DIGEST_LINES
-    deadlines = [manager.deadline_line(h, tz, locale) for h in holds[:shown]]
-    queues = [manager.queue_line(h, ahead, tz, locale) for h, ahead in waiting[:shown]]
+    deadlines = [manager.deadline_line(h, tz, locale, style=style) for h in holds[:shown]]
+    queues = [manager.queue_line(h, ahead, tz, locale, style=style) for h, ahead in waiting[:shown]]
     key = "notice.manager_digest.deadlines"
     blocks: list[Block] = [header(title), section(text(locale, key, count=len(holds)))]
     blocks += [section(c) for c in chunk_lines(deadlines)] or [

@@ -97,7 +97,8 @@ def show_day(deps: Deps, args: Args, venue: Venue, quick: QuickForm) -> None:
     user = args.body["user_id"]
     locale = deps.locales.get(user)
     ledger = deps.engine.day(venue.id, quick.day, rooms=rooms_asked(quick, venue))
-    message = day_message(ledger, venue.tz, locale, deps.now())
+    now = deps.now()
+    message = day_message(ledger, venue.tz, locale, now, style=dates.style_for(venue, now))
     args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
     log.info("ledger.day_shown", extra={"venue": venue.id, "user": user, "action": "day"})
 
@@ -152,9 +153,10 @@ def list_holds(deps: Deps, args: Args, rest: str) -> None:
         venue.id, on=filters.on, salesperson=person, statuses=sorted(LIVE), since=since
     )
     holds = sorted(found, key=lambda h: (h.start_at, h.id))
+    now = deps.now()
+    style = dates.style_for(venue, now)
     if manager:
-        message = team_listing(holds, venue.tz, locale, person=person, on=filters.on)
+        message = team_listing(holds, venue.tz, locale, person=person, on=filters.on, style=style)
     else:
-        now = deps.now()
-        message = listing(holds, venue.tz, locale, style=dates.style_for(venue, now), now=now)
+        message = listing(holds, venue.tz, locale, style=style, now=now)
     args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")

@@ -22,6 +22,7 @@ from bot.blocks import (
     section,
 )
 from bot.texts import dates, esc, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.views.messages import Message
 from core.ledger_views import Booking, DayLedger, RoomDay
 from core.model import Hold
@@ -30,13 +31,15 @@ MAX_LISTED = 40
 MAX_ROOMS = MAX_MESSAGE_BLOCKS - 3  # a header, the footer and "more rooms" take three
 
 
-def day_message(ledger: DayLedger, tz: ZoneInfo, locale: str, now: datetime) -> Message:
+def day_message(
+    ledger: DayLedger, tz: ZoneInfo, locale: str, now: datetime, *, style: DateStyle = PLAIN
+) -> Message:
     """Each room in venue-file order, its holds in time order: rank, deadline, salesperson
     and the turnover after each; a hold on a room sharing its space is marked as such."""
-    shown_day = dates.day(ledger.day, locale)
+    shown_day = dates.day(ledger.day, locale, style=style)
     blocks: list[Block] = [header(text(locale, "day.title", day=shown_day))]
     for room_day in ledger.rooms[:MAX_ROOMS]:
-        blocks.append(_room_section(room_day, ledger.day, tz, locale))
+        blocks.append(_room_section(room_day, ledger.day, tz, locale, style))
     if len(ledger.rooms) > MAX_ROOMS:
         more = len(ledger.rooms) - MAX_ROOMS
         blocks.append(context(text(locale, "day.more", count=more, day=_typed(ledger.day))))
@@ -46,18 +49,20 @@ def day_message(ledger: DayLedger, tz: ZoneInfo, locale: str, now: datetime) -> 
     return Message(text(locale, "day.text", day=shown_day, count=count), dump(blocks))
 
 
-def _room_section(room_day: RoomDay, day: date, tz: ZoneInfo, locale: str) -> SectionBlock:
+def _room_section(
+    room_day: RoomDay, day: date, tz: ZoneInfo, locale: str, style: DateStyle
+) -> SectionBlock:
     """The room and its holds, with a button that opens the form on this room and date."""
     hold_here = ButtonElement(
         text=plain(text(locale, "day.hold_button")),
         action_id=ids.HOLD_FROM_DAY,
         value=f"{room_day.room.id} {day.isoformat()}",
     )
-    body = MarkdownTextObject(text=clip(_room(room_day, tz, locale), MAX_SECTION_TEXT))
+    body = MarkdownTextObject(text=clip(_room(room_day, tz, locale, style), MAX_SECTION_TEXT))
     return SectionBlock(text=body, accessory=hold_here)
 
 
-def _room(room_day: RoomDay, tz: ZoneInfo, locale: str) -> str:
+def _room(room_day: RoomDay, tz: ZoneInfo, locale: str, style: DateStyle) -> str:
     room = room_day.room
     name = esc(room.name)
     title = (
@@ -65,11 +70,12 @@ def _room(room_day: RoomDay, tz: ZoneInfo, locale: str) -> str:
         if room.turnover_min
         else text(locale, "day.room", room=name)
     )
-    lines = [_booking(b, tz, locale) for b in room_day.bookings] or [text(locale, "day.free")]
+    lines = [_booking(b, tz, locale, style) for b in room_day.bookings]
+    lines = lines or [text(locale, "day.free")]
     return "\n".join([title, *lines])  # one section: ``section`` clips it to Slack's limit
 
 
-def _booking(booking: Booking, tz: ZoneInfo, locale: str) -> str:
+def _booking(booking: Booking, tz: ZoneInfo, locale: str, style: DateStyle) -> str:
     item, hold = booking.item, booking.hold
     turnover = (
         text(
@@ -89,7 +95,7 @@ def _booking(booking: Booking, tz: ZoneInfo, locale: str) -> str:
         turnover=turnover,
         via=via,
         hold=cards.brief(hold, locale),
-        state=cards.state(hold, tz, locale),
+        state=cards.state(hold, tz, locale, style=style),
         salesperson=esc(hold.salesperson),
     )
 
@@ -106,12 +112,13 @@ def team_listing(
     *,
     person: str | None = None,
     on: date | None = None,
+    style: DateStyle = PLAIN,
 ) -> Message:
     """A manager's ``/hold list``: the team's live holds, soonest first, with who has each."""
     filters = "".join(
         [
             text(locale, "team.list.person", user=esc(person)) if person else "",
-            text(locale, "team.list.day", day=dates.day(on, locale)) if on else "",
+            text(locale, "team.list.day", day=dates.day(on, locale, style=style)) if on else "",
         ]
     )
     if not holds:
@@ -121,8 +128,8 @@ def team_listing(
         text(
             locale,
             "team.list.item",
-            hold=cards.line(h, tz, locale),
-            state=cards.state(h, tz, locale),
+            hold=cards.line(h, tz, locale, style=style),
+            state=cards.state(h, tz, locale, style=style),
             salesperson=esc(h.salesperson),
         )
         for h in holds[:MAX_LISTED]

@@ -12,6 +12,7 @@ from slack_sdk.models.views import View
 from bot import cards, ids
 from bot.blocks import MAX_VIEW_BLOCKS, chunk_lines, context, header, section
 from bot.texts import dates, esc, text
+from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
 from bot.views.home import home_view
 from core.ledger_views import MonthCounts, TeamHome
@@ -23,22 +24,28 @@ MAX_LINES = 30  # deadlines this week, queues: one line each
 
 
 def manager_home_view(
-    team: TeamHome, overview: Overview, tz: ZoneInfo, locale: str, now: datetime
+    team: TeamHome,
+    overview: Overview,
+    tz: ZoneInfo,
+    locale: str,
+    now: datetime,
+    *,
+    style: DateStyle = PLAIN,
 ) -> View:
     blocks: list[Block] = [
         header(text(locale, "team.home.title")),
         context(text(locale, "team.home.footer", when=dates.when(now, tz, locale))),
-        *_today(team.today, tz, locale),
-        *_week(team.week, tz, locale),
+        *_today(team.today, tz, locale, style),
+        *_week(team.week, tz, locale, style),
         DividerBlock(),
-        *_queues(team.queues, tz, locale),
+        *_queues(team.queues, tz, locale, style),
         DividerBlock(),
         *_month(team.month, locale),
         DividerBlock(),
     ]
     if not (overview.firsts or overview.waiting or overview.recent):
         return View(type="home", callback_id=ids.HOME, blocks=blocks[:-1])  # none of their own
-    own = home_view(overview, tz, locale, now).blocks[2:]  # without its title and footer
+    own = home_view(overview, tz, locale, now, style=style).blocks[2:]  # no title or footer
     room = MAX_VIEW_BLOCKS - len(blocks) - 1
     if len(own) <= room:
         blocks += [section(f"*{text(locale, 'team.home.mine')}*"), *own]
@@ -47,50 +54,60 @@ def manager_home_view(
     return View(type="home", callback_id=ids.HOME, blocks=blocks)
 
 
-def _today(due: tuple[Hold, ...], tz: ZoneInfo, locale: str) -> list[Block]:
+def _today(due: tuple[Hold, ...], tz: ZoneInfo, locale: str, style: DateStyle) -> list[Block]:
     title = section(f"*{text(locale, 'team.home.today', count=len(due))}*")
     if not due:
         return [title, context(text(locale, "team.home.today.empty"))]
     blocks: list[Block] = [title]
     for hold in due[:MAX_TODAY]:
-        blocks += cards.card(hold, tz, locale)  # a manager may confirm, extend or release
+        # a manager may confirm, extend or release it
+        blocks += cards.card(hold, tz, locale, style=style)
     return blocks + _more(len(due) - MAX_TODAY, locale)
 
 
-def _week(due: tuple[Hold, ...], tz: ZoneInfo, locale: str) -> list[Block]:
+def _week(due: tuple[Hold, ...], tz: ZoneInfo, locale: str, style: DateStyle) -> list[Block]:
     title = section(f"*{text(locale, 'team.home.week', count=len(due))}*")
     if not due:
         return [title, context(text(locale, "team.home.week.empty"))]
-    lines = [deadline_line(h, tz, locale) for h in due[:MAX_LINES]]
+    lines = [deadline_line(h, tz, locale, style=style) for h in due[:MAX_LINES]]
     return [title, *(section(c) for c in chunk_lines(lines)), *_more(len(due) - MAX_LINES, locale)]
 
 
-def deadline_line(hold: Hold, tz: ZoneInfo, locale: str | None) -> str:
+def deadline_line(hold: Hold, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN) -> str:
     return text(
         locale,
         "team.home.deadline",
-        hold=cards.line(hold, tz, locale),
-        deadline=cards.deadline(hold, tz, locale),
+        hold=cards.line(hold, tz, locale, style=style),
+        deadline=cards.deadline(hold, tz, locale, style=style),
         salesperson=esc(hold.salesperson),
     )
 
 
-def _queues(queues: tuple[Waiting, ...], tz: ZoneInfo, locale: str) -> list[Block]:
+def _queues(
+    queues: tuple[Waiting, ...], tz: ZoneInfo, locale: str, style: DateStyle
+) -> list[Block]:
     title = section(f"*{text(locale, 'team.home.queues', count=len(queues))}*")
     if not queues:
         return [title, context(text(locale, "team.home.queues.empty"))]
-    lines = [queue_line(q.hold, q.ahead, tz, locale) for q in queues[:MAX_LINES]]
+    lines = [queue_line(q.hold, q.ahead, tz, locale, style=style) for q in queues[:MAX_LINES]]
     blocks: list[Block] = [title, *(section(c) for c in chunk_lines(lines))]
     return blocks + _more(len(queues) - MAX_LINES, locale)
 
 
-def queue_line(hold: Hold, ahead: tuple[Hold, ...], tz: ZoneInfo, locale: str | None) -> str:
+def queue_line(
+    hold: Hold,
+    ahead: tuple[Hold, ...],
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    style: DateStyle = PLAIN,
+) -> str:
     named = " / ".join(
         text(
             locale,
             "team.home.ahead",
             hold=cards.brief(a, locale),
-            deadline=cards.deadline(a, tz, locale),
+            deadline=cards.deadline(a, tz, locale, style=style),
             salesperson=esc(a.salesperson),
         )
         for a in ahead
@@ -98,7 +115,7 @@ def queue_line(hold: Hold, ahead: tuple[Hold, ...], tz: ZoneInfo, locale: str | 
     return text(
         locale,
         "team.home.queue",
-        hold=cards.line(hold, tz, locale),
+        hold=cards.line(hold, tz, locale, style=style),
         rank_text=ordinal(hold.rank or 0, locale),
         salesperson=esc(hold.salesperson),
         ahead=named or text(locale, "nobody"),

@@ -52,7 +52,7 @@ def test_the_manager_digest_names_each_hold_its_salesperson_deadline_and_who_is_
     shown = json.dumps(out.blocks, ensure_ascii=False)
     assert out.text == "今週の会場全体: 期限 2 件 · 順番待ち 1 件"
     assert "今週の会場全体（3/1(月・大安)〜3/8(月・友引)）" in shown
-    assert f"期限 *3/8(月) 9:00まで* · 担当 <@{SALES}>" in shown
+    assert f"期限 *3/8(月・友引) 9:00まで* · 担当 <@{SALES}>" in shown
     assert "*2番手* · 担当" in shown and "前: #" in shown and "<@U0AHEAD01>" in shown
     english = render_notice(manager_digest(0, 1), tz=JST, locale="en-US")
     assert "No 1st hold is due this week." in json.dumps(english.blocks)

@@ -63,10 +63,10 @@ def test_a_date_alone_shows_that_days_rooms_to_a_salesperson_and_opens_no_form(
     reply = ask(bot, "3/10")
     text = shown(reply)
     print(text)
-    assert "3/10(水) の宴会場" in text
+    assert "3/10(水・仏滅) の宴会場" in text
     assert (
         f"11:00–15:00（＋転換60分 〜16:00） #{noon.hold.id} 山田様（婚礼） — "
-        f"*1番手* · 期限 *3/8(月) 9:00まで* · 担当 <@{SALES}>" in text
+        f"*1番手* · 期限 *3/8(月・友引) 9:00まで* · 担当 <@{SALES}>" in text
     )
     # 鳳凰A shares A1 with 鳳凰の間: the whole room's list shows it, marked, as a 2nd.
     assert (
@@ -76,7 +76,7 @@ def test_a_date_alone_shows_that_days_rooms_to_a_salesperson_and_opens_no_form(
     assert "*桜の間*（転換 60分）\n終日あいています。" in text
     assert "翌日様" not in text
     assert bot.slack.calls_to("views.open") == []
-    assert reply["text"] == "3/10(水) の宴会場: 押さえ 2 件"
+    assert reply["text"] == "3/10(水・仏滅) の宴会場: 押さえ 2 件"
 
 
 def test_a_date_and_a_room_word_shows_only_the_rooms_it_names(bot: Harness) -> None:
