@@ -92,12 +92,17 @@ class UnitOfWork:
         for attempt in range(1, self.policy.attempts + 1):
             committed = False
             try:
-                with _unreachable_reported(), self.engine.connect() as raw:
-                    with admitted(), self._begun(raw, "SERIALIZABLE") as conn:
-                        result = work(conn, attempt)
-                    committed = True
-                    if then is not None:
-                        result = then(raw.execution_options(isolation_level="AUTOCOMMIT"), result)
+                # The turn is taken before a connection: a queue holds none of the pool's.
+                with contextlib.ExitStack() as turn, _unreachable_reported():
+                    turn.enter_context(admitted())
+                    with self.engine.connect() as raw:
+                        with self._begun(raw, "SERIALIZABLE") as conn:
+                            result = work(conn, attempt)
+                        committed = True
+                        turn.close()  # the commit ends the turn: what follows waits for none
+                        if then is not None:
+                            after = raw.execution_options(isolation_level="AUTOCOMMIT")
+                            result = then(after, result)
             except Rollback as rollback:
                 self._observe("ok", attempt)
                 return cast(T, rollback.result)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from datetime import date
 
 import pytest
@@ -121,3 +123,45 @@ def test_the_engine_answers_busy_when_every_attempt_conflicts(
             t.join()
     busy = [a for a in answers if isinstance(a, Refused) and a.code is Code.BUSY]
     assert busy, "expected at least one busy answer under constant conflicting commits"
+
+
+def test_a_write_waiting_for_its_turn_holds_no_connection_and_its_turn_ends_at_commit(
+    sa_engine: sa.Engine,
+) -> None:
+    """A crowd queued in admission must not take the pool from everyone else, and the reads
+    after the commit keep nobody waiting."""
+    uow = UnitOfWork(sa_engine)
+    waiting, go = threading.Event(), threading.Event()
+    turn_over = threading.Event()
+    checked_out: list[int] = []
+
+    @contextlib.contextmanager
+    def admitted() -> Iterator[None]:
+        waiting.set()
+        go.wait(5)
+        try:
+            yield
+        finally:
+            turn_over.set()
+
+    def then(conn: sa.Connection, result: int) -> int:
+        assert turn_over.is_set(), "the turn is over before the reads after the commit"
+        return result + int(conn.execute(sa.text("SELECT 1")).scalar_one())
+
+    answers: list[int] = []
+    writer = threading.Thread(
+        target=lambda: answers.append(
+            uow.run(
+                lambda conn, _: int(conn.execute(sa.text("SELECT 1")).scalar_one()),
+                then=then,
+                admitted=admitted,
+            )
+        )
+    )
+    writer.start()
+    assert waiting.wait(5)
+    checked_out.append(sa_engine.pool.checkedout())  # type: ignore[attr-defined]
+    go.set()
+    writer.join(5)
+    assert checked_out == [0], "waiting for its turn, it held a connection"
+    assert answers == [2]
