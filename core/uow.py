@@ -81,13 +81,13 @@ class UnitOfWork:
     ) -> T:
         """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2, ...).
 
-        ``Retry`` starts again, ``Rollback`` rolls back and answers its result, and so do the
-        retryable SQLSTATEs; after the last attempt, ``Busy``. Each attempt's transaction runs
+        ``Retry`` starts again, and so do the retryable SQLSTATEs; ``Rollback`` rolls back and
+        answers its result; after the last attempt, ``Busy``. Each attempt's transaction runs
         inside ``admitted()`` (``core.admission``): the backoff between attempts and what
-        follows the commit hold no place in its queue. Once ``work`` has committed,
-        ``then(connection, result)`` may follow on the same connection in autocommit: an
-        advisory read with neither a transaction nor a checkout of its own, never retried
-        (the write stands).
+        follows the commit hold no place in its queue. Once ``work`` has committed (or rolled
+        back with its answer), ``then(connection, result)`` may follow on the same connection
+        in autocommit: an advisory read with neither a transaction nor a checkout of its own,
+        never retried (the answer stands).
         """
         for attempt in range(1, self.policy.attempts + 1):
             committed = False
@@ -96,16 +96,16 @@ class UnitOfWork:
                 with contextlib.ExitStack() as turn, _unreachable_reported():
                     turn.enter_context(admitted())
                     with self.engine.connect() as raw:
-                        with self._begun(raw, "SERIALIZABLE") as conn:
-                            result = work(conn, attempt)
+                        try:
+                            with self._begun(raw, "SERIALIZABLE") as conn:
+                                result = work(conn, attempt)
+                        except Rollback as rollback:  # rolled back, and still the answer
+                            result = cast(T, rollback.result)
                         committed = True
                         turn.close()  # the commit ends the turn: what follows waits for none
                         if then is not None:
                             after = raw.execution_options(isolation_level="AUTOCOMMIT")
                             result = then(after, result)
-            except Rollback as rollback:
-                self._observe("ok", attempt)
-                return cast(T, rollback.result)
             except Retry:
                 self._retried("retry", "the operation asked to start again")
             except DBAPIError as err:

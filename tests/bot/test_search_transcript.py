@@ -88,7 +88,7 @@ def test_a_search_on_the_demo_venue_and_two_edits(bot: Harness) -> None:
     posted = bot.slack.wait_for("chat.postMessage", posts + 1)[-1]
     t.message("#sales", posted.body)
     card = json.dumps(posted.body["blocks"], ensure_ascii=False)
-    assert "#2 鳳凰の間 3/10(水・仏滅) 12:00〜15:00" in card  # the card too, with its 六曜
+    assert f"#{hold.id} 鳳凰の間 3/10(水・仏滅) 12:00〜15:00" in card  # the card too, with its 六曜
     assert "期限 *3/8(月・友引) 9:00まで*" in card
     now = hold_now(bot, hold.id)
     assert (now.rank, now.expires_at) == (1, hold.expires_at)

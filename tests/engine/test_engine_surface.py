@@ -105,3 +105,21 @@ def test_a_request_reaches_its_insert_in_few_frames(
         )
         path = [f"{Path(f.filename).name}:{f.name}" for f in stack[entry:]] + ["holds.py:insert"]
         assert len(path) <= REQUEST_FRAMES, path
+
+
+def test_a_replayed_answer_warns_of_the_same_customer_as_the_first_did(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    """The twin of a submission that filled the line is refused on its first attempt and
+    answered with the first's answer, rolled back: the answer's reads after the transaction
+    (the same customer elsewhere) follow it as they follow a commit."""
+    elsewhere = engine.request(venue.id, request(room="sakura", customer="山田様"), now=NOW)
+    ahead = engine.request(venue.id, request(customer="佐藤様"), now=NOW)
+    assert isinstance(elsewhere, Requested) and isinstance(ahead, Requested)
+    twin = request(customer="山田様")
+    first = engine.request(venue.id, twin, now=NOW, idempotency_key="V1")
+    again = engine.request(venue.id, twin, now=NOW, idempotency_key="V1")
+    assert isinstance(first, Requested) and isinstance(again, Requested)
+    assert (first.rank, again.rank, again.replayed) == (2, 2, True)
+    assert [h.id for w in first.warnings for h in w.holds] == [elsewhere.hold.id]
+    assert again.warnings == first.warnings
