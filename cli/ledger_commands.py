@@ -144,25 +144,12 @@ def stats_json(counts: MonthCounts, venue: Venue) -> dict[str, Any]:
         "month": counts.month,
         "from": counts.start.astimezone(venue.tz).isoformat(),
         "until": counts.until.astimezone(venue.tz).isoformat(),
-        "confirmed": counts.confirmed,
-        "expired": counts.expired,
-        "released": counts.released,
-        "lost": counts.lost,
-        "cancelled": counts.cancelled,
+        **counts.outcomes(),
     }
 
 
 def stats_line(counts: MonthCounts) -> str:
-    return text(
-        locale(),
-        "stats.line",
-        month=counts.month,
-        confirmed=counts.confirmed,
-        expired=counts.expired,
-        released=counts.released,
-        lost=counts.lost,
-        cancelled=counts.cancelled,
-    )
+    return text(locale(), "stats.line", month=counts.month, **counts.outcomes())
 
 
 def _this_month(args: argparse.Namespace, venue: Venue) -> tuple[int, int]:

@@ -53,6 +53,16 @@ class MonthCounts:
     lost: int  # released by another's confirmation, or the customer chose another date
     cancelled: int
 
+    def outcomes(self) -> dict[str, int]:
+        """The five counts by name, as every view of the month shows them."""
+        return {
+            "confirmed": self.confirmed,
+            "expired": self.expired,
+            "released": self.released,
+            "lost": self.lost,
+            "cancelled": self.cancelled,
+        }
+
 
 @dataclass(frozen=True)
 class TeamHome:

@@ -124,15 +124,7 @@ def queue_line(
 
 def _month(month: MonthCounts, locale: str) -> list[Block]:
     number = int(month.month[5:])
-    counts = text(
-        locale,
-        "team.home.counts",
-        confirmed=month.confirmed,
-        expired=month.expired,
-        released=month.released,
-        lost=month.lost,
-        cancelled=month.cancelled,
-    )
+    counts = text(locale, "team.home.counts", **month.outcomes())
     title = text(locale, "team.home.month", month=number, label=month.month)
     return [section(f"*{title}*\n{counts}")]
 
