@@ -17,7 +17,6 @@ attempts were started again (SQLSTATE and PostgreSQL's reason).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import threading
@@ -88,9 +87,6 @@ def main() -> None:
         admission = "none" if args.no_queue else "part-day keys"
         print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
         _create_floor_table(db)
-        if os.environ.get("FF"):
-            with db.begin() as c:
-                c.execute(sa.text(f"ALTER TABLE part_days SET (fillfactor={os.environ['FF']})"))
         variants: dict[str, Take] = {
             ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
             BASELINE: lambda v, r: for_update_baseline(db, v, r, NOW),
