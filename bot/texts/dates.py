@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
@@ -53,10 +54,16 @@ def style_for(venue: Venue, now: datetime) -> DateStyle:
 
 def day(value: date, locale: str | None, *, year: bool = False, style: DateStyle = PLAIN) -> str:
     """``10/9(土・大安)``, ``2027/5/15(土)`` / ``Sat 9 Oct (Taian)``, ``Sat 15 May 2027``."""
-    code = lang(locale)
     shown_year = year or (style.today is not None and value.year != style.today.year)
+    return _day(value, lang(locale), shown_year=shown_year, rokuyo=style.rokuyo)
+
+
+@lru_cache(maxsize=4096)
+def _day(value: date, code: str, *, shown_year: bool, rokuyo: bool) -> str:
+    """Written once per date and manner (Babel's formatting and the 旧暦 are the slow part):
+    an App Home or a listing writes the same few dates dozens of times."""
     written = format_date(value, _PATTERNS[code]["day_year" if shown_year else "day"], locale=code)
-    six = _rokuyo(value) if style.rokuyo else None
+    six = _rokuyo(value) if rokuyo else None
     if code == "ja":
         marks = _JA_WEEKDAYS[value.weekday()] + (f"・{six.japanese}" if six else "")
         return f"{written}({marks})"

@@ -56,10 +56,9 @@ def overview(snap: Snapshot, user: str, now: datetime) -> Overview:
         statuses=[s for s in Status if s is not Status.TENTATIVE],
         updated_since=now - RECENT,
     )
-    waiting = []
-    for h in live:
-        if h.status is Status.TENTATIVE and h.rank != 1:
-            waiting.append(Waiting(h, tuple(ahead_of(snap, h))))
+    queued = [h for h in live if h.status is Status.TENTATIVE and h.rank != 1]
+    aheads = ahead_of_each(snap, queued)
+    waiting = [Waiting(h, tuple(ahead)) for h, ahead in zip(queued, aheads, strict=True)]
     recent_first = sorted(recent, key=lambda h: h.updated_at, reverse=True)
     return Overview(
         firsts=tuple(h for h in live if h.is_first),
@@ -68,8 +67,20 @@ def overview(snap: Snapshot, user: str, now: datetime) -> Overview:
     )
 
 
-def ahead_of(snap: Snapshot, hold: Hold) -> list[Hold]:
-    """The holds with a blocking item (confirmed, or rank 1) in the way of one of its items."""
-    found = holds.occupants(snap.conn, snap.venue, spans_of(hold))
-    ids = [o.hold_id for o in found if o.hold_id != hold.id and (o.first or o.confirmed)]
-    return holds.get_many(snap.conn, snap.venue, ids)
+def ahead_of_each(snap: Snapshot, waiting: Sequence[Hold]) -> list[list[Hold]]:
+    """For each of ``waiting``, the holds with a blocking item (confirmed, or rank 1) in the
+    way of one of its items, in arrival order: one read of the ledger and one of holds,
+    whatever their number (App Home lists a salesperson's every 2nd)."""
+    spans = [spans_of(h) for h in waiting]
+    found = holds.occupants(snap.conn, snap.venue, [s for mine in spans for s in mine])
+    blocking = [o for o in found if o.first or o.confirmed]
+    # One statement found them all; each hold keeps the ones on its own spans: an
+    # occupant's span carries the parts it was found on, so this is the statement's test.
+    ids = [
+        sorted(
+            {o.hold_id for o in blocking if o.hold_id != h.id and any(map(o.span.conflicts, mine))}
+        )
+        for h, mine in zip(waiting, spans, strict=True)
+    ]
+    read = {h.id: h for h in holds.get_many(snap.conn, snap.venue, {i for a in ids for i in a})}
+    return [[read[i] for i in mine if i in read] for mine in ids]

@@ -335,6 +335,33 @@ def test_overview_shows_my_firsts_my_waiting_with_who_is_ahead_and_recent(
     assert [h.id for h in seen.recent] == [gone.hold.id]
 
 
+def test_overview_names_for_each_waiting_hold_only_the_holds_in_its_own_way(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    """One read serves every waiting hold: a half's hold is ahead of the whole room only,
+    one room's holds never of another's, and a 2nd in the way is not ahead."""
+    other_day = factories.DAY + timedelta(days=1)
+    half = accepted(engine.request(venue.id, request(room="hoo-a", salesperson=OTHER), now=NOW))
+    sakura = accepted(engine.request(venue.id, request(room="sakura", salesperson=OTHER), now=NOW))
+    whole = accepted(
+        engine.request(venue.id, request(room="hoo", day=other_day, salesperson=OTHER), now=NOW)
+    )
+    behind_half = accepted(engine.request(venue.id, request(room="hoo"), now=NOW))
+    behind_sakura = accepted(engine.request(venue.id, request(room="sakura"), now=NOW))
+    behind_whole = accepted(engine.request(venue.id, request(room="hoo-b", day=other_day), now=NOW))
+    # a third for the whole room: both the half's 1st and my waiting whole-room 2nd are in
+    # its way, but only the 1st is ahead of it
+    third = engine.request(venue.id, request(room="hoo", salesperson=OTHER), now=NOW)
+    assert isinstance(third, Refused)
+    seen = engine.overview(venue.id, SALES, now=NOW)
+    assert not isinstance(seen, Refused)
+    assert [(w.hold.id, [a.id for a in w.ahead]) for w in seen.waiting] == [
+        (behind_half.hold.id, [half.hold.id]),
+        (behind_sakura.hold.id, [sakura.hold.id]),
+        (behind_whole.hold.id, [whole.hold.id]),
+    ]
+
+
 def test_loading_a_venue_again_is_harmless_and_unsafe_changes_are_refused(
     engine: HoldEngine, venue: Venue
 ) -> None:
