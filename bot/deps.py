@@ -45,7 +45,14 @@ class Deps:
         return venue_id
 
     def venue(self, context: Any) -> Venue:
-        venue_id = self.venue_id(context)
+        return self._stored(self.venue_id(context))
+
+    def venue_seen(self, venue_id: str) -> Venue:
+        """The venue as the engine's operation on it just saw it, to word its answer: no
+        read of its own (``venue`` checks the stored revision: a transaction per request)."""
+        return self.engine.kept_venue(venue_id) or self._stored(venue_id)
+
+    def _stored(self, venue_id: str) -> Venue:
         venue = self.engine.venue(venue_id)
         if venue is None:  # configured, but never loaded into the database
             raise UserError("refusal.unknown_venue", detail=venue_id)

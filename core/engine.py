@@ -91,6 +91,11 @@ class HoldEngine:
         """The venue as stored now (the cached copy while its revision stands), or None."""
         return self._uow.read(partial(self._venues.find, venue_id=venue_id))
 
+    def kept_venue(self, venue_id: str) -> Venue | None:
+        """The copy the last transaction on this venue used, unchecked (None if none did):
+        to word an operation's answer right after it, never to decide anything."""
+        return self._venues.peek(venue_id)
+
     def venue_ids(self) -> list[str]:
         return self._uow.read(stored_venues.ids)
 

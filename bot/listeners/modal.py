@@ -115,19 +115,20 @@ def submit(deps: Deps, args: Args) -> None:
             errors={b: text(meta.locale, _required(form, b)) for b in missing},
         )
         return
-    venue = deps.venue(args.context)
     if meta.editing:
-        submit_edit(deps, args, venue, form, meta)
+        submit_edit(deps, args, deps.venue(args.context), form, meta)
         return
     # The view id is the same for a double click and for Slack's retries: one hold. Opened
     # from App Home (no channel), its card is the jobs' to post in the sales channel.
+    venue_id = deps.venue_id(args.context)
     result = deps.engine.request(
-        venue.id,
+        venue_id,
         form.request(user),
         now=deps.now(),
         idempotency_key=f"modal:{view['id']}",
         announce=meta.channel is None,
     )
+    venue = deps.venue_seen(venue_id)
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result, dates.style_for(venue, deps.now()))
         log_action("request", venue.id, user, None, result.code.value)

@@ -9,11 +9,15 @@ from typing import Any
 import pytest
 
 from bot import ids
+from bot.metadata import Meta
+from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from cli import bootstrap
 from core.engine import HoldEngine
 from core.model import Status
-from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
+from tests.bot.conftest import SECRET, Harness, click, slack_settings, unlinked_app, values
 from tests.support import slack_requests as sr
+from tests.support.factories import NOW
 from tests.support.slack_standin import SlackStandin
 
 ERROR_ID = re.compile(r"エラーID `([0-9a-f]{8})`")
@@ -87,3 +91,30 @@ def test_a_workspace_without_a_venue_is_told_so(engine: HoldEngine, slack: Slack
         told = slack.wait_for("response_url")[0].body
     assert "会場に結び付けられていません" in told["text"]
     assert slack.calls_to("views.open") == []  # no modal that could not be filled
+
+
+def test_a_submission_for_a_venue_never_loaded_is_told_how_to_load_it(
+    engine: HoldEngine, slack: SlackStandin
+) -> None:
+    """The venue is configured (OSAE_VENUE) but was never loaded: the submission is
+    refused in the modal with the command that would load it, and nothing is written."""
+    settings = slack_settings(slack)
+    app = bootstrap.bot_app(
+        engine,
+        settings,
+        client=bootstrap.slack_client(settings),
+        venues=VenueResolver(default="never-loaded"),
+        now=lambda: NOW,
+    )
+    with Server(build_wsgi(app, lambda: (True, {}))) as server:
+        body = sr.view_submission(
+            values(),
+            callback_id=ids.HOLD_MODAL,
+            private_metadata=Meta(channel=sr.CHANNEL_ID).dump(),
+        )
+        status, _, answer = sr.post(f"{server.url}/slack/events", body, SECRET)
+    assert status == 200
+    assert "never-loaded" in answer and "osae venue load" in answer
+    assert "Traceback" not in answer
+    assert engine.venue("never-loaded") is None
+    assert slack.calls_to("chat.postMessage") == []
