@@ -25,6 +25,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import App, BoltRequest, BoltResponse
@@ -57,8 +58,10 @@ class SlackGate:
         *,
         clock: Callable[[], float] = time.time,
         max_body: int = MAX_BODY,
+        answering: Callable[[], AbstractContextManager[None]] = nullcontext,
     ) -> None:
         self.app = app
+        self._answering = answering
         self.others = others
         self._secret = signing_secret.encode()
         self._clock = clock
@@ -67,27 +70,30 @@ class SlackGate:
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") != EVENTS_PATH or environ.get("REQUEST_METHOD") != "POST":
             return self.others(environ, start_response)
-        length = _content_length(environ)
-        if length is None or length > self._max_body:
-            log.warning("web.refused", extra={"reason": "body_size", "status": 413})
-            return _refuse(start_response, 413, "too_large")
-        raw = environ["wsgi.input"].read(length) if length else b""
-        headers = _headers(environ)
-        reason = self.unverified(raw, headers)
-        if reason is not None:
-            log.warning("web.unverified", extra={"reason": reason, "status": 401})
-            return _refuse(start_response, 401, "invalid_request")
-        try:
-            body = read_body(raw, headers.get("content-type"))
-        except Malformed as err:
-            log.warning("web.malformed", extra={"where": err.where, "why": err.why, "status": 400})
-            return _refuse(start_response, 400, "malformed_request")
-        try:
-            response = self.app.dispatch(parsed_request(raw, body, headers))
-        except Exception:  # Bolt tripped on a shape bot.payloads let through: logged, 400
-            log.exception("web.dispatch_failed", extra={"status": 400})
-            return _refuse(start_response, 400, "malformed_request")
-        return _answer(start_response, response)
+        with self._answering():  # the bot's work after its acks waits for this answer
+            length = _content_length(environ)
+            if length is None or length > self._max_body:
+                log.warning("web.refused", extra={"reason": "body_size", "status": 413})
+                return _refuse(start_response, 413, "too_large")
+            raw = environ["wsgi.input"].read(length) if length else b""
+            headers = _headers(environ)
+            reason = self.unverified(raw, headers)
+            if reason is not None:
+                log.warning("web.unverified", extra={"reason": reason, "status": 401})
+                return _refuse(start_response, 401, "invalid_request")
+            try:
+                body = read_body(raw, headers.get("content-type"))
+            except Malformed as err:
+                log.warning(
+                    "web.malformed", extra={"where": err.where, "why": err.why, "status": 400}
+                )
+                return _refuse(start_response, 400, "malformed_request")
+            try:
+                response = self.app.dispatch(parsed_request(raw, body, headers))
+            except Exception:  # Bolt tripped on a shape bot.payloads let through: logged, 400
+                log.exception("web.dispatch_failed", extra={"status": 400})
+                return _refuse(start_response, 400, "malformed_request")
+            return _answer(start_response, response)
 
     def unverified(self, raw: bytes, headers: dict[str, str]) -> str | None:
         """Why this request is not known to come from Slack just now; None if it is."""

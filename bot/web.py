@@ -42,7 +42,9 @@ def build_wsgi(app: BotApp | None, health: Health) -> WSGIApplication:
             return _health(health, start_response)
         return _send(start_response, "404 Not Found", missing)
 
-    return SlackGate(app, app.signing_secret, others) if app is not None else others
+    if app is None:
+        return others
+    return SlackGate(app, app.signing_secret, others, answering=app.after.answering)
 
 
 class Server:
