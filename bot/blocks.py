@@ -21,6 +21,19 @@ MAX_HEADER_TEXT = 150
 MAX_CONTEXT_TEXT = 2000  # per element (Slack's documented limit for mrkdwn in context)
 
 
+class Serialized(Block):
+    """A block that slack_sdk has validated and serialized once, used as that JSON: a view's
+    ``to_dict`` validates every element again each time, and the same buttons recur (each
+    App Home repeats a salesperson's cards). Its JSON is shared: never changed in place."""
+
+    def __init__(self, block: Block) -> None:
+        self._json = block.to_dict()
+        super().__init__(type=self._json["type"], block_id=self._json.get("block_id"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._json
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

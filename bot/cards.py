@@ -7,12 +7,13 @@ a hold reads the same everywhere.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmObject
 
 from bot import ids
-from bot.blocks import context, plain, section
+from bot.blocks import Serialized, context, plain, section
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, status_text
@@ -124,11 +125,27 @@ def card(
         )
     )
     blocks: list[Block] = [section(body)]
-    buttons = decision_buttons(hold, tz, locale, extend=extend, another=another, style=style)
+    buttons = card_buttons(hold, tz, locale, extend=extend, another=another, style=style)
     if buttons is not None:
         blocks.append(buttons)
     blocks += [context(note) for note in notes]
     return blocks
+
+
+@lru_cache(maxsize=4096)
+def card_buttons(
+    hold: Hold,
+    tz: ZoneInfo,
+    locale: str | None,
+    *,
+    extend: bool = True,
+    another: bool = False,
+    style: DateStyle = PLAIN,
+) -> Block | None:
+    """``decision_buttons`` validated once per hold as it stands (its every field is the
+    key): most of a card's elements, and of an App Home's, are these buttons."""
+    buttons = decision_buttons(hold, tz, locale, extend=extend, another=another, style=style)
+    return Serialized(buttons) if buttons is not None else None
 
 
 def decision_buttons(

@@ -84,7 +84,7 @@ def _waiting(
         note = candidates_note(item.hold, live, tz, locale, style=style)
         line = _waiting_line(item, tz, locale, style, now)
         blocks.append(section("\n".join(filter(None, [note, line]))))
-        buttons = cards.decision_buttons(item.hold, tz, locale, another=True, style=style)
+        buttons = cards.card_buttons(item.hold, tz, locale, another=True, style=style)
         if buttons is not None:
             blocks.append(buttons)
     return blocks + _more(len(overview.waiting) - MAX_WAITING, locale)

@@ -158,6 +158,27 @@ def test_home_fits_in_a_hundred_blocks_however_many_holds(slack: Any) -> None:
     assert client.views_publish(user_id="U0HOME0001", view=view)["ok"]
 
 
+def test_a_card_s_buttons_are_the_same_json_built_once_or_again_and_follow_the_hold() -> None:
+    """App Home reuses each hold's validated buttons: the same JSON as building them anew,
+    and a hold that changed (promoted to 1st here) gets its own."""
+    second = samples.waiting()
+    overview = Overview((samples.hold(),), (Waiting(second, (samples.hold(),)),), ())
+    cards.card_buttons.cache_clear()
+    built = home_view(overview, JST, "ja", NOW).to_dict()
+    again = home_view(overview, JST, "ja", NOW).to_dict()
+    assert cards.card_buttons.cache_info().hits >= 2
+    assert json.dumps(built) == json.dumps(again)
+    for hold in (second, overview.firsts[0]):
+        fresh = cards.decision_buttons(hold, JST, "ja", another=True)
+        assert fresh is not None
+        assert cards.card_buttons(hold, JST, "ja", another=True).to_dict() == fresh.to_dict()  # type: ignore[union-attr]
+    promoted = replace(second, rank=1, expires_at=NOW + timedelta(days=7))
+    actions = cards.card_buttons(promoted, JST, "ja", another=True)
+    assert actions is not None
+    assert ids.CONFIRM in text_of(actions.to_dict())
+    assert ids.CONFIRM not in text_of(cards.card_buttons(second, JST, "ja").to_dict())  # type: ignore[union-attr]
+
+
 def test_an_empty_home_says_so_in_each_section() -> None:
     view = home_view(Overview((), (), ()), JST, "en", NOW).to_dict()
     shown = text_of(view)
