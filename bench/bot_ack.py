@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk import WebClient
 
-from bench.common import bench_database, latency_line, percentile
+from bench.common import bench_database, latency_line, machine_line, percentile
 from bot import ids
 from bot.after_ack import AfterAck
 from bot.metadata import Meta
@@ -323,6 +323,7 @@ def run(rounds: int, concurrency: int, threads: int, writers: int | None = None)
         f"bot ack bench: {rounds} rounds x {concurrency} concurrent,"
         f" waitress threads={threads}, engine venue cap={writers or 'none'}"
     )
+    print(machine_line())
     for line in report:
         print(line)
 

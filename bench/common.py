@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -47,3 +48,16 @@ def latency_line(name: str, seconds: Sequence[float]) -> str:
 
 def mean(values: Sequence[float]) -> float:
     return statistics.fmean(values) if values else float("nan")
+
+
+def machine_line(loops: int = 5) -> str:
+    """This machine's pure-Python speed, to compare figures across runs and machines: the
+    benches' absolute times scale with it (the VM's speed has varied twofold between
+    sessions), their ratios much less."""
+    spent = []
+    for _ in range(loops):
+        started = time.process_time()
+        sum(i * i for i in range(1_000_000))
+        spent.append(time.process_time() - started)
+    took = statistics.median(spent) * 1000
+    return f"machine: Python reference loop {took:.0f} ms CPU (median of {loops})"

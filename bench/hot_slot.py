@@ -29,7 +29,7 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
-from bench.common import bench_database, mean, percentile
+from bench.common import bench_database, machine_line, mean, percentile
 from bench.variants import bare_for_update, for_update_baseline, naive_read_committed
 from core.engine import HoldEngine
 from core.model import HoldRequest, Venue
@@ -86,6 +86,7 @@ def main() -> None:
         )
         admission = "none" if args.no_queue else "part-day keys"
         print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
+        print(machine_line())
         _create_floor_table(db)
         variants: dict[str, Take] = {
             ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),

@@ -37,6 +37,7 @@ SMALL: dict[str, tuple[str, list[str]]] = {
                 for variant in ("engine", "FOR UPDATE", "bare lock", "floor")
             ),
             r"^engine attempts started again: \d+ in \d+ requests$",
+            r"^machine: Python reference loop \d+ ms CPU \(median of 5\)$",
         ],
     ),
     "packages": (
@@ -101,6 +102,7 @@ SMALL: dict[str, tuple[str, list[str]]] = {
     "bot_ack": (
         "--rounds 1 --concurrency 2 --threads 2",
         [
+            r"^machine: Python reference loop \d+ ms CPU \(median of 5\)$",
             r"^submit \(one at a time\): server +" + FIGURE,
             r"^submit \(one slot, a race\): server +" + FIGURE,
             r"^   engine\.request +" + FIGURE,
