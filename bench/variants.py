@@ -7,10 +7,10 @@ All reuse the engine's pure rules and store queries; only isolation and locking 
 - ``for_update_baseline``: READ COMMITTED, but first ``SELECT ... FOR UPDATE`` on the same
   part-day rows, in the same order. Correct, and the usual design this engine is measured
   against: no serialization failures, no retries. It does the work the engine's request
-  does around the decision, as a pessimistic osae would have to: the 1st holds a 2nd waits
-  behind are read in the transaction (they are told), and after the commit the answer's
-  reads (the same customer elsewhere, the holds in the way); a refusal reads its holders
-  and offers alternatives.
+  does around the decision, as a pessimistic osae would have to: after the commit the
+  answer's reads (the same customer elsewhere, the holds in the way, the 1sts a 2nd waits
+  behind among them: like the engine, it leaves whom to tell to delivery); a refusal reads
+  its holders and offers alternatives.
 - ``bare_for_update``: the same locking with none of that work: the decision and the insert
   only (the baseline of the earlier benches).
 """
@@ -118,8 +118,6 @@ def _decide_and_insert(
         if shown:
             holds.get_many(conn, venue, {*ranked.holders, *ranked.in_way})
         return ranked
-    if shown and ranked.rank > 1 and ranked.ahead:
-        holds.get_many(conn, venue, ranked.ahead)
     new = new_hold(req, checked, ranked, ranked_items(checked, ranked), None)
     requested = AuditEvent(None, req.creator, Action.REQUESTED, now, {})
     if blocking:

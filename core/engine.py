@@ -25,7 +25,7 @@ from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
 from core.notices import CardSpot, Notice
 from core.operations import decisions, digests, edit, reads, request, search, sweep, team, venues
 from core.operations.tx import Snapshot, Tx
-from core.outbox import Outbox
+from core.outbox import Outbox, Resolved
 from core.results import (
     Availability,
     Cancelled,
@@ -276,6 +276,14 @@ class HoldEngine:
 
     def notice_failed(self, venue_id: str, notice_id: int, *, error: str) -> None:
         self._outbox.failed(venue_id, notice_id, error)
+
+    def resolve_queued(self, venue_id: str, notice_id: int, *, now: datetime) -> Resolved | None:
+        """A queued hold's row (recipient ``QUEUED_RECIPIENT``) turned into one notice to
+        each hold ahead still 1st, and marked done; None if it was no longer pending."""
+        venue = self.venue(venue_id)
+        if venue is None:
+            return None
+        return self._outbox.resolve_queued(venue, notice_id, now)
 
     def report_failures(
         self, venue_id: str, report: Callable[[list[Notice]], None], *, now: datetime

@@ -115,10 +115,13 @@ class Announced:
 
 @dataclass(frozen=True)
 class Queued:
-    """A new hold queued behind 1st holds; each of their salespeople is told once."""
+    """A new hold queued behind holds with a 1st item. Its transaction reads none of them
+    (each read would be a predicate lock on the pages every request inserts into): it leaves
+    one notice naming them, which delivery resolves, telling each that is still a 1st hold's
+    salesperson once (``core.journal.told_queued``)."""
 
     hold: Hold  # the new, waiting hold
-    firsts: tuple[Hold, ...]
+    ahead: tuple[int, ...]  # the ids of the holds ahead of it
 
 
 @dataclass(frozen=True)

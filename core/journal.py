@@ -8,6 +8,7 @@ leaves behind.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +17,7 @@ import sqlalchemy as sa
 from core import events
 from core.events import SYSTEM, Action, AuditEvent, Event
 from core.model import Hold
-from core.notices import CARD_RECIPIENT, NewNotice, NoticeKind
+from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT, NewNotice, Notice, NoticeKind
 from core.serialize import hold_to_json
 from core.store import audit, outbox
 
@@ -138,17 +139,30 @@ def _dms(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911 - one
             hold = event.hold
             return [_notice(NoticeKind.CANCELLED, hold, actor=event.actor, reason=event.reason)]
         case events.Queued():
+            # Whom to tell is read at delivery (``told_queued``): one row names them all.
+            payload = {"hold": hold_to_json(event.hold), "ahead": list(event.ahead)}
+            key = f"queued:{event.hold.id}"
             return [
-                _notice(
-                    NoticeKind.QUEUED,
-                    first,
-                    dedupe_key=f"queued:{first.id}:{event.hold.id}",
-                    behind=event.hold,
-                )
-                for first in event.firsts
+                NewNotice(NoticeKind.QUEUED.value, QUEUED_RECIPIENT, payload, event.hold.id, key)
             ]
         case _:
             return []
+
+
+def told_queued(queued: Notice, firsts: Sequence[Hold]) -> list[NewNotice]:
+    """A queued hold's row (``QUEUED_RECIPIENT``) resolved: one notice to each of ``firsts``
+    (the holds it names that are still 1st), saying which hold waits behind it (as the row
+    has it). A 1st's salesperson is told once per waiting hold, however often this runs."""
+    behind = queued.payload["hold"]
+    return [
+        _notice(
+            NoticeKind.QUEUED,
+            first,
+            dedupe_key=f"queued:{first.id}:{queued.hold_id}",
+            behind=behind,
+        )
+        for first in firsts
+    ]
 
 
 def _cards(event: Event) -> list[NewNotice]:  # noqa: PLR0911 - one per kind

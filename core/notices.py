@@ -27,6 +27,9 @@ class NoticeKind(StrEnum):
 
 # A card row's recipient: the channel the card sits in, found at delivery (``CardSpot``).
 CARD_RECIPIENT = "#card"
+# A queued hold's row before delivery: its recipients are the salespeople of the holds ahead
+# that are still 1st when it is delivered, each told by a row of its own (``resolve_queued``).
+QUEUED_RECIPIENT = "#firsts"
 
 
 @dataclass(frozen=True)

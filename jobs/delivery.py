@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from core.engine import HoldEngine
 from core.model import Hold, Venue
-from core.notices import CardSpot, Notice, NoticeKind
+from core.notices import QUEUED_RECIPIENT, CardSpot, Notice, NoticeKind
 from core.results import Refused
 from jobs.logs import fields
 from jobs.transport import (
@@ -110,6 +110,7 @@ class _Run:
     quiet_until: dict[str, datetime] = field(default_factory=dict)  # next free turn
     pace: dict[str, timedelta] = field(default_factory=dict)  # one turn per Retry-After
     token_refused: bool = False
+    resolved: bool = False  # a queued row made rows of its own, due now: claim again
 
 
 @dataclass(frozen=True)
@@ -142,8 +143,9 @@ class Courier:
             claimed = self.engine.claim_notices(
                 venue_id, owner=self.owner, now=self.now(), lease=self.lease, limit=self.batch
             )
+            run.resolved = False
             self._deliver(run, claimed, claimed_at)
-            if len(claimed) < self.batch:
+            if len(claimed) < self.batch and not run.resolved:
                 break
             if time.monotonic() - started > self.budget:
                 run.tally.more = True
@@ -198,6 +200,9 @@ class Courier:
             return True
         if notice.kind == NoticeKind.CARD:
             return self._deliver_card(run, notice, claimed_at)
+        if notice.recipient == QUEUED_RECIPIENT:
+            self._resolve_queued(run, notice)
+            return True
         message = self._render(run.venue, notice)  # may ask Slack for the locale first
         if message is None:
             run.tally.failed += 1
@@ -207,6 +212,18 @@ class Courier:
         outcome = self.transport.send(notice.recipient, message, notice=notice)
         self._record(run, notice, outcome)
         return True
+
+    def _resolve_queued(self, run: _Run, notice: Notice) -> None:
+        """A queued hold's row names the holds ahead of it: the engine writes a row to each
+        one's salesperson that is still 1st (sent like any other), with this row done."""
+        resolved = self.engine.resolve_queued(run.venue.id, notice.id, now=self.now())
+        if resolved is None:
+            return  # another worker resolved it (its lease had run out)
+        run.tally.sent += 1
+        run.resolved = run.resolved or bool(resolved.firsts)
+        firsts = [h.id for h in resolved.firsts]
+        outcome = "resolved" if firsts else "settled"  # settled: no 1st left, no DM
+        _log_notice(notice, outcome, firsts=firsts, attempts=notice.attempts)
 
     # -- a hold's card ------------------------------------------------------------------------
     def _deliver_card(self, run: _Run, notice: Notice, claimed_at: float) -> bool:

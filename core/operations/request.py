@@ -154,21 +154,19 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
 
 
 def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> Requested:
-    """Its card, when its surface posts none; and the 1st holds it waits behind are told.
+    """Its card, when its surface posts none; and the holds ahead of a hold that queues
+    are named in one notice, whose delivery tells those still 1st.
 
-    Only a hold that queues reads the holds ahead in this transaction: who is told must
-    commit with the hold (the outbox's rule), and a 2nd is rarer than a 1st. The answer
-    keeps them, so that ``shown`` need not read them again.
+    This transaction reads none of them: each read would take a predicate lock on the page
+    every concurrent request inserts its hold into, and abort them (40001). The notice that
+    names them commits with the hold (the outbox's rule); ``shown`` reads them for the answer
+    after the commit.
     """
     hold = answer.hold
     if announce:
         tx.journal.record(HoldAnnounced(hold, actor))
     if answer.rank > 1 and answer.ahead_ids and tx.venue.policy.notify_first_of_second:
-        ahead = holds.get_many(tx.conn, tx.venue, answer.ahead_ids)
-        firsts = tuple(h for h in ahead if h.is_first)
-        if firsts:
-            tx.journal.record(HoldQueued(hold, firsts))
-        return replace(answer, ahead=tuple(ahead))
+        tx.journal.record(HoldQueued(hold, answer.ahead_ids))
     return answer
 
 
@@ -176,10 +174,7 @@ def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:
     """A committed request's answer with what it only shows, read outside its transaction:
     the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
     if answer.in_way_ids:
-        known = {h.id: h for h in answer.ahead}  # read with the hold, when it queued
-        missing = set(answer.in_way_ids) - known.keys()
-        read = holds.get_many(snap.conn, snap.venue, missing) if missing else []
-        around = sorted([*known.values(), *read], key=lambda h: h.id)
+        around = holds.get_many(snap.conn, snap.venue, answer.in_way_ids)
         ahead = [h for h in around if h.id in answer.ahead_ids]
         in_way = in_the_way(answer.hold.items, around)
         answer = replace(answer, ahead=tuple(ahead), in_way=in_way)

@@ -79,6 +79,19 @@ def claim(
     return sorted((_notice(r) for r in rows), key=lambda n: n.id)
 
 
+def locked_pending(conn: sa.Connection, venue_id: str, notice_id: int) -> Notice | None:
+    """The row if it is still pending, locked until the transaction ends (so that two
+    workers resolving it take turns, and the second finds it done)."""
+    row = conn.execute(
+        sa.select(outbox)
+        .where(
+            outbox.c.venue_id == venue_id, outbox.c.id == notice_id, outbox.c.status == "pending"
+        )
+        .with_for_update()
+    ).first()
+    return _notice(row) if row is not None else None
+
+
 def mark_sent(
     conn: sa.Connection, venue_id: str, notice_id: int, channel: str, ref: str, now: datetime
 ) -> None:

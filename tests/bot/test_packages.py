@@ -370,8 +370,9 @@ def test_a_package_behind_a_lapsed_hold_is_promoted_with_one_dm_naming_its_rooms
     assert mine.rank == 2
     bot.clock[0] = asked + timedelta(days=8)  # past 佐藤様's seven days
     assert bot.engine.sweep(bot.venue.id, now=bot.clock[0]).ok
-    # 佐藤様's expiry, my promotion, the note 佐藤様's salesperson got when mine queued, and
-    # the two holds' card rows (this courier has no cards to redraw).
+    # 佐藤様's expiry, my promotion, the row naming 佐藤様's hold when mine queued (settled:
+    # it is no 1st now, so nobody is told), and the two holds' card rows (this courier has
+    # no cards to redraw).
     assert courier(bot).drain(bot.venue.id).sent == 5
 
     (promoted,) = dms_to(bot, sr.USER_ID)

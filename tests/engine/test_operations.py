@@ -11,7 +11,8 @@ import sqlalchemy as sa
 
 from core.engine import HoldEngine
 from core.errors import VenueConflict
-from core.model import Kind, Policy, Room, Status, Venue
+from core.model import ItemRequest, Kind, Policy, Room, Status, Venue
+from core.notices import QUEUED_RECIPIENT
 from core.results import (
     Cancelled,
     Code,
@@ -449,13 +450,79 @@ def test_a_first_is_told_once_when_a_second_queues_behind_it(
 ) -> None:
     first = accepted(engine.request(venue.id, request(salesperson="U0SATO0001"), now=NOW))
     second = accepted(engine.request(venue.id, request(salesperson="U0SUZUKI01"), now=NOW))
+    assert [h.id for h in second.ahead] == [first.hold.id]  # read after the commit
     third = engine.request(venue.id, request(salesperson="U0TANAKA01"), now=NOW)
     assert isinstance(third, Refused)  # a 3rd is refused and tells nobody
-    queued = [n for n in engine.notices(venue.id) if n.kind == "queued"]
-    assert [(n.recipient, n.hold_id) for n in queued] == [("U0SATO0001", first.hold.id)]
+    # Written with the hold: one row naming the holds ahead, resolved at delivery.
+    (named,) = engine.notices(venue.id)
+    assert (named.kind, named.recipient, named.hold_id) == (
+        "queued",
+        QUEUED_RECIPIENT,
+        second.hold.id,
+    )
+    assert named.payload["ahead"] == [first.hold.id]
+    resolved = engine.resolve_queued(venue.id, named.id, now=NOW)
+    assert resolved is not None and [h.id for h in resolved.firsts] == [first.hold.id]
+    queued = [n for n in engine.notices(venue.id) if n.recipient != QUEUED_RECIPIENT]
+    assert [(n.kind, n.recipient, n.hold_id) for n in queued] == [
+        ("queued", "U0SATO0001", first.hold.id)
+    ]
     assert queued[0].payload["behind"]["id"] == second.hold.id
+    (done,) = engine.notices(venue.id, status="sent")
+    assert done.id == named.id and done.sent_ref == f"resolved: #{first.hold.id}"
+    # Once: resolved again (a worker whose lease ran out), nothing more is written.
+    assert engine.resolve_queued(venue.id, named.id, now=NOW) is None
+    assert len(engine.notices(venue.id)) == 2
     elsewhere = accepted(engine.request(venue.id, request(room="sakura"), now=NOW))
-    assert elsewhere.rank == 1 and len(engine.notices(venue.id)) == 1  # a 1st tells nobody
+    assert elsewhere.rank == 1 and len(engine.notices(venue.id)) == 2  # a 1st tells nobody
+
+
+def test_a_first_gone_by_delivery_is_not_told_and_the_row_is_settled(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    first = accepted(engine.request(venue.id, request(salesperson="U0SATO0001"), now=NOW))
+    second = accepted(engine.request(venue.id, request(salesperson="U0SUZUKI01"), now=NOW))
+    (named,) = engine.notices(venue.id)
+    assert engine.release(venue.id, first.hold.id, actor="U0SATO0001", now=NOW).ok
+    resolved = engine.resolve_queued(venue.id, named.id, now=NOW)
+    assert resolved is not None and resolved.firsts == ()
+    assert [n.kind for n in engine.notices(venue.id) if n.kind == "queued"] == ["queued"]
+    (settled,) = [n for n in engine.notices(venue.id, status="sent") if n.id == named.id]
+    assert settled.sent_ref == "resolved: no 1st left"
+    assert engine.hold(venue.id, second.hold.id).is_first  # type: ignore[union-attr]
+
+
+def test_a_package_queued_behind_two_firsts_tells_each_once_and_a_waiting_hold_nobody(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    """Of the holds ahead, only those 1st when the row is resolved are told: a package that
+    waits itself (its 鳳凰の間 item 1st, so it blocks; its hold 2nd) is no 1st to tell."""
+    sato, kato, suzuki = "U0SATO0001", "U0KATO0001", "U0SUZUKI01"
+    hoo = accepted(engine.request(venue.id, request(salesperson=sato), now=NOW))
+    sakura = accepted(engine.request(venue.id, request(room="sakura", salesperson=kato), now=NOW))
+    both = replace(request(salesperson=suzuki), also=(ItemRequest("sakura", 660, 900),))
+    assert accepted(engine.request(venue.id, both, now=NOW)).rank == 2
+    (named,) = engine.notices(venue.id)
+    assert named.payload["ahead"] == sorted([hoo.hold.id, sakura.hold.id])
+    resolved = engine.resolve_queued(venue.id, named.id, now=NOW)
+    assert resolved is not None
+    assert [h.id for h in resolved.firsts] == sorted([hoo.hold.id, sakura.hold.id])
+    told = sorted((n.recipient, n.hold_id) for n in engine.notices(venue.id, status="pending"))
+    assert told == sorted([(sato, hoo.hold.id), (kato, sakura.hold.id)])
+
+    day = factories.DAY + timedelta(days=1)
+    accepted(engine.request(venue.id, request(room="sakura", day=day, salesperson=kato), now=NOW))
+    package = replace(request(day=day, salesperson=sato), also=(ItemRequest("sakura", 660, 900),))
+    waiting = accepted(engine.request(venue.id, package, now=NOW))
+    assert (waiting.rank, waiting.item_ranks) == (2, (1, 2))
+    behind = accepted(engine.request(venue.id, request(day=day, salesperson=suzuki), now=NOW))
+    assert [h.id for h in behind.ahead] == [waiting.hold.id]
+    rows = [n for n in engine.notices(venue.id, status="pending") if n.hold_id == behind.hold.id]
+    (named,) = rows
+    resolved = engine.resolve_queued(venue.id, named.id, now=NOW)
+    assert resolved is not None and resolved.firsts == ()
+    told = [n for n in engine.notices(venue.id) if n.recipient != QUEUED_RECIPIENT]
+    assert waiting.hold.id not in {n.hold_id for n in told}
 
 
 def test_a_venue_may_turn_the_note_to_the_first_off(engine: HoldEngine) -> None:

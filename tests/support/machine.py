@@ -39,7 +39,7 @@ from hypothesis.stateful import (
 
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Kind, Policy, Status
-from core.notices import CARD_RECIPIENT
+from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT
 from core.results import (
     Cancelled,
     Confirmed,
@@ -803,14 +803,15 @@ class HoldMachine(RuleBasedStateMachine):
 
         ``actor=None`` and nothing acted on means a refusal or a read: nothing may change.
         """
+        named = self._resolve_queued(acted if request else ())
         with self.db.connect() as conn:
             ledger = self._ledger(conn)
             notices = conn.execute(
                 sa.text(
                     "SELECT id, kind, hold_id, recipient FROM outbox"
-                    " WHERE venue_id = :v AND id > :after ORDER BY id"
+                    " WHERE venue_id = :v AND id > :after AND recipient <> :named ORDER BY id"
                 ),
-                {"v": self.venue.id, "after": self.last_notice},
+                {"v": self.venue.id, "after": self.last_notice, "named": QUEUED_RECIPIENT},
             ).all()
             events = conn.execute(
                 sa.text(
@@ -848,8 +849,8 @@ class HoldMachine(RuleBasedStateMachine):
         want.update(("card", m, CARD_RECIPIENT) for m in [*carded, *again])
         have = Counter((n.kind, self._mid(n.hold_id), n.recipient) for n in notices)
         assert have == want, ("outbox", have, want)
-        if notices:
-            self.last_notice = notices[-1].id
+        if notices or named:
+            self.last_notice = max([n.id for n in notices] + named)
 
         touched = set(acted) | set(released) | set(promoted) | set(expired)
         seen = {self._mid(e.hold_id) for e in events}
@@ -861,6 +862,22 @@ class HoldMachine(RuleBasedStateMachine):
                 assert e.actor == actor, ("audit actor", e, actor)
         if events:
             self.last_event = events[-1].id
+
+    def _resolve_queued(self, acted: Any) -> list[int]:
+        """Resolve, as delivery would at once, the rows a queued hold leaves naming the holds
+        ahead of it (only a request's new hold leaves one); their ids."""
+        with self.db.connect() as conn:
+            named = conn.execute(
+                sa.text(
+                    "SELECT id, hold_id FROM outbox WHERE venue_id = :v AND id > :after"
+                    " AND recipient = :named ORDER BY id"
+                ),
+                {"v": self.venue.id, "after": self.last_notice, "named": QUEUED_RECIPIENT},
+            ).all()
+        assert {self._mid(n.hold_id) for n in named} <= set(acted), ("queued rows", named)
+        for row in named:
+            assert self.engine.resolve_queued(self.venue.id, row.id, now=self.now) is not None
+        return [row.id for row in named]
 
     def _check_rows(self, listed: list[Hold]) -> None:
         """SQL on the span rows: exactly one per part of each live hold, blocking ones apart."""
