@@ -77,7 +77,8 @@ def test_run_without_slack_prints_the_promotion_and_one_ctrl_c_stops_everything(
         now = datetime.now(UTC)
         hold = ["hold", "request", "--room", "hoo", "--start", "11:00", "--end", "15:00"]
         hold += ["--date", (now + timedelta(days=60)).date().isoformat(), "--kind", "wedding"]
-        lapses = now + timedelta(seconds=3)
+        # time for both requests first (each a CLI process: seconds on a busy machine)
+        lapses = now + timedelta(seconds=15)
         first = answer(env, *hold, "--customer", "山田様", "--salesperson", FIRST,
                        "--now", (lapses - timedelta(days=7)).isoformat())  # fmt: skip
         second = answer(env, *hold, "--customer", "佐藤様", "--salesperson", SECOND)
