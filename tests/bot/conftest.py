@@ -187,15 +187,20 @@ def bot(
 
 
 def unlinked_app(
-    engine: HoldEngine, slack: SlackStandin, *, process_before_response: bool = False
+    engine: HoldEngine,
+    slack: SlackStandin,
+    *,
+    process_before_response: bool = False,
+    venues: VenueResolver | None = None,
 ) -> BotApp:
-    """The bot as a workspace no venue is linked to sees it (OSAE_VENUES names another)."""
+    """The bot as a workspace no venue is linked to sees it (OSAE_VENUES names another), or
+    with ``venues``, one whose venue is not in the database."""
     settings = slack_settings(slack)
     return bootstrap.bot_app(
         engine,
         settings,
         client=bootstrap.slack_client(settings),
-        venues=VenueResolver(by_team={"T0OTHER": "somewhere"}),
+        venues=venues or VenueResolver(by_team={"T0OTHER": "somewhere"}),
         now=lambda: NOW,
         process_before_response=process_before_response,
     )

@@ -12,12 +12,10 @@ from bot import ids
 from bot.metadata import Meta
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
-from cli import bootstrap
 from core.engine import HoldEngine
 from core.model import Status
-from tests.bot.conftest import SECRET, Harness, click, slack_settings, unlinked_app, values
+from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
 from tests.support import slack_requests as sr
-from tests.support.factories import NOW
 from tests.support.slack_standin import SlackStandin
 
 ERROR_ID = re.compile(r"エラーID `([0-9a-f]{8})`")
@@ -98,14 +96,7 @@ def test_a_submission_for_a_venue_never_loaded_is_told_how_to_load_it(
 ) -> None:
     """The venue is configured (OSAE_VENUE) but was never loaded: the submission is
     refused in the modal with the command that would load it, and nothing is written."""
-    settings = slack_settings(slack)
-    app = bootstrap.bot_app(
-        engine,
-        settings,
-        client=bootstrap.slack_client(settings),
-        venues=VenueResolver(default="never-loaded"),
-        now=lambda: NOW,
-    )
+    app = unlinked_app(engine, slack, venues=VenueResolver(default="never-loaded"))
     with Server(build_wsgi(app, lambda: (True, {}))) as server:
         body = sr.view_submission(
             values(),
