@@ -105,7 +105,7 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
         venues.ensure_current(conn, venue)
         return enquiry
     checked = check.against(venue, enquiry)
-    live = None
+    live: ledger.Bumped | None = None
     if isinstance(checked, Checked):
         # First, every item's part-days in one sorted statement, which also answers their
         # live span counts (no ledger read of its own) and checks the cached venue: a
@@ -284,11 +284,11 @@ def _decide(
     enquiry: Enquiry | None,
     now: datetime,
     *,
-    live: int | None = None,
+    live: ledger.Bumped | None = None,
 ) -> tuple[Checked, Ranked] | Refused:
     """The rank a checked request gets now, or why not.
 
-    ``live``: the live spans on its part-days, when the caller's bump has counted them.
+    ``live``: the live spans on its part-days, when the caller's bump has answered them.
     ``snap.venue`` may be a cached copy: the first ledger read (or the bump) checks its
     revision, and a refusal given before that checks it on its own.
     """
@@ -318,11 +318,14 @@ def _no_room_in(snap: Snapshot, enquiry: Enquiry | None) -> Refused | None:
     return None
 
 
-def _occupants(snap: Snapshot, checked: Checked, live: int | None = None) -> list[Occupant]:
-    """The live items in the way; the ledger's span counts say when there cannot be any."""
-    if live is None:
-        live = ledger.live_spans(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz))
-    if not live:
+def _occupants(
+    snap: Snapshot, checked: Checked, live: ledger.Bumped | None = None
+) -> list[Occupant]:
+    """The live items in the way: from the caller's bump if there was one, else read (the
+    ledger's span counts say when there cannot be any)."""
+    if live is not None:
+        return live.occupants(checked.spans)
+    if not ledger.live_spans(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz)):
         return []
     return holds.occupants(snap.conn, snap.venue, checked.spans)
 

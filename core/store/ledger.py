@@ -1,20 +1,26 @@
 """The part-day ledger: one row per (part, venue-local day), bumped before anything is written.
 
-Each row also counts the live spans that touch its part on its day, so a request whose
-part-days are all empty need not read any spans at all (fewer reads under SERIALIZABLE mean
-fewer false serialization failures). Any span that conflicts with a request touches one of
-the request's part-day rows, and changing that count is a write to the same row.
+Each row also counts the live spans that touch its part on its day, and carries them
+(``spans``, kept by triggers on ``hold_spans``: migration 0006). Any span that conflicts with
+a request touches one of the request's part-day rows, and changing that row's spans is a
+write to it. So a request reads what is in its way from the rows its own bump writes and
+returns: no read of ``hold_spans``, whose index pages every concurrent request inserts into
+(each such read is a predicate lock under SERIALIZABLE, and a false serialization failure
+whenever two unrelated requests share a page).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from datetime import date
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 
 import sqlalchemy as sa
 
 from core.errors import StaleVenue
 from core.model import Venue
+from core.rules.requests import Occupant
+from core.rules.spans import Span
 
 Key = tuple[str, date]
 
@@ -30,15 +36,64 @@ _BUMP_ROWS = """
           live_spans = part_days.live_spans + EXCLUDED.live_spans
 """
 _BUMP = sa.text(_BUMP_ROWS)
-# The same bump, answering the rows' span counts after it and the venue's revision (so a
-# cached venue is checked in the same round trip).
+# The same bump, answering the rows' span counts after it, the spans they carry (none but
+# the rows' own: the arbiter of ON CONFLICT takes no predicate lock) and the venue's
+# revision (so a cached venue is checked in the same round trip).
 _BUMP_COUNTED = sa.text(
     f"""
-    WITH bumped AS ({_BUMP_ROWS} RETURNING live_spans)
+    WITH bumped AS ({_BUMP_ROWS} RETURNING part_id, live_spans, spans)
     SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
-           (SELECT coalesce(sum(live_spans), 0) FROM bumped) AS live
+           (SELECT coalesce(sum(live_spans), 0) FROM bumped) AS live,
+           (SELECT coalesce(jsonb_agg(jsonb_build_array(part_id, spans)), '[]')
+            FROM bumped WHERE spans <> '{{}}') AS spans
     """  # noqa: S608 - a constant of this module, no input
 )
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Bumped:
+    """What a request's bump answered: the live spans on its part-days before it, as counts
+    and as the rows carry them (part, {"<hold>:<item>": [start µs, end µs, blocking,
+    confirmed]})."""
+
+    live: int
+    spans: Sequence[tuple[str, Mapping[str, Sequence[object]]]] = ()
+
+    def occupants(self, spans: Sequence[Span]) -> list[Occupant]:
+        """The live items whose spans conflict with one of ``spans``, on those spans' parts
+        (what ``holds.occupants`` reads from ``hold_spans``)."""
+        found: dict[tuple[int, int], tuple[set[str], list[object]]] = {}
+        for wanted in spans:
+            start, end = _micros(wanted.start), _micros(wanted.end)
+            for part, entries in self.spans:
+                if part not in wanted.parts:
+                    continue
+                for key, entry in entries.items():
+                    if entry[0] < end and entry[1] > start:  # type: ignore[operator]
+                        hold, item = key.split(":")
+                        found.setdefault((int(hold), int(item)), (set(), list(entry)))[0].add(part)
+        return [
+            Occupant(
+                hold_id=hold_id,
+                item=item_no,
+                span=Span(frozenset(parts), _instant(entry[0]), _instant(entry[1])),
+                confirmed=bool(entry[3]),
+                first=bool(entry[2]) and not entry[3],
+            )
+            for (hold_id, item_no), (parts, entry) in sorted(found.items())
+        ]
+
+
+def _micros(at: datetime) -> int:
+    return (at - EPOCH) // timedelta(microseconds=1)
+
+
+def _instant(micros: object) -> datetime:
+    assert isinstance(micros, int)  # noqa: S101 - written so by migration 0006's triggers
+    return EPOCH + timedelta(microseconds=micros)
+
+
 # With the venue's revision, so a cached venue is checked in the same round trip.
 _LIVE = sa.text(
     """
@@ -61,9 +116,9 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
         conn.execute(_BUMP, _bumped(venue_id, changes))
 
 
-def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) -> int:
-    """``bump``, answering how many live spans touched these part-days before it: a write's
-    first statement, so that it needs no read of the ledger of its own.
+def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) -> Bumped:
+    """``bump``, answering the live spans that touched these part-days before it: a write's
+    first statement, so that it needs no read of the ledger or of the spans of its own.
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
@@ -71,7 +126,7 @@ def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) 
     if row.revision != venue.revision:
         raise StaleVenue(venue.id)
     before: int = row.live - sum(changes.values())
-    return before
+    return Bumped(before, [(part, spans) for part, spans in row.spans])
 
 
 def _bumped(venue_id: str, changes: Mapping[Key, int]) -> dict[str, object]:

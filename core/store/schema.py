@@ -205,6 +205,10 @@ part_days = sa.Table(
     sa.Column("day", sa.Date, primary_key=True),
     sa.Column("version", sa.BigInteger, nullable=False),
     sa.Column("live_spans", sa.Integer, nullable=False, server_default="0"),  # live spans here
+    # The live spans touching this part-day, kept by triggers on hold_spans (migration
+    # 0006): {"<hold id>:<item no>": [start µs, end µs, blocking, confirmed]}. A request
+    # reads what is in its way from the rows its bump writes (see ledger.py).
+    sa.Column("spans", JSONB, nullable=False, server_default=sa.text("'{}'::jsonb")),
     # No CHECK (live_spans >= 0): PostgreSQL checks the proposed row of INSERT ... ON CONFLICT
     # before it sees the conflict, so a decrement would trip it. Tests check the counts.
     postgresql_with={"fillfactor": 50},  # room for HOT updates of hot days

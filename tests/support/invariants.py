@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import sqlalchemy as sa
 
@@ -18,6 +18,7 @@ from core.store import holds as hold_store
 from tests.support.model import conflict, rank_among
 
 Span = tuple[frozenset[str], object, object]
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def is_blocking(h: Hold) -> bool:
@@ -89,6 +90,7 @@ def check(db: sa.Engine, venue: Venue) -> list[Hold]:
     check_holds(live, venue.policy.max_rank)
     _check_span_rows(db, venue, live)
     _check_span_counts(db, venue, live)
+    _check_ledger_spans(db, venue)
     _check_rows_belong(db, venue)
     return live
 
@@ -110,6 +112,37 @@ def _check_span_counts(db: sa.Engine, venue: Venue, live: list[Hold]) -> None:
     got = {(r.part_id, r.day): r.live_spans for r in rows if r.live_spans}
     want = Counter(key for h in live for item in h.items for key in part_days(item, venue))
     assert got == dict(want), "part-day span counts out of step with the live holds"
+
+
+def _check_ledger_spans(db: sa.Engine, venue: Venue) -> None:
+    """Each part-day row carries exactly the span rows that touch it (the triggers of
+    migration 0006), as the requests' decisions read them."""
+    with db.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT part_id, day, spans FROM part_days WHERE venue_id = :v"),
+            {"v": venue.id},
+        ).all()
+        spans = conn.execute(
+            sa.text(
+                "SELECT hold_id, item_no, part_id, starts_at, ends_at, blocking, confirmed"
+                " FROM hold_spans WHERE venue_id = :v"
+            ),
+            {"v": venue.id},
+        ).all()
+    got = {(r.part_id, r.day, key): tuple(entry) for r in rows for key, entry in r.spans.items()}
+    want: dict[tuple[str, date, str], tuple[object, ...]] = {}
+    for s in spans:
+        entry = (micros(s.starts_at), micros(s.ends_at), s.blocking, s.confirmed)
+        first = s.starts_at.astimezone(venue.tz).date()
+        last = (s.ends_at - timedelta(microseconds=1)).astimezone(venue.tz).date()
+        for day in (first + timedelta(days=n) for n in range((last - first).days + 1)):
+            want[(s.part_id, day, f"{s.hold_id}:{s.item_no}")] = entry
+    differ = got.items() ^ want.items()
+    assert got == want, ("part-day spans out of step with the span rows", differ)
+
+
+def micros(at: datetime) -> int:
+    return (at - EPOCH) // timedelta(microseconds=1)
 
 
 def _check_span_rows(db: sa.Engine, venue: Venue, live: list[Hold]) -> None:
