@@ -30,7 +30,12 @@ from datetime import date, timedelta
 import sqlalchemy as sa
 
 from bench.common import bench_database, machine_line, mean, percentile
-from bench.variants import bare_for_update, for_update_baseline, naive_read_committed
+from bench.variants import (
+    bare_for_update,
+    for_update_baseline,
+    naive_read_committed,
+    pessimistic_engine,
+)
 from core.engine import HoldEngine
 from core.model import HoldRequest, Venue
 from core.results import Requested
@@ -74,37 +79,42 @@ def main() -> None:
         "--venues", type=int, default=4, help="venues the multi-venue mix spreads over"
     )
     args = parser.parse_args()
-    with bench_database(pool_size=max(args.contenders, args.threads) + 4) as (db, _):
-        attempts: list[int] = []
-        causes: Counter[tuple[str, str]] = Counter()
-        engine = HoldEngine(
-            db,
-            observer=lambda outcome, n: attempts.append(n),
-            retried=lambda state, reason: causes.update([(state, reason)]),
-            writers=args.writers or None,
-            queue=not args.no_queue,
-        )
-        admission = "none" if args.no_queue else "part-day keys"
-        print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
-        print(machine_line())
-        _create_floor_table(db)
-        variants: dict[str, Take] = {
-            ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
-            BASELINE: lambda v, r: for_update_baseline(db, v, r, NOW),
-            BARE: lambda v, r: bare_for_update(db, v, r, NOW),
-            FLOOR: lambda v, r: _floor(db, r),
-        }
-        outcomes(engine, db, args.trials, args.contenders)
-        table: dict[str, dict[str, Measured]] = {}
-        causes.clear()
-        table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
-        for venues in (1, args.venues):
-            name = f"{venues} venue{'s' if venues > 1 else ''}"
-            table[name] = low_contention(
-                engine, variants, attempts, args.requests, args.threads, venues, args.rounds
+    pool = max(args.contenders, args.threads) + 4
+    with bench_database(pool_size=pool) as (db, url):
+        plain = pessimistic_engine(url, pool)
+        try:
+            attempts: list[int] = []
+            causes: Counter[tuple[str, str]] = Counter()
+            engine = HoldEngine(
+                db,
+                observer=lambda outcome, n: attempts.append(n),
+                retried=lambda state, reason: causes.update([(state, reason)]),
+                writers=args.writers or None,
+                queue=not args.no_queue,
             )
-        print_table(table, args)
-        print_causes(causes, sum(len(m[ENGINE].attempts) for m in table.values()))
+            admission = "none" if args.no_queue else "part-day keys"
+            print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
+            print(machine_line())
+            _create_floor_table(db)
+            variants: dict[str, Take] = {
+                ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
+                BASELINE: lambda v, r: for_update_baseline(plain, v, r, NOW),
+                BARE: lambda v, r: bare_for_update(plain, v, r, NOW),
+                FLOOR: lambda v, r: _floor(db, r),
+            }
+            outcomes(engine, db, args.trials, args.contenders)
+            table: dict[str, dict[str, Measured]] = {}
+            causes.clear()
+            table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
+            for venues in (1, args.venues):
+                name = f"{venues} venue{'s' if venues > 1 else ''}"
+                table[name] = low_contention(
+                    engine, variants, attempts, args.requests, args.threads, venues, args.rounds
+                )
+            print_table(table, args)
+            print_causes(causes, sum(len(m[ENGINE].attempts) for m in table.values()))
+        finally:
+            plain.dispose()
 
 
 def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) -> None:
