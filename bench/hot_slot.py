@@ -10,8 +10,9 @@ alternating, and prints requests/s, p50/p95/p99, attempts per request and two ra
 FOR UPDATE baseline (the same work as the engine's request with pessimistic locking, see
 ``bench.variants``; "bare lock" is that locking without the work around the decision) and to
 the floor (a single-row INSERT and COMMIT from the same client threads through the same
-pool: what the machine and the client can do at all). Then why the engine's retried
-attempts were started again (SQLSTATE and PostgreSQL's reason).
+pool: what the machine and the client can do at all). The pessimistic variants have a pool of
+their own whose sessions keep no spans on the ledger rows (``bench.variants``). Then why the
+engine's retried attempts were started again (SQLSTATE and PostgreSQL's reason).
 """
 
 from __future__ import annotations
@@ -83,38 +84,44 @@ def main() -> None:
     with bench_database(pool_size=pool) as (db, url):
         plain = pessimistic_engine(url, pool)
         try:
-            attempts: list[int] = []
-            causes: Counter[tuple[str, str]] = Counter()
-            engine = HoldEngine(
-                db,
-                observer=lambda outcome, n: attempts.append(n),
-                retried=lambda state, reason: causes.update([(state, reason)]),
-                writers=args.writers or None,
-                queue=not args.no_queue,
-            )
-            admission = "none" if args.no_queue else "part-day keys"
-            print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
-            print(machine_line())
-            _create_floor_table(db)
-            variants: dict[str, Take] = {
-                ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
-                BASELINE: lambda v, r: for_update_baseline(plain, v, r, NOW),
-                BARE: lambda v, r: bare_for_update(plain, v, r, NOW),
-                FLOOR: lambda v, r: _floor(db, r),
-            }
-            outcomes(engine, db, args.trials, args.contenders)
-            table: dict[str, dict[str, Measured]] = {}
-            causes.clear()
-            table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
-            for venues in (1, args.venues):
-                name = f"{venues} venue{'s' if venues > 1 else ''}"
-                table[name] = low_contention(
-                    engine, variants, attempts, args.requests, args.threads, venues, args.rounds
-                )
-            print_table(table, args)
-            print_causes(causes, sum(len(m[ENGINE].attempts) for m in table.values()))
+            measure(args, db, plain)
         finally:
             plain.dispose()
+
+
+def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
+    """Every part of the bench on one database: the engine on ``db``, the pessimistic
+    variants on ``plain`` (their own pool, triggers off)."""
+    attempts: list[int] = []
+    causes: Counter[tuple[str, str]] = Counter()
+    engine = HoldEngine(
+        db,
+        observer=lambda outcome, n: attempts.append(n),
+        retried=lambda state, reason: causes.update([(state, reason)]),
+        writers=args.writers or None,
+        queue=not args.no_queue,
+    )
+    admission = "none" if args.no_queue else "part-day keys"
+    print(f"engine admission: {admission}; venue cap: {args.writers or 'none'}")
+    print(machine_line())
+    _create_floor_table(db)
+    variants: dict[str, Take] = {
+        ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
+        BASELINE: lambda v, r: for_update_baseline(plain, v, r, NOW),
+        BARE: lambda v, r: bare_for_update(plain, v, r, NOW),
+        FLOOR: lambda v, r: _floor(db, r),
+    }
+    outcomes(engine, db, args.trials, args.contenders)
+    table: dict[str, dict[str, Measured]] = {}
+    causes.clear()
+    table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
+    for venues in (1, args.venues):
+        name = f"{venues} venue{'s' if venues > 1 else ''}"
+        table[name] = low_contention(
+            engine, variants, attempts, args.requests, args.threads, venues, args.rounds
+        )
+    print_table(table, args)
+    print_causes(causes, sum(len(m[ENGINE].attempts) for m in table.values()))
 
 
 def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) -> None:

@@ -13,6 +13,10 @@ All reuse the engine's pure rules and store queries; only isolation and locking 
   its holders and offers alternatives.
 - ``bare_for_update``: the same locking with none of that work: the decision and the insert
   only (the baseline of the earlier benches).
+
+The two pessimistic variants run on ``pessimistic_engine``'s pool, with triggers off: the
+spans that the engine's ledger rows carry (migration 0006) are the engine's way to read
+nothing under SERIALIZABLE, and a pessimistic design would not pay for keeping them.
 """
 
 from __future__ import annotations
