@@ -43,7 +43,7 @@ from bot.metadata import Meta
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
 from cli import bootstrap
-from cli.processes import SWITCH_INTERVAL_S, answer_promptly, settle_heap
+from cli.processes import settle_heap
 from cli.settings import Settings
 from core.db import create_engine
 from core.engine import HoldEngine
@@ -246,19 +246,12 @@ class ServerProcess:
     stay in this one, so they never compete with the server for its interpreter lock."""
 
     def __init__(
-        self,
-        database_url: str,
-        slack_url: str,
-        threads: int,
-        writers: int | None,
-        switch_ms: float,
+        self, database_url: str, slack_url: str, threads: int, writers: int | None
     ) -> None:
         context = multiprocessing.get_context("spawn")  # no threads inherited mid-flight
         self._pipe, child = context.Pipe()
         self._process = context.Process(
-            target=serve_bot,
-            args=(child, database_url, slack_url, threads, writers, switch_ms),
-            daemon=True,
+            target=serve_bot, args=(child, database_url, slack_url, threads, writers), daemon=True
         )
         self._process.start()
         self.url: str = self._pipe.recv()
@@ -273,12 +266,7 @@ class ServerProcess:
 
 
 def serve_bot(
-    pipe: Connection,
-    database_url: str,
-    slack_url: str,
-    threads: int,
-    writers: int | None,
-    switch_ms: float,
+    pipe: Connection, database_url: str, slack_url: str, threads: int, writers: int | None
 ) -> None:
     """The server process: build the bot as production does, then answer the bench's pipe."""
     logging.basicConfig(level=logging.WARNING)
@@ -299,7 +287,6 @@ def serve_bot(
     timed.app = build_wsgi(app, lambda: (True, {}))
     server = Server(timed, threads=threads)
     settle_heap()  # as osae web and osae serve do once built (cli.processes.serve_web)
-    answer_promptly(switch_ms / 1000)
     with server:
         pipe.send(f"{server.url}/slack/events")
         # The server's CPU (every thread: acks and after-ack work), charged to the last
@@ -323,27 +310,20 @@ def serve_bot(
     pipe.send(None)
 
 
-def run(
-    rounds: int,
-    concurrency: int,
-    threads: int,
-    writers: int | None = None,
-    switch_ms: float = SWITCH_INTERVAL_S * 1000,
-) -> None:
+def run(rounds: int, concurrency: int, threads: int, writers: int | None = None) -> None:
     logging.basicConfig(level=logging.WARNING)
     with bench_database(pool_size=2) as (_, database_url), SlackStandin() as slack:
         for i in range(concurrency):
             slack.set_user(f"U0BENCH{i:03d}", locale="ja-JP")
         client = WebClient(token="xoxb-test", base_url=slack.base_url, retry_handlers=[])  # noqa: S106
-        server = ServerProcess(database_url, slack.base_url, threads, writers, switch_ms)
+        server = ServerProcess(database_url, slack.base_url, threads, writers)
         try:
             report = measure(server, slack, client, rounds, concurrency)
         finally:
             server.stop()
     print(
         f"bot ack bench: {rounds} rounds x {concurrency} concurrent,"
-        f" waitress threads={threads}, engine venue cap={writers or 'none'},"
-        f" interpreter switch interval {switch_ms:g} ms"
+        f" waitress threads={threads}, engine venue cap={writers or 'none'}"
     )
     print(machine_line())
     for line in report:
@@ -417,14 +397,8 @@ def main() -> None:
     parser.add_argument(
         "--writers", type=int, default=0, help="engine's venue cap of writers (0: none)"
     )
-    parser.add_argument(
-        "--switch-ms",
-        type=float,
-        default=SWITCH_INTERVAL_S * 1000,
-        help="the server's interpreter switch interval (osae web's; CPython's default: 5)",
-    )
     args = parser.parse_args()
-    run(args.rounds, args.concurrency, args.threads, args.writers or None, args.switch_ms)
+    run(args.rounds, args.concurrency, args.threads, args.writers or None)
 
 
 if __name__ == "__main__":

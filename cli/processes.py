@@ -13,7 +13,6 @@ import gc
 import logging
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable
 from types import FrameType
@@ -93,19 +92,6 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-# How often CPython hands the interpreter from a running thread to a waiting one (5 ms by
-# default). An ack waits on PostgreSQL a few times; each time its answer arrives, its thread
-# must win the interpreter back from threads that are building Block Kit or alternatives, so
-# under a burst the default interval, not the database, decides how long a queue of acks
-# takes (bench/bot_ack.py prints it both ways). Costs CPU-bound threads more switches.
-SWITCH_INTERVAL_S = 0.0005
-
-
-def answer_promptly(interval: float = SWITCH_INTERVAL_S) -> None:
-    """Let a thread whose database answer has arrived run again sooner (see above)."""
-    sys.setswitchinterval(interval)
-
-
 def start_worker(runtime: Runtime, parts: Parts) -> None:
     worker = runtime.worker()
     worker.start()
@@ -140,7 +126,6 @@ def serve_web(
     app = runtime.bot() if runtime.settings.slack_configured else None
     server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
     settle_heap()
-    answer_promptly()
     server.start()
     ready()
     try:
