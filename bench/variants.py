@@ -26,7 +26,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from core.db import database_url
+from core.db import create_engine
 from core.events import Action, AuditEvent
 from core.model import HoldRequest, Venue
 from core.operations import request, search
@@ -61,13 +61,8 @@ def pessimistic_engine(url: str, pool_size: int) -> sa.Engine:
     """The baseline's own pool, whose sessions run with triggers off: a pessimistic design
     has no use for the spans the engine's ledger rows carry (migration 0006), so it is not
     charged for keeping them. Only for the baseline's own venues: their rows go stale."""
-    return sa.create_engine(
-        database_url(url),
-        pool_size=pool_size,
-        max_overflow=pool_size,
-        pool_pre_ping=True,
-        connect_args={"options": "-c session_replication_role=replica"},
-    )
+    options = {"options": "-c session_replication_role=replica"}
+    return create_engine(url, pool_size=pool_size, connect_args=options)
 
 
 def naive_read_committed(db: sa.Engine, venue: Venue, req: HoldRequest, now: datetime) -> object:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any, cast
 from urllib.parse import unquote
 
+import psycopg
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import ConnectionPoolEntry
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -34,11 +40,50 @@ def database_url(raw: str) -> URL:
     return url
 
 
-def create_engine(raw_url: str, *, pool_size: int = 10, echo: bool = False) -> sa.Engine:
-    return sa.create_engine(
+# A pooled connection that sat idle this long is pinged before it is used again: the server
+# may have closed it meanwhile (a restart, an idle timeout), and the pool then opens another.
+# One in steady use is not pinged: a ping on every checkout (pool_pre_ping) is a round trip
+# per transaction, taken inside a request's turn in the admission queue.
+IDLE_BEFORE_PING_S = 1.0
+
+
+def create_engine(
+    raw_url: str,
+    *,
+    pool_size: int = 10,
+    echo: bool = False,
+    idle_before_ping: float = IDLE_BEFORE_PING_S,
+    connect_args: dict[str, Any] | None = None,
+) -> sa.Engine:
+    engine = sa.create_engine(
         database_url(raw_url),
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
         echo=echo,
+        connect_args=connect_args or {},
     )
+    ping_when_idle(engine, idle_before_ping)
+    return engine
+
+
+def ping_when_idle(engine: sa.Engine, seconds: float) -> None:
+    """Ping a connection at checkout if it was checked in more than ``seconds`` ago; one
+    that does not answer is replaced (the pool retries the checkout on a new connection)."""
+
+    def checked_in(dbapi_connection: object, record: ConnectionPoolEntry) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    def checkout(dbapi_connection: object, record: ConnectionPoolEntry, proxy: object) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since <= seconds:
+            return
+        try:
+            engine.dialect.do_ping(cast(DBAPIConnection, dbapi_connection))
+        except psycopg.Error as err:
+            raise DisconnectionError(str(err)) from err
+
+    sa.event.listen(engine, "checkin", checked_in)
+    sa.event.listen(engine, "checkout", checkout)
+
+
+_IDLE_SINCE = "osae_idle_since"

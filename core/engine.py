@@ -130,9 +130,11 @@ class HoldEngine:
             request.request_hold, check=check, key=idempotency_key, announce=announce
         )
         keys = check.part_days(self._venues.peek(venue_id))
-        # What the answer only shows (the holds ahead, the same customer elsewhere) is read
-        # after the commit, on its connection (``request.shown``).
-        then = partial(self._shown, venue_id, warn=req.enquiry_id is None)
+        # What the answer only shows (the holds ahead, the same customer elsewhere), and a
+        # refusal's twin, are read after the commit or rollback, on its connection.
+        then = partial(
+            self._shown, venue_id, warn=req.enquiry_id is None, req=req, key=idempotency_key
+        )
         answer = self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
         return self._with_alternatives(venue_id, req, now, answer)
 
@@ -325,14 +327,26 @@ class HoldEngine:
         self._uow.committed(lambda c: cards.forget(c, venue_id, hold_id))
 
     def _shown(
-        self, venue_id: str, conn: sa.Connection, answer: Requested | Refused, *, warn: bool
+        self,
+        venue_id: str,
+        conn: sa.Connection,
+        answer: Requested | Refused,
+        *,
+        warn: bool,
+        req: HoldRequest,
+        key: str | None,
     ) -> Requested | Refused:
-        """A committed request's answer with what it shows, read on its own (autocommit)."""
-        if not isinstance(answer, Requested):
+        """A request's answer with what it shows, read after its transaction on its own
+        connection (autocommit); a refusal with a key becomes its twin's answer, if any."""
+        if isinstance(answer, Refused) and not key:
             return answer
         venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
-        assert venue is not None  # noqa: S101 - it has just been written to
-        return request.shown(Snapshot(conn, venue), answer, warn=warn)
+        assert venue is not None  # noqa: S101 - its transaction has just read it
+        snap = Snapshot(conn, venue)
+        answer = request.twin_instead(snap, answer, req, key)
+        if not isinstance(answer, Requested):
+            return answer
+        return request.shown(snap, answer, warn=warn)
 
     # -- how writes answer ------------------------------------------------------------------
     def _answer(

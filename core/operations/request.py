@@ -32,7 +32,7 @@ from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_reques
 from core.rules.spans import part_days, span_counts
 from core.store import enquiries, holds, idempotency, ledger, venues
 from core.store.holds import NewHold
-from core.uow import Retry, Rollback
+from core.uow import Retry
 
 
 class Check:
@@ -80,8 +80,8 @@ def request_hold(
     Under SERIALIZABLE that lookup locks the index page every concurrent submission inserts
     its key into, so two unrelated submissions would abort each other. Without it a twin is
     still caught: the unique key at ``idempotency.save`` (Retry: the next attempt looks it
-    up), and before any refusal (the twin's own hold may be in the way, and a reused key
-    with another request is refused as such whatever else is wrong with it).
+    up), and after any refusal (``twin_instead``: the twin's own hold may be in the way, and
+    a reused key with another request is refused as such whatever else is wrong with it).
     """
     digest = request_hash(check.req) if key else ""
     if key and tx.attempt > 1:
@@ -91,11 +91,25 @@ def request_hold(
     answer = _request(tx, check, key, digest)
     if isinstance(answer, Requested):
         answer = _tell(tx, answer, check.req.creator, announce=announce)
-    if key and tx.attempt == 1 and isinstance(answer, Refused):
-        replayed = _answered_before(tx, key, digest)
-        if replayed is not None:
-            raise Rollback(replayed)  # the twin's answer; this attempt's bump is undone
     return answer
+
+
+def twin_instead(
+    snap: Snapshot, answer: Requested | Refused, req: HoldRequest, key: str | None
+) -> Requested | Refused:
+    """A refused request's twin, read after the refusal rolled back: the answer its key was
+    first given (or, with another request, the refusal that says so), else the refusal.
+
+    Read outside the transaction and its turn in the admission queue, where a crowd for one
+    slot waits: it sees at least what the transaction's snapshot saw, and a twin that
+    commits later was not in the way of this refusal either.
+    """
+    if not key or not isinstance(answer, Refused):
+        return answer
+    first = idempotency.find(snap.conn, snap.venue.id, key)
+    if first is None:
+        return answer
+    return _replay(snap, first, request_hash(req))
 
 
 def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | Refused:
@@ -374,10 +388,10 @@ def _answered_before(tx: Tx, key: str, digest: str) -> Requested | Refused | Non
     return _replay(tx, first, digest)
 
 
-def _replay(tx: Tx, first: idempotency.Record, digest: str) -> Requested | Refused:
+def _replay(snap: Snapshot, first: idempotency.Record, digest: str) -> Requested | Refused:
     if first.request_hash != digest:
         return Refused(Code.IDEMPOTENCY_MISMATCH)
-    hold = holds.get(tx.conn, tx.venue, first.response["hold_id"])
+    hold = holds.get(snap.conn, snap.venue, first.response["hold_id"])
     if hold is None:  # pragma: no cover - holds are never deleted
         return Refused(Code.HOLD_NOT_FOUND, detail=str(first.response["hold_id"]))
     expires = first.response["expires_at"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import traceback
 from dataclasses import replace
 from pathlib import Path
@@ -123,3 +124,40 @@ def test_a_replayed_answer_warns_of_the_same_customer_as_the_first_did(
     assert (first.rank, again.rank, again.replayed) == (2, 2, True)
     assert [h.id for w in first.warnings for h in w.holds] == [elsewhere.hold.id]
     assert again.warnings == first.warnings
+
+
+def backend_pid(pool: sa.Engine) -> int:
+    with pool.connect() as conn:
+        pid: int = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+    return pid
+
+
+def terminate(db_url: str, pid: int) -> None:
+    """The server closes that connection, as a restart or an idle timeout would."""
+    other = create_engine(db_url, pool_size=1)
+    with other.connect() as conn:
+        conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    other.dispose()
+
+
+def test_a_connection_the_server_closed_while_it_sat_idle_is_replaced_unseen(db_url: str) -> None:
+    pool = create_engine(db_url, pool_size=1, idle_before_ping=0.05)
+    engine = HoldEngine(pool, queue=False)
+    gone = backend_pid(pool)
+    terminate(db_url, gone)
+    time.sleep(0.1)  # idle longer than the pool waits before it pings
+    engine.ping()
+    assert backend_pid(pool) != gone
+    engine.close()
+
+
+def test_a_connection_in_steady_use_is_not_pinged_so_its_loss_is_met_once(db_url: str) -> None:
+    pool = create_engine(db_url, pool_size=1, idle_before_ping=60)
+    engine = HoldEngine(pool, queue=False)
+    gone = backend_pid(pool)
+    terminate(db_url, gone)
+    with pytest.raises(DatabaseUnavailable):
+        engine.ping()  # used again at once: no ping, the loss is met by the statement
+    engine.ping()  # and that connection is not handed out again
+    assert backend_pid(pool) != gone
+    engine.close()
