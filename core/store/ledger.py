@@ -36,14 +36,13 @@ _BUMP_ROWS = """
           live_spans = part_days.live_spans + EXCLUDED.live_spans
 """
 _BUMP = sa.text(_BUMP_ROWS)
-# The same bump, answering the rows' span counts after it, the spans they carry (none but
-# the rows' own: the arbiter of ON CONFLICT takes no predicate lock) and the venue's
-# revision (so a cached venue is checked in the same round trip).
+# The same bump, answering the spans its rows carry (it reads no others: the arbiter of
+# ON CONFLICT takes no predicate lock) and the venue's revision (so a cached venue is
+# checked in the same round trip).
 _BUMP_COUNTED = sa.text(
     f"""
-    WITH bumped AS ({_BUMP_ROWS} RETURNING part_id, live_spans, spans)
+    WITH bumped AS ({_BUMP_ROWS} RETURNING part_id, spans)
     SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
-           (SELECT coalesce(sum(live_spans), 0) FROM bumped) AS live,
            (SELECT coalesce(jsonb_agg(jsonb_build_array(part_id, spans)), '[]')
             FROM bumped WHERE spans <> '{{}}') AS spans
     """  # noqa: S608 - a constant of this module, no input
@@ -53,11 +52,9 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 @dataclass(frozen=True)
 class Bumped:
-    """What a request's bump answered: the live spans on its part-days before it, as counts
-    and as the rows carry them (part, {"<hold>:<item>": [start µs, end µs, blocking,
-    confirmed]})."""
+    """What a request's bump answered: the live spans on its part-days, as the rows carry
+    them (part, {"<hold>:<item>": [start µs, end µs, blocking, confirmed]})."""
 
-    live: int
     spans: Sequence[tuple[str, Mapping[str, Sequence[object]]]] = ()
 
     def occupants(self, spans: Sequence[Span]) -> list[Occupant]:
@@ -117,16 +114,15 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
 
 
 def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) -> Bumped:
-    """``bump``, answering the live spans that touched these part-days before it: a write's
-    first statement, so that it needs no read of the ledger or of the spans of its own.
+    """``bump``, answering the live spans that touch these part-days: a write's first
+    statement, so that it needs no read of the ledger or of the spans of its own.
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
     row = conn.execute(_BUMP_COUNTED, _bumped(venue.id, changes)).one()
     if row.revision != venue.revision:
         raise StaleVenue(venue.id)
-    before: int = row.live - sum(changes.values())
-    return Bumped(before, [(part, spans) for part, spans in row.spans])
+    return Bumped([(part, spans) for part, spans in row.spans])
 
 
 def _bumped(venue_id: str, changes: Mapping[Key, int]) -> dict[str, object]:
