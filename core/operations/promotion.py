@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
 from core import events
-from core.model import Hold
+from core.model import Hold, HoldItem
 from core.operations.tx import Snapshot, Tx
 from core.rules.deadlines import deadline_from
 from core.rules.promotion import Move, new_ranks
@@ -54,17 +55,36 @@ def promote_after(
         for move, change in zip(moves, changes, strict=True)
         if change.rank == 1
     ]
-    tx.journal.record(*[_promoted(h, actor, leaving, causes or {}) for h in promoted])
+    in_front = _LeftInFront(leaving)
+    tx.journal.record(*[in_front.event(h, actor, causes or {}) for h in promoted])
     return promoted
 
 
-def _promoted(
-    hold: Hold, actor: str, leaving: Sequence[Hold], causes: Mapping[int, str]
-) -> events.Promoted:
-    """The event, with the holds that left from in front of it and why the first did."""
-    after = tuple(h.id for h in leaving if any(i.conflicts(j) for i in hold.items for j in h.items))
-    cause = causes.get(after[0], "") if after else ""
-    return events.Promoted(hold, actor, cause, after)
+class _LeftInFront:
+    """The holds that left, by part: a sweep promotes thousands behind thousands, and each
+    promoted hold is compared only with the items that shared one of its parts."""
+
+    def __init__(self, leaving: Sequence[Hold]) -> None:
+        self._order = {h.id: n for n, h in enumerate(leaving)}
+        self._by_part: dict[str, list[tuple[int, HoldItem]]] = defaultdict(list)
+        for hold in leaving:
+            for item in hold.items:
+                for part in item.parts:
+                    self._by_part[part].append((hold.id, item))
+
+    def event(self, hold: Hold, actor: str, causes: Mapping[int, str]) -> events.Promoted:
+        """The event, with the holds that left from in front of it (in the order they
+        left) and why the first did."""
+        ids = {
+            left_id
+            for item in hold.items
+            for part in item.parts
+            for left_id, left in self._by_part.get(part, ())
+            if item.conflicts(left)
+        }
+        after = tuple(sorted(ids, key=self._order.__getitem__))
+        cause = causes.get(after[0], "") if after else ""
+        return events.Promoted(hold, actor, cause, after)
 
 
 def waiting_behind(

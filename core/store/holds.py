@@ -497,15 +497,19 @@ def firsts_due(
 ) -> list[Hold]:
     """1st holds due by ``by`` (``expires_at <= by``: ``Hold.is_due``'s boundary), earliest
     first; with ``after``, only those not due yet at ``after`` (reminders, digests)."""
-    query = _HOLDS.where(
+    due = sa.select(holds.c.id).where(
         holds.c.venue_id == venue.id,
         holds.c.status == Status.TENTATIVE,
         holds.c.rank == 1,
         holds.c.expires_at <= by,
     )
     if after is not None:
-        query = query.where(holds.c.expires_at > after)
-    query = query.order_by(holds.c.expires_at, holds.c.id).limit(limit)
+        due = due.where(holds.c.expires_at > after)
+    # The ids first, then the items of just those: else every due hold's items are gathered
+    # before the sort keeps ``limit`` of them (a sweep's batches read 10,000 holds' items).
+    due = due.order_by(holds.c.expires_at, holds.c.id).limit(limit)
+    query = _HOLDS.where(holds.c.venue_id == venue.id, holds.c.id.in_(due.scalar_subquery()))
+    query = query.order_by(holds.c.expires_at, holds.c.id)
     return [from_row(r, venue) for r in conn.execute(query)]
 
 
