@@ -40,6 +40,7 @@ from bench.common import bench_database, latency_line, machine_line, percentile
 from bot import ids
 from bot.after_ack import AfterAck
 from bot.metadata import Meta
+from bot.texts import dates
 from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
 from cli import bootstrap
@@ -286,7 +287,10 @@ def serve_bot(
     )
     timed.app = build_wsgi(app, lambda: (True, {}))
     server = Server(timed, threads=threads)
-    settle_heap()  # as osae web and osae serve do once built (cli.processes.serve_web)
+    # as osae web and osae serve do once built (cli.processes.serve_web)
+    engine.warm(now=factories.NOW)
+    dates.preload()
+    settle_heap()
     with server:
         pipe.send(f"{server.url}/slack/events")
         # The server's CPU (every thread: acks and after-ack work), charged to the last

@@ -9,6 +9,7 @@ from slack_sdk.models.blocks import (
     Block,
     ContextBlock,
     HeaderBlock,
+    InputInteractiveElement,
     MarkdownTextObject,
     PlainTextObject,
     SectionBlock,
@@ -29,6 +30,19 @@ class Serialized(Block):
     def __init__(self, block: Block) -> None:
         self._json = block.to_dict()
         super().__init__(type=self._json["type"], block_id=self._json.get("block_id"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._json
+
+
+class SerializedInput(InputInteractiveElement):
+    """An input element validated and serialized once, as ``Serialized`` is for a block: a
+    venue's room menu and its kinds are the same in every /hold modal, which is drawn again
+    on each slot change and each refusal. Its JSON is shared: never changed in place."""
+
+    def __init__(self, element: InputInteractiveElement) -> None:
+        self._json = element.to_dict()
+        super().__init__(type=self._json["type"], action_id=self._json.get("action_id"))
 
     def to_dict(self) -> dict[str, Any]:
         return self._json

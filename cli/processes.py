@@ -18,6 +18,7 @@ from collections.abc import Callable
 from types import FrameType
 
 from bot.socket_mode import run_socket_mode
+from bot.texts import dates
 from bot.web import Server, build_wsgi
 from cli.bootstrap import Runtime
 
@@ -116,6 +117,13 @@ def start_clock(runtime: Runtime, parts: Parts) -> None:
     log.info("clock started", extra={"action": "clock.start", "outcome": "ok"})
 
 
+def warm_up(runtime: Runtime) -> None:
+    """What the first requests after a start would otherwise read for themselves: the venues,
+    their holiday and 六曜 calendars, Babel's data for each language."""
+    runtime.engine.warm(now=runtime.now())
+    dates.preload()
+
+
 def serve_web(
     runtime: Runtime, *, host: str, port: int, threads: int, ready: Callable[[], None]
 ) -> None:
@@ -125,6 +133,7 @@ def serve_web(
     OSError if the port cannot be bound."""
     app = runtime.bot() if runtime.settings.slack_configured else None
     server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
+    warm_up(runtime)
     settle_heap()
     server.start()
     ready()

@@ -43,6 +43,7 @@ from core.results import (
     Requested,
     Swept,
 )
+from core.rules.preload import preload
 from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards
@@ -98,6 +99,17 @@ class HoldEngine:
 
     def venue_ids(self) -> list[str]:
         return self._uow.read(stored_venues.ids)
+
+    def warm(self, *, now: datetime) -> list[str]:
+        """Read every venue into the cache and what its rules look up lazily (holiday
+        calendars, the 六曜's months) for the days it can book: what a server does once
+        built, so the first request after a start waits for none of it. Returns the ids."""
+        ids = self.venue_ids()
+        for venue_id in ids:
+            venue = self.venue(venue_id)
+            if venue is not None:
+                preload(venue, now.astimezone(venue.tz).date())
+        return ids
 
     def save_venue(self, venue: Venue, *, now: datetime) -> Venue:
         """Insert or update a venue (idempotent); raises ``VenueConflict`` if unsafe."""

@@ -4,7 +4,9 @@ with a button that opens the hold form filled in; a page at a time within Block 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from itertools import groupby
+from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import (
     ActionsBlock,
@@ -17,7 +19,7 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot import ids
-from bot.blocks import MAX_MESSAGE_BLOCKS, context, dump, plain, section
+from bot.blocks import MAX_MESSAGE_BLOCKS, Serialized, context, dump, plain, section
 from bot.places import value_of
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
@@ -95,10 +97,16 @@ def alternatives_blocks(
     offered: tuple[Found, ...], venue: Venue, kind: str, locale: str, style: DateStyle
 ) -> list[Block]:
     """A refusal's alternatives: one line each and a button that opens the form with it."""
-    if not offered:
-        return []
+    return list(_alternatives(offered, venue.tz, kind, locale, style)) if offered else []
+
+
+@lru_cache(maxsize=256)
+def _alternatives(
+    offered: tuple[Found, ...], tz: ZoneInfo, kind: str, locale: str, style: DateStyle
+) -> tuple[Block, ...]:
+    """Validated once per offer: a crowd refused for one slot is offered the same places."""
     lines = [
-        f"{n}. {alternative_line(f, venue.tz, locale, style, plain=False)}"
+        f"{n}. {alternative_line(f, tz, locale, style, plain=False)}"
         for n, f in enumerate(offered, start=1)
     ]
     buttons = [
@@ -110,10 +118,10 @@ def alternatives_blocks(
         for n, f in enumerate(offered, start=1)
     ]
     header = text(locale, "alternatives.header")
-    return [
-        section(header + "\n" + "\n".join(lines)),
-        ActionsBlock(block_id=ids.ALTERNATIVES, elements=buttons),
-    ]
+    return (
+        Serialized(section(header + "\n" + "\n".join(lines))),
+        Serialized(ActionsBlock(block_id=ids.ALTERNATIVES, elements=buttons)),
+    )
 
 
 MAX_TYPED = 1000  # a search's text: longer is not a search anyone typed

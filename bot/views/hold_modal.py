@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from slack_sdk.models.blocks import (
     ActionsBlock,
@@ -23,7 +24,7 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot import ids
-from bot.blocks import context, plain, section
+from bot.blocks import SerializedInput, context, plain, section
 from bot.form import Form, Row
 from bot.metadata import Meta
 from bot.quickform import QuickForm
@@ -207,28 +208,39 @@ def room_groups(groups: RoomGroups, locale: str) -> list[OptionGroup]:
     ]
 
 
-def _room_select(
-    venue: Venue, action_id: str, chosen: str | None, locale: str
-) -> StaticSelectElement | ExternalDataSelectElement:
+def _room_select(venue: Venue, action_id: str, chosen: str | None, locale: str) -> SerializedInput:
+    return _room_menu(tuple(venue.rooms.values()), action_id, chosen, locale)
+
+
+@lru_cache(maxsize=1024)
+def _room_menu(
+    rooms: tuple[Room, ...], action_id: str, chosen: str | None, locale: str
+) -> SerializedInput:
     """Every room in one menu while they fit (``MAX_MENU_ROOMS``); a venue with more gets a
     menu that finds rooms as their name is typed (``block_suggestion``), so every room can
-    be chosen and the room already chosen is always a valid initial option."""
-    groups = group_rooms(venue.rooms.values())
-    room = venue.rooms.get(chosen or "")
+    be chosen and the room already chosen is always a valid initial option. Built and
+    validated once per set of rooms, row and choice (the rooms are the key: a venue saved
+    with other rooms gets another menu)."""
+    groups = group_rooms(rooms)
+    room = next((r for r in rooms if r.id == chosen), None)
     initial = room_option(room) if room and room.active else None
     placeholder = plain(text(locale, "field.room.placeholder"), 150)
     if groups.count > MAX_MENU_ROOMS:
-        return ExternalDataSelectElement(
+        return SerializedInput(
+            ExternalDataSelectElement(
+                action_id=action_id,
+                placeholder=placeholder,
+                initial_option=initial,
+                min_query_length=0,  # the first rooms show before anything is typed
+            )
+        )
+    return SerializedInput(
+        StaticSelectElement(
             action_id=action_id,
             placeholder=placeholder,
+            option_groups=room_groups(groups, locale),
             initial_option=initial,
-            min_query_length=0,  # the first rooms show before anything is typed
         )
-    return StaticSelectElement(
-        action_id=action_id,
-        placeholder=placeholder,
-        option_groups=room_groups(groups, locale),
-        initial_option=initial,
     )
 
 
@@ -242,20 +254,23 @@ def _time_picker(action_id: str, minutes: int | None) -> TimePickerElement:
     return TimePickerElement(action_id=action_id, initial_time=initial)
 
 
-def _kinds(
-    kinds: tuple[EventKind, ...], kind: str | None, locale: str
-) -> RadioButtonsElement | StaticSelectElement:
-    """The venue's kinds: buttons while they fit, else a menu."""
+@lru_cache(maxsize=256)
+def _kinds(kinds: tuple[EventKind, ...], kind: str | None, locale: str) -> SerializedInput:
+    """The venue's kinds: buttons while they fit, else a menu; validated once per choice."""
     options = [Option(value=k.id, text=plain(kind_name(k.id, k.name, locale))) for k in kinds]
     initial = next((o for o in options if o.value == kind), None)
     if len(options) > MAX_RADIO:
-        return StaticSelectElement(
-            action_id=ids.KIND,
-            placeholder=plain(text(locale, "field.kind"), 150),
-            options=options[:MAX_MENU_ROOMS],
-            initial_option=initial,
+        return SerializedInput(
+            StaticSelectElement(
+                action_id=ids.KIND,
+                placeholder=plain(text(locale, "field.kind"), 150),
+                options=options[:MAX_MENU_ROOMS],
+                initial_option=initial,
+            )
         )
-    return RadioButtonsElement(action_id=ids.KIND, options=options, initial_option=initial)
+    return SerializedInput(
+        RadioButtonsElement(action_id=ids.KIND, options=options, initial_option=initial)
+    )
 
 
 def _guests(form: Form) -> NumberInputElement:

@@ -48,6 +48,15 @@ def is_priority_day(day: date, entries: tuple[str, ...]) -> bool:
     return False
 
 
+def preload(entries: tuple[str, ...], years: range) -> None:
+    """Read the national calendars ``entries`` name for ``years`` now: a country's first
+    lookup reads its rules (about 80 ms), which a salesperson should not wait for."""
+    countries = [m.group(1).upper() for m in map(_HOLIDAYS.match, entries) if m]
+    for country in countries:
+        for year in years:
+            _national(country, year)
+
+
 @lru_cache(maxsize=256)
 def _national(country: str, year: int) -> holidays.HolidayBase:
     return holidays.country_holidays(country, years=year)

@@ -18,12 +18,15 @@ class Record:
     response: dict[str, Any]
 
 
+# Built once: every refused submission looks its key up (``request.twin_instead``).
+_FIND = sa.select(idempotency_records.c.request_hash, idempotency_records.c.response).where(
+    idempotency_records.c.venue_id == sa.bindparam("venue"),
+    idempotency_records.c.key == sa.bindparam("key"),
+)
+
+
 def find(conn: sa.Connection, venue_id: str, key: str) -> Record | None:
-    row = conn.execute(
-        sa.select(idempotency_records.c.request_hash, idempotency_records.c.response).where(
-            idempotency_records.c.venue_id == venue_id, idempotency_records.c.key == key
-        )
-    ).first()
+    row = conn.execute(_FIND, {"venue": venue_id, "key": key}).first()
     return Record(row.request_hash, row.response) if row else None
 
 

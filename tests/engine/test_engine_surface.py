@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable, UnknownVenue
 from core.model import Venue
 from core.results import Code, Refused, Requested
+from core.rules import calendar, lunisolar
+from core.rules.rokuyo import rokuyo
 from core.store import holds
 from tests.support import factories
 from tests.support.factories import NOW, SALES, request
@@ -161,3 +164,23 @@ def test_a_connection_in_steady_use_is_not_pinged_so_its_loss_is_met_once(db_url
     engine.ping()  # and that connection is not handed out again
     assert backend_pid(pool) != gone
     engine.close()
+
+
+def test_warming_reads_every_venue_and_the_calendars_of_the_years_it_can_book(
+    sa_engine: sa.Engine, venue: Venue
+) -> None:
+    """What ``osae web`` does once built: the first request after a start reads none of it."""
+    calendar._national.cache_clear()
+    lunisolar._span.cache_clear()
+    fresh = HoldEngine(sa_engine, queue=False)  # a new process: nothing kept yet
+    assert fresh.kept_venue(venue.id) is None
+    assert fresh.warm(now=NOW) == [venue.id]
+    kept = fresh.kept_venue(venue.id)
+    assert kept is not None
+    assert kept.revision == venue.revision
+    last = NOW.date() + timedelta(days=venue.policy.horizon_days)
+    years = range(NOW.year, last.year + 1)
+    assert calendar._national.cache_info().currsize == len(years)  # jp_holidays, each year
+    before = lunisolar._span.cache_info()
+    rokuyo(last)  # the 六曜 of the last bookable day: its months are read already
+    assert lunisolar._span.cache_info().misses == before.misses
