@@ -349,13 +349,14 @@ class HoldEngine:
         key: str | None,
     ) -> Requested | Refused:
         """A request's answer with what it shows, read after its transaction on its own
-        connection (autocommit); a refusal with a key becomes its twin's answer, if any."""
-        if isinstance(answer, Refused) and not key:
+        connection (autocommit): a refusal with a key becomes its twin's answer, if any; a
+        refusal the ledger decided gets the holds it names."""
+        if isinstance(answer, Refused) and not key and not isinstance(answer, request.Unworded):
             return answer
         venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
         assert venue is not None  # noqa: S101 - its transaction has just read it
         snap = Snapshot(conn, venue)
-        answer = request.twin_instead(snap, answer, req, key)
+        answer = request.worded(snap, request.twin_instead(snap, answer, req, key))
         if not isinstance(answer, Requested):
             return answer
         return request.shown(snap, answer, warn=warn)

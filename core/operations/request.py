@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -314,7 +314,9 @@ def _decide(
     assert isinstance(checked, Checked)  # noqa: S101 - refusals returned above
     ranked = decide_rank(checked, _occupants(snap, checked, live), snap.venue, now)
     if isinstance(ranked, Blocked):
-        return _refusal(snap, ranked, checked)
+        # A request's own transaction names the holds in the way by id only: they are read
+        # after its rollback, outside its turn in the admission queue (``worded``).
+        return Unworded.of(ranked, checked) if live is not None else _refusal(snap, ranked, checked)
     return checked, ranked
 
 
@@ -344,22 +346,54 @@ def _occupants(
     return holds.occupants(snap.conn, snap.venue, checked.spans)
 
 
+@dataclass(frozen=True)
+class Unworded(Refused):
+    """A refusal the ledger decided in a request's transaction, the holds it names still to
+    be read (``worded``): never an answer itself."""
+
+    blocked: Blocked | None = None
+    mine: tuple[HoldItem, ...] = ()
+
+    @classmethod
+    def of(cls, blocked: Blocked, checked: Checked) -> Unworded:
+        return cls(blocked.code, blocked=blocked, mine=_mine(checked))
+
+
+def worded(snap: Snapshot, answer: Requested | Refused) -> Requested | Refused:
+    """A request's answer with the holds its refusal names read now, after the rollback: those
+    still live (one that left since is no longer in the way)."""
+    if not isinstance(answer, Unworded) or answer.blocked is None:
+        return answer
+    return _blocked(snap, answer.blocked, answer.mine, live_only=True)
+
+
 def _refusal(snap: Snapshot, blocked: Blocked, checked: Checked) -> Refused:
-    """The refusal with the holds in the way, read only now that they are needed; a
-    package's refusal names the room at fault."""
-    room = snap.venue.rooms.get(blocked.room or "")
-    around = holds.get_many(snap.conn, snap.venue, {*blocked.holders, *blocked.in_way})
-    mine = tuple(
+    """The refusal with the holds in the way, read only now that they are needed."""
+    return _blocked(snap, blocked, _mine(checked))
+
+
+def _mine(checked: Checked) -> tuple[HoldItem, ...]:
+    return tuple(
         HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, None)
         for i in checked.items
     )
+
+
+def _blocked(
+    snap: Snapshot, blocked: Blocked, mine: tuple[HoldItem, ...], *, live_only: bool = False
+) -> Refused:
+    """A package's refusal names the room at fault."""
+    room = snap.venue.rooms.get(blocked.room or "")
+    around = holds.get_many(snap.conn, snap.venue, {*blocked.holders, *blocked.in_way})
+    if live_only:
+        around = [h for h in around if h.status in LIVE]
     return Refused(
         blocked.code,
         holders=tuple(h for h in around if h.id in blocked.holders),
         rank=blocked.rank,
         limit=blocked.limit,
         room=blocked.room,
-        room_name=room.name if room and len(checked.items) > 1 else "",
+        room_name=room.name if room and len(mine) > 1 else "",
         in_way=in_the_way(mine, [h for h in around if h.id in blocked.in_way]),
     )
 

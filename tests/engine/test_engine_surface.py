@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import replace
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -174,13 +174,52 @@ def test_warming_reads_every_venue_and_the_calendars_of_the_years_it_can_book(
     lunisolar._span.cache_clear()
     fresh = HoldEngine(sa_engine, queue=False)  # a new process: nothing kept yet
     assert fresh.kept_venue(venue.id) is None
-    assert fresh.warm(now=NOW) == [venue.id]
+    assert venue.id in fresh.warm(now=NOW)
     kept = fresh.kept_venue(venue.id)
     assert kept is not None
     assert kept.revision == venue.revision
     last = NOW.date() + timedelta(days=venue.policy.horizon_days)
-    years = range(NOW.year, last.year + 1)
-    assert calendar._national.cache_info().currsize == len(years)  # jp_holidays, each year
-    before = lunisolar._span.cache_info()
-    rokuyo(last)  # the 六曜 of the last bookable day: its months are read already
-    assert lunisolar._span.cache_info().misses == before.misses
+    national, months = calendar._national.cache_info(), lunisolar._span.cache_info()
+    assert national.currsize >= len(range(NOW.year, last.year + 1))  # jp_holidays, each year
+    # A weekday near the first and the last bookable day (a weekend looks up no holidays):
+    # nothing left to read
+    for day in (_weekday(NOW.date(), 1), _weekday(last, -1)):
+        calendar.is_priority_day(day, venue.policy.priority_days)
+        rokuyo(day)
+    assert calendar._national.cache_info().misses == national.misses
+    assert lunisolar._span.cache_info().misses == months.misses
+
+
+def _weekday(day: date, step: int) -> date:
+    while day.weekday() >= 5:
+        day += timedelta(days=step)
+    return day
+
+
+def test_a_full_lines_refusal_names_the_holds_in_its_way_as_they_stand_after_its_rollback(
+    engine: HoldEngine, venue: Venue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The request's transaction decides from its bump and rolls back; the holds it names
+    are read after, outside its turn, and one that left in between is not named."""
+    first = engine.request(venue.id, request(customer="山田様"), now=NOW)
+    second = engine.request(venue.id, request(customer="佐藤様", salesperson="U0SECOND"), now=NOW)
+    assert isinstance(first, Requested) and isinstance(second, Requested)
+    levels: list[str] = []
+    get_many = holds.get_many
+
+    def read_after_a_release(conn: sa.Connection, *args: Any, **kwargs: Any) -> Any:
+        levels.append(conn.get_isolation_level())
+        # the 2nd leaves between the decision and its wording (not while the request's
+        # transaction, which has bumped the rows a release bumps, is still open)
+        if len(levels) == 1 and levels[0] != "SERIALIZABLE":
+            left = engine.release(venue.id, second.hold.id, actor="U0SECOND", now=NOW)
+            assert not isinstance(left, Refused)
+        return get_many(conn, *args, **kwargs)
+
+    monkeypatch.setattr(holds, "get_many", read_after_a_release)
+    refused = engine.request(venue.id, request(customer="鈴木様", salesperson="U0THIRD"), now=NOW)
+    assert isinstance(refused, Refused)
+    assert refused.code is Code.RANK_TOO_LOW
+    assert levels[0] != "SERIALIZABLE"  # read after the request's transaction, not in it
+    assert [h.id for h in refused.holders] == [first.hold.id]
+    assert [w.hold.id for w in refused.in_way] == [first.hold.id]
