@@ -120,11 +120,11 @@ class TimedEngine(HoldEngine):
         run, write = self._uow.run, self._run._admission.write
 
         @contextmanager
-        def admitted(*args: Any, **kwargs: Any) -> Iterator[None]:
+        def admitted(*args: Any, **kwargs: Any) -> Iterator[bool]:
             started = time.perf_counter()
-            with write(*args, **kwargs):
+            with write(*args, **kwargs) as turn:
                 waited.seconds = getattr(waited, "seconds", 0.0) + time.perf_counter() - started
-                yield
+                yield turn
 
         def transaction(*args: Any, **kwargs: Any) -> Any:
             """The unit of work less its admission waits, retries included."""

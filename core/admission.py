@@ -8,6 +8,9 @@ transactions per venue at a time.
 
 Part-day keys are taken before the venue's slot: a request waiting for a busy part-day
 holds no slot, so it never keeps unrelated requests of its venue waiting behind it.
+
+A turn says whether it waited for another's on one of its part-days: what that one wrote may
+already decide it (``UnitOfWork.run``'s look).
 """
 
 from __future__ import annotations
@@ -32,17 +35,19 @@ class Admission:
         self._keys: dict[tuple[str, Key], _Counted] = {}
 
     @contextlib.contextmanager
-    def write(self, venue_id: str, keys: Iterable[Key] = ()) -> Iterator[None]:
-        """Hold the part-day keys (sorted: no lock cycles), then a writer slot of the venue."""
+    def write(self, venue_id: str, keys: Iterable[Key] = ()) -> Iterator[bool]:
+        """Hold the part-day keys (sorted: no lock cycles), then a writer slot of the venue.
+        Yields whether another transaction held one of the keys when this one asked."""
         if not self._queue:
-            yield
+            yield False
             return
+        waited = False
         with contextlib.ExitStack() as held:
             for key in sorted(set(keys)):
-                held.enter_context(self._key(venue_id, key))
+                waited |= held.enter_context(self._key(venue_id, key))
             if self._writers is not None:
                 held.enter_context(self._gate(venue_id))
-            yield
+            yield waited
 
     def _gate(self, venue_id: str) -> threading.BoundedSemaphore:
         assert self._writers is not None  # noqa: S101 - write() asks only with a cap
@@ -53,14 +58,19 @@ class Admission:
         return gate
 
     @contextlib.contextmanager
-    def _key(self, venue_id: str, key: Key) -> Iterator[None]:
+    def _key(self, venue_id: str, key: Key) -> Iterator[bool]:
         name = (venue_id, key)
         with self._lock:
             entry = self._keys.setdefault(name, _Counted())
             entry.users += 1
         try:
-            with entry.lock:
-                yield
+            waited = not entry.lock.acquire(blocking=False)
+            if waited:
+                entry.lock.acquire()
+            try:
+                yield waited
+            finally:
+                entry.lock.release()
         finally:
             with self._lock:
                 entry.users -= 1

@@ -87,3 +87,18 @@ def ping_when_idle(engine: sa.Engine, seconds: float) -> None:
 
 
 _IDLE_SINCE = "osae_idle_since"
+
+
+def roll_back_keeping_statements(conn: sa.Connection) -> None:
+    """End ``conn``'s transaction with a ROLLBACK sent as a plain command, before SQLAlchemy
+    rolls it back (then a no-op: the connection is idle).
+
+    psycopg forgets every prepared statement of a connection on ``rollback()`` and sends
+    DEALLOCATE ALL: a transaction rolled back may have dropped what they refer to. A write
+    that only decided to write nothing (a refused request: its bump undone) drops nothing,
+    and PostgreSQL keeps a session's prepared statements across a rollback; without this,
+    each refusal costs that connection a round trip and its next statements' parse and plan.
+    """
+    dbapi = cast(psycopg.Connection[Any], conn.connection.dbapi_connection)
+    if dbapi.pgconn.exec_(b"ROLLBACK").status != psycopg.pq.ExecStatus.COMMAND_OK:
+        dbapi.rollback()  # let psycopg say why, and forget what it must

@@ -18,7 +18,7 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from core.admission import Admission, Key
-from core.errors import Busy, UnknownVenue
+from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
@@ -142,13 +142,21 @@ class HoldEngine:
             request.request_hold, check=check, key=idempotency_key, announce=announce
         )
         keys = check.part_days(self._venues.peek(venue_id))
-        # What the answer only shows (the holds ahead, the same customer elsewhere), and a
-        # refusal's twin, are read after the commit or rollback, on its connection.
+        # What the answer only shows (the holds ahead, the same customer elsewhere), a
+        # refusal's twin and its alternatives are read after the commit or rollback, on its
+        # connection.
         then = partial(
-            self._shown, venue_id, warn=req.enquiry_id is None, req=req, key=idempotency_key
+            self._shown,
+            venue_id,
+            warn=req.enquiry_id is None,
+            req=req,
+            key=idempotency_key,
+            now=now,
         )
-        answer = self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then)
-        return self._with_alternatives(venue_id, req, now, answer)
+        # One that waited for another request's turn on its part-days may be refused on
+        # what that one wrote, without a transaction of its own (a crowd for one slot).
+        look = partial(request.refused_on_sight, check=check, now=now)
+        return self._answer(venue_id, now, operation, keys=keys, trusted=True, then=then, look=look)
 
     def preview(self, venue_id: str, req: HoldRequest, *, now: datetime) -> Preview | Refused:
         """What ``request`` would answer now; a refusal for a taken place, its alternatives."""
@@ -163,6 +171,18 @@ class HoldEngine:
         offer = partial(search.alternatives, req=req, now=now)
         found = self._run.read(venue_id, offer, trusted=True)
         return replace(answer, alternatives=found)
+
+    def _offered(self, snap: Snapshot, req: HoldRequest, now: datetime, answer: R) -> R:
+        """``_with_alternatives`` read in one statement on ``snap`` (a request's connection
+        after its rollback, in autocommit), or on a snapshot of their own if ``snap``'s
+        venue is a stale copy."""
+        if not isinstance(answer, Refused) or answer.code not in search.TAKEN:
+            return answer
+        try:
+            return replace(answer, alternatives=search.alternatives(snap, req, now))
+        except StaleVenue:
+            self._venues.forget(snap.venue.id)
+            return self._with_alternatives(snap.venue.id, req, now, answer)
 
     def search(self, venue_id: str, query: Search, *, now: datetime) -> Availability | Refused:
         """What a request of ``query.kind`` would get now at each date, time and room the
@@ -347,10 +367,12 @@ class HoldEngine:
         warn: bool,
         req: HoldRequest,
         key: str | None,
+        now: datetime,
     ) -> Requested | Refused:
         """A request's answer with what it shows, read after its transaction on its own
         connection (autocommit): a refusal with a key becomes its twin's answer, if any; a
-        refusal the ledger decided gets the holds it names."""
+        refusal the ledger decided gets the holds it names, and one for a taken place the
+        places it could have instead (each read one statement: one snapshot)."""
         if isinstance(answer, Refused) and not key and not isinstance(answer, request.Unworded):
             return answer
         venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
@@ -358,7 +380,7 @@ class HoldEngine:
         snap = Snapshot(conn, venue)
         answer = request.worded(snap, request.twin_instead(snap, answer, req, key))
         if not isinstance(answer, Requested):
-            return answer
+            return self._offered(snap, req, now, answer)
         return request.shown(snap, answer, warn=warn)
 
     # -- how writes answer ------------------------------------------------------------------
@@ -371,11 +393,14 @@ class HoldEngine:
         keys: Iterable[Key] = (),
         trusted: bool = False,
         then: Callable[[sa.Connection, R], R] | None = None,
+        look: Callable[[Snapshot], R | None] | None = None,
     ) -> R | Refused:
         """A write whose every outcome is an answer: an unknown venue and lasting contention
         are refusals like any other."""
         try:
-            return self._run.write(venue_id, now, operation, keys=keys, trusted=trusted, then=then)
+            return self._run.write(
+                venue_id, now, operation, keys=keys, trusted=trusted, then=then, look=look
+            )
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
         except Busy:

@@ -11,6 +11,7 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from core.admission import Admission, Key
+from core.db import roll_back_keeping_statements
 from core.errors import StaleVenue
 from core.journal import Journal
 from core.operations.tx import Snapshot, Tx
@@ -36,18 +37,21 @@ class Runner:
         keys: Iterable[Key] = (),
         trusted: bool = False,
         then: Callable[[sa.Connection, R], R] | None = None,
+        look: Callable[[Snapshot], R | None] | None = None,
     ) -> R:
         """Run ``operation`` until it commits; a ``Refused`` answer rolls back (writes nothing).
 
         Each attempt queues behind this process's other writers of ``keys`` (and of the
         venue, if capped: ``core.admission``); the commit ends its turn. ``trusted``: its
         first read checks the cached venue's revision itself (``core.venue_cache``).
-        ``then``: a read after the commit on the same connection (``UnitOfWork.run``).
+        ``then``: a read after the commit on the same connection; ``look``: a read that may
+        answer first when the turn waited for another's (both ``UnitOfWork.run``).
         Raises ``UnknownVenue``, and ``Busy`` when every attempt conflicted.
         """
         attempt = partial(self._attempt, venue_id, now, operation, trusted)
         admitted = partial(self._admission.write, venue_id, tuple(keys))
-        return self._uow.run(attempt, then=then, admitted=admitted)
+        seen = None if look is None else partial(self._look, venue_id, look, trusted)
+        return self._uow.run(attempt, then=then, admitted=admitted, look=seen)
 
     def read(
         self, venue_id: str, operation: Callable[[Snapshot], R], *, trusted: bool = False
@@ -76,6 +80,7 @@ class Runner:
             self._venues.forget(venue_id)
             raise Retry from None
         if isinstance(result, Refused):
+            roll_back_keeping_statements(conn)  # a refusal writes nothing, drops nothing
             raise Rollback(result)
         tx.journal.flush()
         return result

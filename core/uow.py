@@ -49,7 +49,7 @@ class RetryPolicy:
         return float(rand() * min(self.max_delay, self.base_delay * 2**attempt))
 
 
-Observer = Callable[[str, int], None]  # (outcome: "ok" | "busy" | "error", attempts)
+Observer = Callable[[str, int], None]  # (outcome: "ok" | "seen" | "busy" | "error", attempts)
 # (SQLSTATE, PostgreSQL's reason) of each attempt started again: where false aborts come from
 RetryObserver = Callable[[str, str], None]
 
@@ -78,6 +78,7 @@ class UnitOfWork:
         *,
         then: Callable[[sa.Connection, T], T] | None = None,
         admitted: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
+        look: Callable[[sa.Connection], T | None] | None = None,
     ) -> T:
         """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2, ...).
 
@@ -88,17 +89,25 @@ class UnitOfWork:
         back with its answer), ``then(connection, result)`` may follow on the same connection
         in autocommit: an advisory read with neither a transaction nor a checkout of its own,
         never retried (the answer stands).
+
+        ``look(connection)``: when the turn had to wait for another transaction's (its
+        context manager says so), one read in autocommit before any transaction, which may
+        answer instead of ``work`` (an answer that writes nothing, such as a refusal on what
+        that other transaction wrote). ``None`` goes on with the transaction.
         """
         for attempt in range(1, self.policy.attempts + 1):
             committed = False
             try:
                 # The turn is taken before a connection: a queue holds none of the pool's.
                 with contextlib.ExitStack() as turn, _unreachable_reported():
-                    turn.enter_context(admitted())
+                    waited = turn.enter_context(admitted())
                     with self.engine.connect() as raw:
+                        result = self._look(raw, look) if look is not None and waited else None
+                        outcome = "ok" if result is None else "seen"
                         try:
-                            with self._begun(raw, "SERIALIZABLE") as conn:
-                                result = work(conn, attempt)
+                            if result is None:
+                                with self._begun(raw, "SERIALIZABLE") as conn:
+                                    result = work(conn, attempt)
                         except Rollback as rollback:  # rolled back, and still the answer
                             result = cast(T, rollback.result)
                         committed = True
@@ -117,12 +126,22 @@ class UnitOfWork:
                 self._observe("error", attempt)
                 raise
             else:
-                self._observe("ok", attempt)
+                self._observe(outcome, attempt)
                 return result
             if attempt < self.policy.attempts:
                 self._sleep(self.policy.delay(attempt))
         self._observe("busy", self.policy.attempts)
         raise Busy(self.policy.attempts)
+
+    @staticmethod
+    def _look(raw: sa.Connection, look: Callable[[sa.Connection], T | None]) -> T | None:
+        # In place (SQLAlchemy 2): the attempt that may follow sets its own isolation level,
+        # and begins once the autocommit block SQLAlchemy opened for the look is ended.
+        after = raw.execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            return look(after)
+        finally:
+            after.commit()
 
     def read(self, work: Callable[[sa.Connection], T]) -> T:
         """A read-only answer (preview, lists, dry runs) from one consistent snapshot."""

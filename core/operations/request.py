@@ -112,6 +112,27 @@ def twin_instead(
     return _replay(snap, first, request_hash(req))
 
 
+def refused_on_sight(snap: Snapshot, check: Check, now: datetime) -> Unworded | None:
+    """A request that waited for another's turn on its part-days, refused on what their
+    ledger rows carry once that turn is over, read in one statement: no transaction, no
+    bump, no rollback. A crowd for one slot is answered at the pace of that read.
+
+    The refusal is what its transaction would answer on that committed state, which it
+    could also have seen; a request with room goes on to its transaction (``None``), and so
+    does a candidate date (its enquiry decides too) and a stale cached venue.
+    """
+    if check.req.enquiry_id is not None:
+        return None
+    checked = check.against(snap.venue)
+    if not isinstance(checked, Checked):
+        return None
+    live = ledger.seen(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz))
+    if live is None:
+        return None
+    ranked = decide_rank(checked, live.occupants(checked.spans), snap.venue, now)
+    return Unworded.of(ranked, checked) if isinstance(ranked, Blocked) else None
+
+
 def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | Refused:
     conn, venue, now = tx.conn, tx.venue, tx.now
     enquiry = _enquiry(tx, check.req, bump=True)

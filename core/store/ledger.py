@@ -125,6 +125,29 @@ def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) 
     return Bumped([(part, spans) for part, spans in row.spans])
 
 
+# What a bump would answer, read without writing (one statement: one snapshot of every row).
+_SEEN = sa.text(
+    """
+    SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
+           (SELECT coalesce(jsonb_agg(jsonb_build_array(part_id, spans)), '[]')
+            FROM part_days
+            WHERE venue_id = :venue AND spans <> '{}' AND (part_id, day) IN (
+              SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))) AS spans
+    """
+)
+
+
+def seen(conn: sa.Connection, venue: Venue, keys: Iterable[Key]) -> Bumped | None:
+    """The live spans on these part-days as committed now, as ``bump_counted`` answers them,
+    with nothing written; ``None`` if ``venue`` is not the stored revision."""
+    wanted = sorted(set(keys))
+    params = {"venue": venue.id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]}
+    row = conn.execute(_SEEN, params).one()
+    if row.revision != venue.revision:
+        return None
+    return Bumped([(part, spans) for part, spans in row.spans])
+
+
 def _bumped(venue_id: str, changes: Mapping[Key, int]) -> dict[str, object]:
     keys = sorted(changes)
     return {

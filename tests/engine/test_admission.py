@@ -87,3 +87,36 @@ def test_idle_keys_are_forgotten() -> None:
     with admission.write("v", [("A1", DAY)]):
         assert admission._keys
     assert not admission._keys
+
+
+def test_a_turn_says_whether_it_waited_for_another_on_one_of_its_part_days() -> None:
+    admission = Admission()
+    inside, leave = threading.Event(), threading.Event()
+    told: list[bool] = []
+
+    def first() -> None:
+        with admission.write("v", [("A1", DAY)]) as waited:
+            told.append(waited)
+            inside.set()
+            leave.wait(2)
+
+    holder = threading.Thread(target=first)
+    holder.start()
+    assert inside.wait(2)
+    with admission.write("v", [("A2", DAY)]) as waited:
+        told.append(waited)  # another part-day: no wait
+    both = [("A2", DAY), ("A1", DAY)]
+    late = threading.Thread(target=lambda: told.append(_turn(admission, both)))
+    late.start()
+    time.sleep(0.05)  # queued on A1
+    leave.set()
+    for t in (holder, late):
+        t.join()
+    with Admission(queue=False).write("v", [("A1", DAY)]) as waited:
+        told.append(waited)
+    assert told == [False, False, True, False]
+
+
+def _turn(admission: Admission, keys: list) -> bool:
+    with admission.write("v", keys) as waited:
+        return bool(waited)

@@ -237,18 +237,29 @@ def test_final_gate_refuses_an_overlapping_blocking_row_written_behind_the_engin
     invariants.check(sa_engine, venue)
 
 
+@pytest.mark.parametrize("rooms", [["hoo"] * 8, ["hoo", "hoo-a"] * 4], ids=["same", "mixed"])
 def test_admission_queues_same_slot_requests_and_keeps_the_outcome(
-    sa_engine: sa.Engine,
+    sa_engine: sa.Engine, rooms: list[str]
 ) -> None:
-    """With the default admission, requests for one slot run one after another: no retries."""
-    attempts: list[int] = []
-    capped = HoldEngine(sa_engine, observer=lambda _, n: attempts.append(n))
-    venue = capped.save_venue(factories.venue(), now=NOW)
-    attempts.clear()
-    results = run_trial(capped, venue, [request() for _ in range(CONTENDERS)])
-    assert_one_first_one_second(results)
-    assert attempts == [1] * CONTENDERS
-    invariants.check(sa_engine, venue)
+    """With the default admission, requests for one slot run one after another: no retries.
+    One that waited for a turn may be refused on what the turns before it wrote, read
+    without a transaction ("seen"), and its refusal still names the holds in its way."""
+    outcomes: list[tuple[str, int]] = []
+    queued = HoldEngine(sa_engine, observer=lambda outcome, n: outcomes.append((outcome, n)))
+    seen = 0
+    for _ in range(TRIALS // 5):
+        venue = queued.save_venue(factories.venue(), now=NOW)
+        outcomes.clear()
+        results = run_trial(queued, venue, [request(room=r) for r in rooms])
+        assert_one_first_one_second(results)
+        assert sorted(outcomes)[-1][1] == 1 and len(outcomes) == CONTENDERS, outcomes
+        assert [o for o, _ in outcomes].count("ok") >= 2  # the two holds were written
+        seen += [o for o, _ in outcomes].count("seen")
+        first = next(r.hold.id for r in results if isinstance(r, Requested) and r.rank == 1)
+        for refused in (r for r in results if isinstance(r, Refused)):
+            assert first in {h.id for h in refused.holders}, refused
+        invariants.check(sa_engine, venue)
+    assert seen, "no request that waited for its turn was refused on sight"
 
 
 @pytest.mark.parametrize("queue", [False, True], ids=["straight", "admission"])

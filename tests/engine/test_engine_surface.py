@@ -223,3 +223,31 @@ def test_a_full_lines_refusal_names_the_holds_in_its_way_as_they_stand_after_its
     assert levels[0] != "SERIALIZABLE"  # read after the request's transaction, not in it
     assert [h.id for h in refused.holders] == [first.hold.id]
     assert [w.hold.id for w in refused.in_way] == [first.hold.id]
+
+
+def test_a_refusal_leaves_its_connection_the_statements_it_had_prepared(db_url: str) -> None:
+    """psycopg forgets a connection's prepared statements on ``rollback()``; a refusal rolls
+    back having dropped nothing, so its connection keeps them (no DEALLOCATE ALL, no parse
+    and plan again for the requests that follow on it)."""
+    db = create_engine(db_url, pool_size=1)
+    engine = HoldEngine(db, queue=False)
+    venue = engine.save_venue(factories.venue(), now=NOW)
+    prepared = sa.text("SELECT pg_backend_pid(), count(*) FROM pg_prepared_statements")
+
+    def statements() -> sa.Row[Any]:
+        # in autocommit: a transaction of this read would end with its own rollback()
+        with db.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            return conn.execute(prepared).one()
+
+    try:
+        for day in range(8):  # psycopg prepares a statement on its fifth run
+            engine.request(venue.id, request(day=factories.DAY + timedelta(days=day)), now=NOW)
+        before = statements()
+        assert before[1] >= 2, before  # the bump and the insert at least
+        for salesperson in ("U0SECOND", "U0THIRD"):  # a 2nd, then a refusal
+            engine.request(venue.id, request(salesperson=salesperson), now=NOW)
+        after = statements()
+        assert after[0] == before[0], "not the same connection"
+        assert after[1] >= before[1], (before, after)
+    finally:
+        db.dispose()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from core.engine import HoldEngine
 from core.model import HoldRequest, ItemRequest, Kind, Policy, Room, Slot, Status, Venue
+from core.operations import request as request_operations
 from core.results import Availability, Code, Found, Outcome, Preview, Refused, Requested
 from core.rules import search as rules
 from core.rules.rokuyo import Rokuyo, rokuyo
@@ -377,6 +378,29 @@ def test_a_full_line_offers_seconds_too_and_other_refusals_offer_nothing(
     each_succeeds(engine, venue, wanted, refused.alternatives)
     past = engine.request(venue.id, factories.request(day=NOW.date() - timedelta(days=1)), now=NOW)
     assert isinstance(past, Refused) and past.alternatives == ()
+
+
+def test_a_refusal_read_on_a_venue_changed_since_its_rollback_offers_the_new_venues_places(
+    engine: HoldEngine, sa_engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alternatives are read on the refused request's own connection after its rollback;
+    when another process has changed the venue in between, on the new venue instead."""
+    spec = factories.venue(Policy(max_rank=1))
+    venue = engine.save_venue(spec, now=NOW)
+    wanted = factories.request(room="sakura")
+    assert isinstance(engine.request(venue.id, wanted, now=NOW), Requested)
+    worded = request_operations.worded
+
+    def a_room_added_meanwhile(*args: object) -> object:
+        rooms = {**spec.rooms, "kiku": Room("kiku", "菊の間", frozenset({"K1"}), 30, 9)}
+        HoldEngine(sa_engine, queue=False).save_venue(replace(spec, rooms=rooms), now=NOW)
+        return worded(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(request_operations, "worded", a_room_added_meanwhile)
+    refused = engine.request(venue.id, wanted, now=NOW)
+    assert isinstance(refused, Refused) and refused.code is Code.RANK_TOO_LOW
+    rooms = {f.place.room.id for f in refused.alternatives if f.place.day == factories.DAY}
+    assert "kiku" in rooms, refused.alternatives
 
 
 @settings(

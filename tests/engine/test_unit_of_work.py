@@ -165,3 +165,40 @@ def test_a_write_waiting_for_its_turn_holds_no_connection_and_its_turn_ends_at_c
     writer.join(5)
     assert checked_out == [0], "waiting for its turn, it held a connection"
     assert answers == [2]
+
+
+def test_a_look_answers_only_after_a_turn_that_waited_and_else_the_transaction_follows(
+    sa_engine: sa.Engine,
+) -> None:
+    """The look reads in autocommit; ``None`` goes on to the SERIALIZABLE attempt, and what
+    follows the commit is still outside any transaction."""
+    outcomes: list[str] = []
+    uow = UnitOfWork(sa_engine, observer=lambda o, _: outcomes.append(o))
+
+    @contextlib.contextmanager
+    def turn(waited: bool) -> Iterator[bool]:
+        yield waited
+
+    def isolation(conn: sa.Connection) -> str:
+        return str(conn.execute(sa.text("SHOW transaction_isolation")).scalar_one())
+
+    def own_transactions(conn: sa.Connection) -> bool:
+        first, second = (conn.execute(sa.text("SELECT txid_current()")).scalar() for _ in "12")
+        return bool(first != second)
+
+    def look(conn: sa.Connection) -> str:
+        assert own_transactions(conn)
+        return "seen"
+
+    def work(conn: sa.Connection, _: int) -> str:
+        return isolation(conn)
+
+    def then(conn: sa.Connection, result: str) -> str:
+        return f"{result}, then {'autocommit' if own_transactions(conn) else 'in one'}"
+
+    assert uow.run(work, admitted=lambda: turn(False), look=look) == "serializable"
+    assert uow.run(work, admitted=lambda: turn(True), look=look) == "seen"
+    assert uow.run(work, admitted=lambda: turn(True), look=lambda _: None, then=then) == (
+        "serializable, then autocommit"
+    )
+    assert outcomes == ["ok", "seen", "ok"]
