@@ -36,6 +36,7 @@ def check_priority_days(entries: tuple[str, ...]) -> None:
             raise CalendarError(f"priority_days entry {entry!r}: no holiday calendar for {country}")
 
 
+@lru_cache(maxsize=4096)  # asked for every date a search or a refusal's alternatives look at
 def is_priority_day(day: date, entries: tuple[str, ...]) -> bool:
     for entry in entries:
         if day.weekday() in _WEEKDAY_SETS.get(entry, frozenset()):
