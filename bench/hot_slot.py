@@ -94,9 +94,15 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
     variants on ``plain`` (their own pool, triggers off)."""
     attempts: list[int] = []
     causes: Counter[tuple[str, str]] = Counter()
+    ended: Counter[str] = Counter()  # how each engine request ended: ok, seen, busy, error
+
+    def observed(outcome: str, n: int) -> None:
+        attempts.append(n)
+        ended[outcome] += 1
+
     engine = HoldEngine(
         db,
-        observer=lambda outcome, n: attempts.append(n),
+        observer=observed,
         retried=lambda state, reason: causes.update([(state, reason)]),
         writers=args.writers or None,
         queue=not args.no_queue,
@@ -114,6 +120,7 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
     outcomes(engine, db, args.trials, args.contenders)
     table: dict[str, dict[str, Measured]] = {}
     causes.clear()
+    ended.clear()
     table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
     for venues in (1, args.venues):
         name = f"{venues} venue{'s' if venues > 1 else ''}"
@@ -121,7 +128,11 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
             engine, variants, attempts, args.requests, args.threads, venues, args.rounds
         )
     print_table(table, args)
-    print_causes(causes, sum(len(m[ENGINE].attempts) for m in table.values()))
+    requests = sum(len(m[ENGINE].attempts) for m in table.values())
+    print_causes(causes, requests)
+    # core.uow: a request that waited for another's turn on its part-days and was refused on
+    # what that turn wrote, with no transaction of its own
+    print(f"engine requests refused on sight: {ended['seen']} in {requests}")
 
 
 def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) -> None:

@@ -37,6 +37,7 @@ SMALL: dict[str, tuple[str, list[str]]] = {
                 for variant in ("engine", "FOR UPDATE", "bare lock", "floor")
             ),
             r"^engine attempts started again: \d+ in \d+ requests$",
+            r"^engine requests refused on sight: \d+ in \d+$",
             r"^machine: Python reference loop \d+ ms CPU \(median of 5\)$",
         ],
     ),
