@@ -91,14 +91,22 @@ def _instant(micros: object) -> datetime:
     return EPOCH + timedelta(microseconds=micros)
 
 
-# With the venue's revision, so a cached venue is checked in the same round trip.
-_LIVE = sa.text(
-    """
+# A read of the rows of some part-days (``_keyed``) with the venue's revision, so a cached
+# venue is checked in the same round trip.
+_READ_ROWS = """
     SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
-           (SELECT coalesce(sum(live_spans), 0) FROM part_days
-            WHERE venue_id = :venue AND (part_id, day) IN (
-              SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))) AS live
-    """
+           (SELECT {what} FROM part_days
+            WHERE venue_id = :venue {also}AND (part_id, day) IN (
+              SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))) AS {name}
+"""
+_LIVE = sa.text(_READ_ROWS.format(what="coalesce(sum(live_spans), 0)", also="", name="live"))
+# What a bump would answer, read without writing (one statement: one snapshot of every row).
+_SEEN = sa.text(
+    _READ_ROWS.format(
+        what="coalesce(jsonb_agg(jsonb_build_array(part_id, spans)), '[]')",
+        also="AND spans <> '{}' ",
+        name="spans",
+    )
 )
 
 
@@ -122,40 +130,27 @@ def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) 
     row = conn.execute(_BUMP_COUNTED, _bumped(venue.id, changes)).one()
     if row.revision != venue.revision:
         raise StaleVenue(venue.id)
-    return Bumped([(part, spans) for part, spans in row.spans])
-
-
-# What a bump would answer, read without writing (one statement: one snapshot of every row).
-_SEEN = sa.text(
-    """
-    SELECT (SELECT revision FROM venues WHERE id = :venue) AS revision,
-           (SELECT coalesce(jsonb_agg(jsonb_build_array(part_id, spans)), '[]')
-            FROM part_days
-            WHERE venue_id = :venue AND spans <> '{}' AND (part_id, day) IN (
-              SELECT * FROM unnest(CAST(:parts AS text[]), CAST(:days AS date[])))) AS spans
-    """
-)
+    return _carried(row)
 
 
 def seen(conn: sa.Connection, venue: Venue, keys: Iterable[Key]) -> Bumped | None:
     """The live spans on these part-days as committed now, as ``bump_counted`` answers them,
     with nothing written; ``None`` if ``venue`` is not the stored revision."""
-    wanted = sorted(set(keys))
-    params = {"venue": venue.id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]}
-    row = conn.execute(_SEEN, params).one()
-    if row.revision != venue.revision:
-        return None
+    row = conn.execute(_SEEN, _keyed(venue.id, keys)).one()
+    return _carried(row) if row.revision == venue.revision else None
+
+
+def _carried(row: sa.Row[tuple[object, ...]]) -> Bumped:
     return Bumped([(part, spans) for part, spans in row.spans])
 
 
+def _keyed(venue_id: str, keys: Iterable[Key]) -> dict[str, object]:
+    wanted = sorted(set(keys))
+    return {"venue": venue_id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]}
+
+
 def _bumped(venue_id: str, changes: Mapping[Key, int]) -> dict[str, object]:
-    keys = sorted(changes)
-    return {
-        "venue": venue_id,
-        "parts": [k[0] for k in keys],
-        "days": [k[1] for k in keys],
-        "deltas": [changes[k] for k in keys],
-    }
+    return {**_keyed(venue_id, changes), "deltas": [changes[k] for k in sorted(changes)]}
 
 
 _PREPARE = sa.text(
@@ -188,11 +183,7 @@ def live_spans(conn: sa.Connection, venue: Venue, keys: Iterable[Key]) -> int:
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
-    wanted = sorted(set(keys))
-    row = conn.execute(
-        _LIVE,
-        {"venue": venue.id, "parts": [k[0] for k in wanted], "days": [k[1] for k in wanted]},
-    ).one()
+    row = conn.execute(_LIVE, _keyed(venue.id, keys)).one()
     if row.revision != venue.revision:
         raise StaleVenue(venue.id)
     live: int = row.live
