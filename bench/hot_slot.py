@@ -1,18 +1,20 @@
 """Hot slot and throughput: the engine beside a READ COMMITTED + FOR UPDATE baseline and a bare
 INSERT + COMMIT floor, in one process on one database, printed as one table.
 
-    python3 dev.py bench hot_slot [--trials 50] [--contenders 8] [--requests 2000]
+    python3 dev.py bench hot_slot [--trials 50] [--contenders 8] [--requests 1000] [--rounds 4]
 
 Part 1 reproduces the seed's table: the outcome of N concurrent requests for one room and
 time, over many trials (a naive READ COMMITTED variant shows what the race does). Part 2 runs
 each mix (the hot slot, a low-contention mix on 1 venue, on 4 venues) for every variant,
-alternating, and prints requests/s, p50/p95/p99, attempts per request and two ratios: to the
-FOR UPDATE baseline (the same work as the engine's request with pessimistic locking, see
-``bench.variants``; "bare lock" is that locking without the work around the decision) and to
-the floor (a single-row INSERT and COMMIT from the same client threads through the same
-pool: what the machine and the client can do at all). The pessimistic variants have a pool of
-their own whose sessions keep no spans on the ledger rows (``bench.variants``). Then why the
-engine's retried attempts were started again (SQLSTATE and PostgreSQL's reason).
+alternating in rounds, each round starting from the next variant and on fresh planner
+statistics (``in_turn``, ``_settle``), and prints requests/s, p50/p95/p99, attempts per
+request and two ratios: to the FOR UPDATE baseline (the same work as the engine's request
+with pessimistic locking, see ``bench.variants``; "bare lock" is that locking without the
+work around the decision) and to the floor (a single-row INSERT and COMMIT from the same
+client threads through the same pool: what the machine and the client can do at all). The
+pessimistic variants have a pool of their own whose sessions keep no spans on the ledger
+rows (``bench.variants``). Then why the engine's retried attempts were started again
+(SQLSTATE and PostgreSQL's reason).
 """
 
 from __future__ import annotations
@@ -67,9 +69,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--trials", type=int, default=50)
     parser.add_argument("--contenders", type=int, default=8)
-    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--requests", type=int, default=1000, help="per round and variant")
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=2, help="alternating rounds of each mix")
+    # Short rounds, many: this machine's speed drifts within seconds, and a variant's
+    # segments spread over the run meet the same drift as the others'.
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds of each mix")
     parser.add_argument(
         "--writers", type=int, default=0, help="engine's venue cap of writers (0: no cap)"
     )
@@ -121,11 +125,11 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
     table: dict[str, dict[str, Measured]] = {}
     causes.clear()
     ended.clear()
-    table["hot slot"] = hot_mix(engine, variants, attempts, args.trials, args.contenders)
+    table["hot slot"] = hot_mix(engine, db, variants, attempts, args.trials, args.contenders)
     for venues in (1, args.venues):
         name = f"{venues} venue{'s' if venues > 1 else ''}"
         table[name] = low_contention(
-            engine, variants, attempts, args.requests, args.threads, venues, args.rounds
+            engine, db, variants, attempts, args.requests, args.threads, venues, args.rounds
         )
     print_table(table, args)
     requests = sum(len(m[ENGINE].attempts) for m in table.values())
@@ -160,12 +164,18 @@ def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) ->
 
 
 def hot_mix(
-    engine: HoldEngine, variants: dict[str, Take], attempts: list[int], trials: int, n: int
+    engine: HoldEngine,
+    db: sa.Engine,
+    variants: dict[str, Take],
+    attempts: list[int],
+    trials: int,
+    n: int,
 ) -> dict[str, Measured]:
     """Each trial: ``n`` requests for one slot of a fresh venue at once; variants alternate."""
     measured = {name: Measured() for name in variants}
-    for _ in range(trials):
-        for name, take in variants.items():
+    _settle(db)
+    for trial in range(trials):
+        for name, take in in_turn(variants, trial):
             venue = engine.save_venue(factories.venue(), now=NOW)
             attempts.clear()
             started = time.perf_counter()
@@ -181,6 +191,7 @@ def hot_mix(
 
 def low_contention(
     engine: HoldEngine,
+    db: sa.Engine,
     variants: dict[str, Take],
     attempts: list[int],
     requests: int,
@@ -190,9 +201,10 @@ def low_contention(
 ) -> dict[str, Measured]:
     """Random rooms, days and times of ``venues`` venues (5 rooms x 300 days x 6 starts)."""
     measured = {name: Measured() for name in variants}
-    for _ in range(rounds):
-        for name, take in variants.items():
+    for turn in range(rounds):
+        for name, take in in_turn(variants, turn):
             places = [engine.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
+            _settle(db)
             attempts.clear()
             seconds, latencies = mix(take, places, requests, threads)
             m = measured[name]
@@ -202,6 +214,25 @@ def low_contention(
             if name == ENGINE:
                 m.attempts += attempts
     return measured
+
+
+def in_turn(variants: dict[str, Take], turn: int) -> list[tuple[str, Take]]:
+    """The variants, from the ``turn``-th on: no variant always runs first, after another's
+    writes (or, in the first round, on tables the bench has just filled)."""
+    order = list(variants.items())
+    start = turn % len(order)
+    return order[start:] + order[:start]
+
+
+def _settle(db: sa.Engine) -> None:
+    """Planner statistics for the tables as they stand, as autovacuum keeps them on a
+    database in use. A fresh bench database has none until autovacuum's next visit, up to a
+    minute later; until then statements (and psycopg's prepared statements, whose generic
+    plan is made once) are planned for the tables as they were. Measured without this: the
+    variant that ran first read the holds in an answer's way 2 to 3 times slower than the
+    one after it, whichever variant it was. ANALYZE makes every cached plan be made again."""
+    with db.begin() as conn:
+        conn.execute(sa.text("ANALYZE"))
 
 
 def print_table(table: dict[str, dict[str, Measured]], args: argparse.Namespace) -> None:
