@@ -30,6 +30,17 @@ def bench_database(pool_size: int = 20) -> Iterator[tuple[sa.Engine, str]]:
         discard()  # a throwaway server started for this run; nothing for the machine's own
 
 
+def settle(db: sa.Engine, *, vacuum: bool = False) -> None:
+    """Planner statistics for the tables as they stand (with ``vacuum``, their visibility maps
+    too: index-only scans), as autovacuum keeps them on a database in use. A bench's new
+    database has none until autovacuum's next visit, up to a minute later: until then
+    statements, and the one generic plan psycopg's prepared statements keep, are planned for
+    the tables as they were. ANALYZE makes every cached plan be made again."""
+    command = "VACUUM ANALYZE" if vacuum else "ANALYZE"
+    with db.connect() as conn:
+        conn.execution_options(isolation_level="AUTOCOMMIT").execute(sa.text(command))
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:

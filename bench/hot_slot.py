@@ -7,7 +7,7 @@ Part 1 reproduces the seed's table: the outcome of N concurrent requests for one
 time, over many trials (a naive READ COMMITTED variant shows what the race does). Part 2 runs
 each mix (the hot slot, a low-contention mix on 1 venue, on 4 venues) for every variant,
 alternating in rounds, each round starting from the next variant and on fresh planner
-statistics (``in_turn``, ``_settle``), and prints requests/s, p50/p95/p99, attempts per
+statistics (``in_turn``, ``bench.common.settle``), and prints requests/s, p50/p95/p99, attempts per
 request and two ratios: to the FOR UPDATE baseline (the same work as the engine's request
 with pessimistic locking, see ``bench.variants``; "bare lock" is that locking without the
 work around the decision) and to the floor (a single-row INSERT and COMMIT from the same
@@ -32,7 +32,7 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
-from bench.common import bench_database, machine_line, mean, percentile
+from bench.common import bench_database, machine_line, mean, percentile, settle
 from bench.variants import (
     bare_for_update,
     for_update_baseline,
@@ -173,7 +173,7 @@ def hot_mix(
 ) -> dict[str, Measured]:
     """Each trial: ``n`` requests for one slot of a fresh venue at once; variants alternate."""
     measured = {name: Measured() for name in variants}
-    _settle(db)
+    settle(db)
     for trial in range(trials):
         for name, take in in_turn(variants, trial):
             venue = engine.save_venue(factories.venue(), now=NOW)
@@ -204,7 +204,9 @@ def low_contention(
     for turn in range(rounds):
         for name, take in in_turn(variants, turn):
             places = [engine.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
-            _settle(db)
+            # Measured without it: the variant that ran first read the holds in an answer's
+            # way 2 to 3 times slower than the one after it, whichever variant it was.
+            settle(db)
             attempts.clear()
             seconds, latencies = mix(take, places, requests, threads)
             m = measured[name]
@@ -222,17 +224,6 @@ def in_turn(variants: dict[str, Take], turn: int) -> list[tuple[str, Take]]:
     order = list(variants.items())
     start = turn % len(order)
     return order[start:] + order[:start]
-
-
-def _settle(db: sa.Engine) -> None:
-    """Planner statistics for the tables as they stand, as autovacuum keeps them on a
-    database in use. A fresh bench database has none until autovacuum's next visit, up to a
-    minute later; until then statements (and psycopg's prepared statements, whose generic
-    plan is made once) are planned for the tables as they were. Measured without this: the
-    variant that ran first read the holds in an answer's way 2 to 3 times slower than the
-    one after it, whichever variant it was. ANALYZE makes every cached plan be made again."""
-    with db.begin() as conn:
-        conn.execute(sa.text("ANALYZE"))
 
 
 def print_table(table: dict[str, dict[str, Measured]], args: argparse.Namespace) -> None:

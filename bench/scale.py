@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
-from bench.common import bench_database, latency_line
+from bench.common import bench_database, latency_line, settle
 from core.engine import HoldEngine
 from core.model import Room, Venue
 from core.results import Refused, Swept
@@ -42,8 +42,8 @@ def main() -> None:
         started = time.perf_counter()
         busy = populate(db, engine, args.holds)
         due_venue = populate_due(db, engine, args.due)
+        settle(db, vacuum=True)
         with db.connect() as conn:
-            conn.execution_options(isolation_level="AUTOCOMMIT").execute(sa.text("VACUUM ANALYZE"))
             total = conn.execute(sa.text("SELECT count(*) FROM holds")).scalar_one()
             spans = conn.execute(sa.text("SELECT count(*) FROM hold_spans")).scalar_one()
         print(

@@ -35,7 +35,7 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
-from bench.common import bench_database, latency_line, percentile
+from bench.common import bench_database, latency_line, percentile, settle
 from cli.processes import settle_heap
 from core.engine import HoldEngine
 from core.model import Room, Slot, Venue
@@ -67,8 +67,8 @@ def main() -> None:
         engine = HoldEngine(db)
         started = time.perf_counter()
         measured = populate(db, engine, args.holds)
+        settle(db, vacuum=True)
         with db.connect() as conn:
-            conn.execution_options(isolation_level="AUTOCOMMIT").execute(sa.text("VACUUM ANALYZE"))
             total = conn.execute(sa.text("SELECT count(*) FROM holds")).scalar_one()
             spans = conn.execute(sa.text("SELECT count(*) FROM hold_spans")).scalar_one()
         print(

@@ -15,7 +15,7 @@ from datetime import date, timedelta
 
 import sqlalchemy as sa
 
-from bench.common import bench_database, latency_line
+from bench.common import bench_database, latency_line, settle
 from bench.scale import big_venue
 from core.engine import HoldEngine
 from tests.support import bulk
@@ -53,8 +53,7 @@ def main() -> None:
                 ),
                 {"v": venue.id, "at": NOW, "n": args.events},
             )
-        with db.connect() as conn:
-            conn.execution_options(isolation_level="AUTOCOMMIT").execute(sa.text("VACUUM ANALYZE"))
+        settle(db, vacuum=True)
         statements: list[str] = []
         sa.event.listen(db, "before_cursor_execute", lambda *a: statements.append(a[2]))
         engine.venue(venue.id)
