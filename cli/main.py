@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -73,13 +74,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.settings = settings
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # here, not at exit: a reader gone (`| head`) is told below
     except CommandError as err:
         emit_error(getattr(args, "json", False), err.code, str(err))
         return err.exit_code
     except KeyboardInterrupt:  # Ctrl-C in a short command: nothing half-done to report
         print("osae: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `osae ... | head`: the reader has what it wanted
+        return _reader_gone()
     return code
+
+
+def _reader_gone() -> int:
+    """Exit as a command killed by SIGPIPE would (141), silently: what remains unprinted has
+    no reader, and Python's own flush at exit would otherwise fail again with a traceback."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + 13
 
 
 if __name__ == "__main__":

@@ -220,3 +220,18 @@ def test_a_hold_carries_guests_contact_note_and_a_venue_kind(fresh_db: str, tmp_
     assert "nijikai" in wrong["message"] and "wedding" in wrong["message"]
     code, bad = run(fresh_db, *HOLD, "--guests", "forty")
     assert (code, bad["code"]) == (2, "usage") and "number of guests" in bad["message"]
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(loaded: str) -> None:
+    """`osae hold request ... | head`: the hold is made, its answer has no reader, and osae
+    ends as a piped command does (141), with nothing on stderr."""
+    environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "C.UTF-8"}
+    piped = subprocess.Popen(
+        [OSAE, *HOLD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ, cwd=ROOT
+    )
+    assert piped.stdout is not None and piped.stderr is not None
+    piped.stdout.close()  # a reader that reads nothing
+    stderr = piped.stderr.read().decode()
+    assert (piped.wait(timeout=60), stderr) == (141, "")
+    code, second = hold(loaded)
+    assert (code, second["rank"]) == (0, 2)  # the piped request's hold was made
