@@ -329,4 +329,6 @@ TEXTS: dict[str, str] = {
     "done.released_candidates": "The customer chose this date, so the other candidate dates were released: {holds}",
     "posted.candidate": ":calendar: <@{creator}> held another candidate date of enquiry #{enquiry} as *{rank_text}*",
     "card.candidates": ":calendar: A candidate date of enquiry #{enquiry} · also {others}",
+    # Clock changes (daylight saving): a local time the clocks skip that day
+    "refusal.bad_times.gap": "{detail} does not exist that day: in {zone} the clocks skip {gap} (daylight saving starts). Use a time before or after it.",
 }

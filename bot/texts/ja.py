@@ -330,4 +330,6 @@ TEXTS: dict[str, str] = {
     "done.released_candidates": "お客様がこの日に決めたため、別の候補日を取り下げました: {holds}",
     "posted.candidate": ":calendar: <@{creator}> さんが案件 #{enquiry} の別の候補日を *{rank_text}* で押さえました",
     "card.candidates": ":calendar: 案件 #{enquiry} の候補日 · ほかに {others}",
+    # Clock changes (daylight saving): a local time the clocks skip that day
+    "refusal.bad_times.gap": "{detail} はこの日にはない時刻です（{zone} では {gap} が夏時間への切り替えで飛ばされます）。その前か後の時刻にしてください。",
 }
