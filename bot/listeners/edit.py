@@ -22,7 +22,7 @@ from bot.views.dialogs import info_modal
 from bot.views.hold_modal import hold_modal, loading_modal
 from bot.views.messages import outcome
 from core.model import HoldEdit, Venue
-from core.results import Code, Edited, Refused
+from core.results import Code, EditAnswer, Refused
 
 
 def register(app: App, deps: Deps) -> None:
@@ -105,7 +105,7 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
 
 
 def _announce(
-    deps: Deps, args: Args, venue: Venue, meta: Meta, change: HoldEdit, result: Edited
+    deps: Deps, args: Args, venue: Venue, meta: Meta, change: HoldEdit, result: EditAnswer
 ) -> None:
     hold, locale = result.hold, meta.locale
     place = ordinal(hold.rank, locale) if hold.rank else text(locale, "status.confirmed")

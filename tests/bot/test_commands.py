@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from bot import ids
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import ENGLISH_USER, Harness
 from tests.support import slack_requests as sr
 from tests.support.factories import request
@@ -58,7 +58,7 @@ def test_hold_list_shows_my_live_holds_only_to_me(bot: Harness) -> None:
         bot.venue.id, request(customer="佐藤様", salesperson=sr.USER_ID), now=bot.clock[0]
     )
     bot.engine.request(bot.venue.id, request(room="sakura", customer="他人様"), now=bot.clock[0])
-    assert isinstance(mine, Requested)
+    assert isinstance(mine, RequestAnswer)
     body = sr.slash_command(text="list", response_url=bot.slack.response_url("list"))
     status, _, answer = bot.post(body)
     assert (status, answer) == (200, "")
