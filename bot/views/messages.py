@@ -14,8 +14,9 @@ from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
 from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
+from bot.texts.examples import help_text
 from bot.texts.refusals import hold_line, in_way_list, ordinal, turnover_only
-from core.model import Hold
+from core.model import Hold, Venue
 from core.results import ConfirmAnswer, ExtendAnswer, ReleaseAnswer, RequestAnswer
 
 MAX_LISTED = 40
@@ -167,6 +168,6 @@ def weekday_question(
     )
 
 
-def help_message(locale: str) -> Message:
-    body = text(locale, "help.text") + "\n" + text(locale, "help.ledger")
+def help_message(locale: str, venue: Venue | None = None) -> Message:
+    body = help_text(locale, venue)
     return Message(body, dump([section(body)]))
