@@ -23,7 +23,18 @@ from core.events import AuditEvent
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
 from core.notices import CardSpot, Notice
-from core.operations import decisions, digests, edit, reads, request, search, sweep, team, venues
+from core.operations import (
+    decisions,
+    digests,
+    edit,
+    exports,
+    reads,
+    request,
+    search,
+    sweep,
+    team,
+    venues,
+)
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox, Resolved
 from core.results import (
@@ -284,6 +295,14 @@ class HoldEngine:
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
+
+    # -- the ledger leaving osae (export, calendar feeds) -----------------------------------
+    def ledger_out(
+        self, venue_id: str, start: date, end: date, *, left: bool = False
+    ) -> exports.LedgerOut:
+        """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
+        read = partial(exports.ledger_out, start=start, end=end, left=left)
+        return self._run.read(venue_id, read)
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:
