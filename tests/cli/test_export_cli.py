@@ -88,9 +88,7 @@ def test_the_xlsx_read_back_is_the_hold_list(loaded: str, tmp_path: Path) -> Non
     assert "03-1234-5678" not in str(rows)
 
 
-def test_csv_is_utf8_with_a_bom_and_contacts_only_for_managers(
-    loaded: str, tmp_path: Path
-) -> None:
+def test_csv_is_utf8_with_a_bom_and_contacts_only_for_managers(loaded: str, tmp_path: Path) -> None:
     ledger(loaded)
     out = tmp_path / "ledger.csv"
     span = ["--from", "2027-05-01", "--to", "2027-05-31", "--out", str(out)]
@@ -129,9 +127,7 @@ def test_all_adds_the_holds_that_left_with_why(loaded: str, tmp_path: Path) -> N
     assert (kiku[3], kiku[4]) == ("18:00", "01:00")  # past midnight: the end is the next day's
 
 
-def test_bad_ranges_and_files_are_refused_with_what_would_work(
-    loaded: str, tmp_path: Path
-) -> None:
+def test_bad_ranges_and_files_are_refused_with_what_would_work(loaded: str, tmp_path: Path) -> None:
     code, back = run(loaded, "export", "--from", "2027-05-31", "--to", "2027-05-01",
                      "--out", str(tmp_path / "x.xlsx"))  # fmt: skip
     assert (code, back["code"]) == (2, "bad_range") and "--from" in back["message"]
