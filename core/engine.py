@@ -27,6 +27,7 @@ from core.operations import (
     decisions,
     digests,
     edit,
+    exports,
     reads,
     request,
     search,
@@ -293,6 +294,14 @@ class HoldEngine:
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
+
+    # -- the ledger leaving osae (export, calendar feeds) -----------------------------------
+    def ledger_out(
+        self, venue_id: str, start: date, end: date, *, left: bool = False
+    ) -> exports.LedgerOut:
+        """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
+        read = partial(exports.ledger_out, start=start, end=end, left=left)
+        return self._run.read(venue_id, read)
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:
