@@ -266,7 +266,7 @@ TEXTS: dict[str, str] = {
     "list.empty": "いま生きている押さえはありません。`/hold` で新しく押さえられます。",
     "list.item": "• {hold} — {state}",
     "list.more": "ほか {count} 件はホームタブで確認できます。",
-    "help.text": "*仮押さえ（/hold）の使い方*\n• `/hold` — フォームを開いて部屋を押さえます。\n• `/hold 鳳凰 5/15 11:00-15:00 婚礼 山田様` — 分かる部分を入力した状態でフォームを開きます（部屋名は前方一致、日付は年なしなら次のその日）。\n• `/hold 5/15 チャペル 11:00-12:00 + 鳳凰 12:30-15:30 婚礼 山田様` — 挙式・披露宴・控室など複数の部屋を + でつないで1件で押さえます（フォームでは「+ 部屋を追加」）。\n• 押さえの「別の候補日」— 同じお客様・部屋・時間で2つ目の候補日を押さえます。どちらかを本予約にすると、もう一方は取り下げになります。\n• `/hold list` — 自分の押さえを一覧します（自分にだけ見えます）。\n• `/hold free 10月 土日 大安 80名` — 1番手・2番手になれる枠を探します（月や 10/1-11/30、土日・祝・平日、六曜、人数、時間帯、部屋名。自分にだけ見えます）。\n• `/hold cancel 12` — 本予約 #12 を取り消します（マネージャーのみ）。\n• `/hold help` — この説明です。\n1番手には期限があり、期限までに本予約にするか取り下げます。1番手がなくなると2番手が繰り上がり、DM でお知らせします。",
+    "help.text": "*仮押さえ（/hold）の使い方*\n• `/hold` — フォームを開いて部屋を押さえます。\n• `/hold {room} 5/15 11:00-15:00 {kind} 山田様` — 分かる部分を入力した状態でフォームを開きます（部屋名は前方一致、日付は年なしなら次のその日）。\n• `/hold 5/15 {other} 11:00-12:00 + {room} 12:30-15:30 {kind} 山田様` — 挙式・披露宴・控室など複数の部屋を + でつないで1件で押さえます（フォームでは「+ 部屋を追加」）。\n• 押さえの「別の候補日」— 同じお客様・部屋・時間で2つ目の候補日を押さえます。どちらかを本予約にすると、もう一方は取り下げになります。\n• `/hold list` — 自分の押さえを一覧します（自分にだけ見えます）。\n• `/hold free 10月 土日 大安 80名{slot}` — 1番手・2番手になれる枠を探します（月や 10/1-11/30、土日・祝・平日、六曜、人数、時間帯、部屋名。自分にだけ見えます）。\n• `/hold cancel 12` — 本予約 #12 を取り消します（マネージャーのみ）。\n• `/hold help` — この説明です。\n1番手には期限があり、期限までに本予約にするか取り下げます。1番手がなくなると2番手が繰り上がり、DM でお知らせします。",
     # エラー
     "error.unexpected": "すみません、処理中に問題が起きました。もう一度お試しください。続くときはエラーID `{error_id}` を管理者に伝えてください。",
     "error.no_venue": "このワークスペースはまだ会場に結び付けられていません。管理者に OSAE_VENUE（または OSAE_VENUES）の設定を依頼してください。",
@@ -330,6 +330,12 @@ TEXTS: dict[str, str] = {
     "done.released_candidates": "お客様がこの日に決めたため、別の候補日を取り下げました: {holds}",
     "posted.candidate": ":calendar: <@{creator}> さんが案件 #{enquiry} の別の候補日を *{rank_text}* で押さえました",
     "card.candidates": ":calendar: 案件 #{enquiry} の候補日 · ほかに {others}",
+    # /hold help: the example words when the workspace has no venue yet
+    "help.any_room": "部屋名",
+    "help.any_other_room": "別の部屋名",
+    # the lead of an edited hold's post (the hold itself follows it once)
+    "edit.kept_lead": "変更しました（順位はそのまま・{rank_text}）",
+    "edit.swapped_lead": "新しい押さえ #{id}（{rank_text}）として変更しました",
     # Clock changes (daylight saving): a local time the clocks skip that day
     "refusal.bad_times.gap": "{detail} はこの日にはない時刻です（{zone} では {gap} が夏時間への切り替えで飛ばされます）。その前か後の時刻にしてください。",
 }

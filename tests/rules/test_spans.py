@@ -14,7 +14,7 @@ from core.rules.spans import (
     hold_span,
     local_days,
     local_instant,
-    part_days,
+    part_day_keys,
     skipped,
 )
 
@@ -62,7 +62,7 @@ def test_local_days_a_span_touches() -> None:
 def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
     whole = Span(frozenset({"A2", "A1"}), at(22), at(2, day=11))
     half = Span(frozenset({"A2"}), at(1, day=11), at(3, day=11))
-    keys = part_days([whole], TOKYO)
+    keys = part_day_keys([whole], TOKYO)
     assert keys == sorted(keys)
     assert keys == [
         ("A1", date(2027, 3, 10)),
@@ -71,7 +71,7 @@ def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
         ("A2", date(2027, 3, 11)),
     ]
     assert whole.conflicts(half)
-    assert set(part_days([half], TOKYO)) & set(keys)
+    assert set(part_day_keys([half], TOKYO)) & set(keys)
 
 
 @settings(max_examples=300, deadline=None)
