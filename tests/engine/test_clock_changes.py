@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from core.engine import HoldEngine
 from core.model import HoldRequest, Status, Venue
-from core.results import Code, Refused, Requested
+from core.results import Code, Refused, RequestAnswer
 from core.rules.spans import skipped
 from tests.support import factories, invariants
 from tests.support.factories import SALES
@@ -94,7 +94,7 @@ def _ask(
         else:
             assert answer.code is not Code.BAD_TIMES, (answer, on, start, end)
         return
-    assert isinstance(answer, Requested), answer
+    assert isinstance(answer, RequestAnswer), answer
     assert gap is None, ("a skipped time was accepted", on, start, end)
     (item,) = answer.hold.items
     assert _local(item.start_at, tz) == _wall(on, start), "the start was moved"

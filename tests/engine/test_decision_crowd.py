@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
-from core.results import Code, Refused, Requested
+from core.results import Code, Refused, RequestAnswer
 from tests.support import factories, invariants
 from tests.support.factories import DAY, MANAGER, NOW, SALES, request
 
@@ -60,8 +60,8 @@ def _first_and_second(engine: HoldEngine, venue: Venue, n: int) -> Hold:
     day = DAY + timedelta(days=7 * n)
     first = engine.request(venue.id, request(day=day), now=NOW)
     second = engine.request(venue.id, request(day=day), now=NOW)
-    assert isinstance(first, Requested) and first.rank == 1, first
-    assert isinstance(second, Requested) and second.rank == 2, second
+    assert isinstance(first, RequestAnswer) and first.rank == 1, first
+    assert isinstance(second, RequestAnswer) and second.rank == 2, second
     return first.hold
 
 
