@@ -36,7 +36,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument("--room", required=True)
+    req.add_argument("--room", required=True, type=arguments.typed)
     req.add_argument(
         "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
     )
@@ -60,6 +60,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     )
     req.add_argument(
         "--kind",
+        type=arguments.typed,
         help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
         "required without --enquiry",
     )
@@ -269,9 +270,12 @@ def _register_edit(actions: argparse._SubParsersAction, common: argparse.Argumen
     )
     edit.add_argument("id", type=int)
     edit.add_argument(
-        "--item", metavar="ROOM", help="which room of a package --room/--start/--end change"
+        "--item",
+        metavar="ROOM",
+        type=arguments.typed,
+        help="which room of a package --room/--start/--end change",
     )
-    edit.add_argument("--room", help="the item's new room")
+    edit.add_argument("--room", type=arguments.typed, help="the item's new room")
     edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
     edit.add_argument("--start", type=arguments.clock, help="HH:MM")
     edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
