@@ -16,6 +16,7 @@ from tests.support.slack_requests import post, slash_command
 from tests.support.slack_standin import SlackStandin
 
 SECRET = "signing-secret-for-tests"
+HEALTHY = {"ok": True, "database": "ok", "redis": "ok", "worker": "ok", "clock": "ok"}
 
 
 def healthz(port: int) -> dict[str, object]:
@@ -40,7 +41,7 @@ def test_serve_starts_from_nothing_and_answers_a_signed_hold(
         serve.wait_for_output("listening on", timeout=120)
         out = serve.output()
         assert "demo venue loaded" in out and f":{port}" in out
-        assert healthz(port) == {"ok": True, "database": "ok", "redis": "ok"}
+        assert healthz(port) == HEALTHY
 
         status, _, _ = post(f"http://127.0.0.1:{port}/slack/events", slash_command(), SECRET)
         assert status == 200
