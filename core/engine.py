@@ -21,9 +21,20 @@ from core.admission import Admission, Key
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
-from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
+from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
-from core.operations import decisions, digests, edit, reads, request, search, sweep, team, venues
+from core.operations import (
+    decisions,
+    digests,
+    edit,
+    reads,
+    request,
+    search,
+    sweep,
+    team,
+    venue_settings,
+    venues,
+)
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox, Resolved
 from core.results import (
@@ -48,6 +59,7 @@ from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards
 from core.store import venues as stored_venues
+from core.store import workspaces as stored_workspaces
 from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
@@ -116,6 +128,38 @@ class HoldEngine:
         saved = self._uow.run(lambda conn, _: venues.save(conn, venue, now))
         self._venues.keep(saved)
         return saved
+
+    def setup_venue(
+        self,
+        venue: Venue,
+        *,
+        actor: str,
+        source: str,
+        now: datetime,
+        link: WorkspaceLink | None = None,
+    ) -> Venue:
+        """Save a venue set up in Slack (``source``), audited, linked to its workspace;
+        raises ``VenueConflict`` (nothing written) if unsafe."""
+        saved = self._uow.run(
+            lambda conn, _: venue_settings.setup(
+                conn, venue, actor=actor, source=source, now=now, link=link
+            )
+        )
+        self._venues.keep(saved)
+        return saved
+
+    def link_workspace(self, link: WorkspaceLink, *, now: datetime) -> None:
+        """Use the venue from this workspace (``OSAE_VENUES`` seeds these at start)."""
+        self._uow.run(lambda conn, _: stored_workspaces.link(conn, link, now))
+
+    def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
+        return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
+
+    def workspace_venues(self, *workspace_ids: str) -> list[str]:
+        """The venues used from these workspaces or orgs (a hotel group's: several)."""
+        return self._uow.read(
+            partial(stored_workspaces.venues_of, workspace_ids=list(workspace_ids))
+        )
 
     def prepare_ledger(self, venue_id: str, *, now: datetime) -> None:
         """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
