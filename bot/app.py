@@ -22,8 +22,8 @@ from bot.errors import error_handler
 from bot.listeners import buttons, cancel, candidates, commands, edit, free, home, ledger, modal
 from bot.locales import UserLocales
 from bot.texts import DEFAULT_LOCALE, text
-from bot.venues import VenueResolver
 from bot.view_updates import ViewUpdates
+from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
 
 # Listeners (up to their ack) run on Bolt's pool; Bolt's default of 5 would queue a burst.

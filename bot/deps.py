@@ -18,8 +18,8 @@ from slack_bolt import Args
 from bot.after_ack import AfterAck
 from bot.errors import NoVenue, UserError
 from bot.locales import UserLocales
-from bot.venues import VenueResolver
 from bot.view_updates import ViewUpdates
+from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
 from core.model import Venue
 

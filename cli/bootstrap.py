@@ -29,7 +29,7 @@ from bot.app import BotApp, build_app
 from bot.locales import UserLocales
 from bot.notices import render_card, render_card_line, render_failure_report, render_notice
 from bot.texts import DEFAULT_LOCALE
-from bot.venues import VenueResolver
+from bot.workspaces import VenueResolver
 from cli import console_buttons, installs, local_stack, localservices
 from cli.errors import CommandError
 from cli.settings import SettingError, Settings
@@ -38,7 +38,7 @@ from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
 from core.model import WorkspaceLink
 from jobs import queues
-from jobs.actors import Actors, Deps, register
+from jobs.actors import Actors, JobDeps, register
 from jobs.broker import build_broker
 from jobs.clock import Clock, engine_zones
 from jobs.console import CHANNEL as CONSOLE_CHANNEL
@@ -302,7 +302,7 @@ class Runtime:
     def actors(self, courier: Courier | None = None) -> Actors:
         """Declare the actors on this runtime's broker (once)."""
         if self._actors is None:
-            deps = Deps(engine=self.engine, courier=courier or self.courier(), now=self.now)
+            deps = JobDeps(engine=self.engine, courier=courier or self.courier(), now=self.now)
             self._actors = register(self.broker, deps)
         return self._actors
 

@@ -27,10 +27,10 @@ from core.results import Refused
 from jobs.logs import fields
 from jobs.transport import (
     Delivered,
-    Outcome,
+    DeliveryOutcome,
+    Message,
     Permanent,
     RateLimited,
-    Rendered,
     Transient,
     Transport,
 )
@@ -48,13 +48,13 @@ class RenderNotice(Protocol):
 
     def __call__(
         self, notice: Notice, *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
-    ) -> Rendered: ...
+    ) -> Message: ...
 
 
 class RenderReport(Protocol):
     def __call__(
         self, notices: list[Notice], *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
-    ) -> Rendered: ...
+    ) -> Message: ...
 
 
 class RenderCard(Protocol):
@@ -63,7 +63,7 @@ class RenderCard(Protocol):
 
     def __call__(
         self, hold: Hold, *, tz: ZoneInfo, locale: str, extend: bool, rokuyo: bool, now: datetime
-    ) -> Rendered: ...
+    ) -> Message: ...
 
 
 class RenderCardLine(Protocol):
@@ -71,7 +71,7 @@ class RenderCardLine(Protocol):
 
     def __call__(
         self, notice: Notice, *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
-    ) -> Rendered | None: ...
+    ) -> Message | None: ...
 
 
 # chat.update's answers for a card that is no longer there: nothing left to redraw.
@@ -273,7 +273,7 @@ class Courier:
             return True
         return self._redraw(run, notice, spot, card, line, claimed_at)
 
-    def _post_card(self, run: _Run, notice: Notice, hold: Hold, card: Rendered) -> None:
+    def _post_card(self, run: _Run, notice: Notice, hold: Hold, card: Message) -> None:
         if notice.payload.get("event") != "requested" or not run.card_channel:
             self._done(run, notice, "-", "no card")  # nothing posted, nothing to redraw
             return
@@ -288,8 +288,8 @@ class Courier:
         run: _Run,
         notice: Notice,
         spot: CardSpot,
-        card: Rendered,
-        line: Rendered | None,
+        card: Message,
+        line: Message | None,
         claimed_at: float,
     ) -> bool:
         outcome = run.transport.update(spot.channel, spot.ts, card, notice=notice)
@@ -310,9 +310,7 @@ class Courier:
         self._record(run, notice, posted)
         return True
 
-    def _draw_card(
-        self, run: _Run, notice: Notice
-    ) -> tuple[Rendered, Rendered | None, Hold] | None:
+    def _draw_card(self, run: _Run, notice: Notice) -> tuple[Message, Message | None, Hold] | None:
         """The card and its thread line, or None after marking the row done or failed."""
         venue = run.venue
         if self.render_card is None or self.render_card_line is None:
@@ -342,7 +340,7 @@ class Courier:
         run.tally.sent += 1
         _log_notice(notice, "sent", ref=ref, attempts=notice.attempts)
 
-    def _record(self, run: _Run, notice: Notice, outcome: Outcome) -> None:
+    def _record(self, run: _Run, notice: Notice, outcome: DeliveryOutcome) -> None:
         venue_id, now = run.venue.id, self.now()
         if isinstance(outcome, Delivered):
             self.engine.notice_sent(
@@ -375,7 +373,7 @@ class Courier:
         run.tally.failed += 1
         _log_notice(notice, "failed", level=logging.ERROR, error=error)
 
-    def _render(self, run: _Run, notice: Notice) -> Rendered | None:
+    def _render(self, run: _Run, notice: Notice) -> Message | None:
         """The DM in the recipient's language, or None after marking the row failed."""
         venue = run.venue
         locale = run.transport.locale(notice.recipient)

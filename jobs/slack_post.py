@@ -17,7 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from core.notices import Notice
-from jobs.transport import Delivered, Outcome, Permanent, RateLimited, Rendered, Transient
+from jobs.transport import Delivered, DeliveryOutcome, Message, Permanent, RateLimited, Transient
 
 DEFAULT_RETRY_AFTER = 30.0  # seconds, when a 429 comes without Retry-After (Slack sends it)
 
@@ -61,8 +61,8 @@ class SlackDM:
         return self.locales.get(recipient)
 
     def send(
-        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
-    ) -> Outcome:
+        self, to: str, message: Message, *, notice: Notice | None = None, thread: str | None = None
+    ) -> DeliveryOutcome:
         return post_message(
             self.client,
             channel=to,
@@ -72,7 +72,7 @@ class SlackDM:
             thread_ts=thread,
         )
 
-    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+    def update(self, channel: str, ts: str, message: Message, *, notice: Notice) -> DeliveryOutcome:
         """chat.update: the card drawn afresh; a second update with the same card is a no-op
         to anyone reading the channel."""
         try:
@@ -94,7 +94,7 @@ def post_message(
     blocks: list[dict[str, Any]] | None = None,
     metadata: dict[str, Any] | None = None,
     thread_ts: str | None = None,
-) -> Outcome:
+) -> DeliveryOutcome:
     try:
         response = client.chat_postMessage(
             channel=channel, text=text, blocks=blocks, metadata=metadata, thread_ts=thread_ts

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from core.events import Action, AuditEvent
 from core.model import Venue, WorkspaceLink
-from core.operations import venues as venue_ops
+from core.operations import venue_setup
 from core.store import audit, venues, workspaces
 from core.venue_document import document
 
@@ -28,7 +28,7 @@ def setup(
     """Save ``venue`` (checked already, as a file is), link it, audit it; raises
     ``VenueConflict`` (nothing written) when the change would move live holds."""
     before = venues.load(conn, venue.id)
-    saved = venue_ops.save(conn, venue, now)
+    saved = venue_setup.save(conn, venue, now)
     if link is not None:
         workspaces.link(conn, link, now)
     detail: dict[str, Any] = {"source": source, "changed": changed(before, saved)}

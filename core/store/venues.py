@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
-from core.errors import StaleVenue, VenueConflict
+from core.errors import NoSchema, StaleVenue, VenueConflict
 from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Status, Venue
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
@@ -112,14 +112,18 @@ def load(conn: sa.Connection, venue_id: str) -> Venue | None:
 
 
 def ids(conn: sa.Connection) -> list[str]:
-    return list(conn.execute(sa.select(venues.c.id).order_by(venues.c.id)).scalars())
+    """The loaded venues' ids; ``NoSchema`` when the statement cannot run (no tables)."""
+    try:
+        return list(conn.execute(sa.select(venues.c.id).order_by(venues.c.id)).scalars())
+    except sa.exc.ProgrammingError as err:
+        raise NoSchema(str(err.orig or err)) from err
 
 
 def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
     """Insert or update a venue so that it matches ``venue``; rooms it no longer lists retire."""
     before = load(conn, venue.id)
     if before and before.timezone != venue.timezone and _has_live_holds(conn, venue.id):
-        # Holds and the part-day ledger are kept by venue-local day; a new zone would move them.
+        # Holds and the part-day rows are kept by venue-local day; a new zone would move them.
         raise VenueConflict(
             f"venue {venue.id!r} has live holds, so its time zone cannot change from "
             f"{before.timezone} to {venue.timezone}; release or cancel them first"

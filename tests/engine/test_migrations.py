@@ -18,7 +18,7 @@ from cli import migrate
 from core.db import create_engine, database_url
 from core.engine import HoldEngine
 from core.model import EventKind, ItemRequest, Kind, Outcome, Policy, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from core.store.schema import metadata
 from migrations import MigrationRefused
 from tests.support import factories, invariants
@@ -230,7 +230,7 @@ def test_upgrading_keeps_every_hold_rank_deadline_and_span(
     released = engine.release(venue.id, first, actor="U0SALES001", now=NOW)
     assert [h.id for h in released.promoted] == [second]  # type: ignore[union-attr]
     new = engine.request(venue.id, factories.request(room="sakura", customer="ヤマダ"), now=NOW)
-    assert isinstance(new, Requested)
+    assert isinstance(new, RequestAnswer)
     assert new.hold.id > max(h["id"] for h in old)
     assert new.hold.enquiry_id > max(h["id"] for h in old)
     assert [h.id for w in new.warnings for h in w.holds] == [old[-1]["id"]]
@@ -254,7 +254,7 @@ def test_downgrading_restores_single_holds_and_refuses_packages(
         factories.request(room="hoo", day=date(2027, 3, 12)),
         also=(ItemRequest("chapel", 600, 630),),
     )
-    assert isinstance(HoldEngine(db).request(venue.id, package, now=NOW), Requested)
+    assert isinstance(HoldEngine(db).request(venue.id, package, now=NOW), RequestAnswer)
     before = rows(db, "SELECT * FROM hold_items ORDER BY hold_id, item_no")
     with pytest.raises(MigrationRefused, match="1 hold\\(s\\) have several rooms"):
         migrate.downgrade(url, "0001")
@@ -273,8 +273,8 @@ def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they
         engine.request(venue.id, factories.request(room=room), now=NOW)
         for room in ("hoo", "hoo", "sakura")
     )
-    assert isinstance(won, Requested) and isinstance(lost, Requested)
-    assert isinstance(gone, Requested)
+    assert isinstance(won, RequestAnswer) and isinstance(lost, RequestAnswer)
+    assert isinstance(gone, RequestAnswer)
     engine.release(venue.id, gone.hold.id, actor=factories.SALES, now=NOW)
     engine.confirm(venue.id, won.hold.id, actor=factories.SALES, now=NOW)
     before = {h.id: h.outcome for h in engine.holds(venue.id)}
@@ -289,7 +289,7 @@ def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they
     kinds = (*Policy().kinds, EventKind("nijikai", "二次会", Kind.BANQUET))
     venue = engine.save_venue(replace(venue, policy=Policy(kinds=kinds)), now=NOW)
     made = engine.request(venue.id, factories.request(room="chapel", kind="nijikai"), now=NOW)
-    assert isinstance(made, Requested)
+    assert isinstance(made, RequestAnswer)
     with pytest.raises(MigrationRefused, match="1 enquiry\\(ies\\) carry a venue kind"):
         migrate.downgrade(fresh_db, "0004_search")
     assert migrate.current(fresh_db) == HEAD
