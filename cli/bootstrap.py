@@ -26,8 +26,9 @@ from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
 from bot.app import BotApp, build_app
+from bot.card_notices import render_card, render_card_line
 from bot.locales import UserLocales
-from bot.notices import render_card, render_card_line, render_failure_report, render_notice
+from bot.notices import render_failure_report, render_notice
 from bot.texts import DEFAULT_LOCALE
 from bot.workspaces import VenueResolver
 from cli import console_buttons, installs, local_stack, localservices
