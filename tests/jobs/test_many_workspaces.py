@@ -25,7 +25,7 @@ from cli.bootstrap import Runtime
 from cli.settings import Settings, Tuning
 from core.engine import HoldEngine
 from core.model import Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import SECOND, promote, rows
 from tests.support import factories, fingerprint
@@ -131,7 +131,7 @@ def test_two_workspaces_each_with_its_own_token_and_one_uninstalls(
         card = engine.request(
             hotel.id, factories.request(room="sakura"), now=clock(), announce=True
         )
-        assert isinstance(card, Requested)
+        assert isinstance(card, RequestAnswer)
         courier.drain(hotel.id)
         posts = slack.calls_to("chat.postMessage")
         assert {bearer(c) for c in posts} == {token}
@@ -172,7 +172,7 @@ def test_two_workspaces_each_with_its_own_token_and_one_uninstalls(
         now=clock(),
         announce=True,
     )
-    assert isinstance(waiting, Requested)
+    assert isinstance(waiting, RequestAnswer)
     pending = len(engine.notices(two.hotel_b.id, status="pending"))
     assert pending >= 1
     assert courier.drain(two.hotel_b.id).sent == 0
