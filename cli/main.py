@@ -12,6 +12,7 @@ from cli import (
     calendar_commands,
     db_commands,
     enquiry_commands,
+    export_commands,
     hold_commands,
     ledger_commands,
     outbox_commands,
@@ -33,6 +34,8 @@ COMMAND_MODULES = (
     search_commands,
     process_commands,
     outbox_commands,
+    # issue 27: the ledger taken out and brought in
+    export_commands,
 )
 
 
