@@ -22,7 +22,7 @@ from migrations import MigrationRefused
 from tests.support import factories, invariants
 from tests.support.factories import NOW
 
-HEAD = "0007_part_day_dates"  # the newest revision in migrations/versions
+HEAD = "0008_calendar_feeds"  # the newest revision in migrations/versions
 
 
 def tables(url: str) -> set[str]:
