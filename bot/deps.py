@@ -39,7 +39,7 @@ class Deps:
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
         team = getattr(context, "team_id", None)
-        venue_id = self.venues(team)
+        venue_id = self.venues(team, getattr(context, "enterprise_id", None))
         if venue_id is None:
             raise NoVenue(team)
         return venue_id

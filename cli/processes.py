@@ -141,7 +141,8 @@ def serve_web(
     server.start()
     ready()
     try:
-        token = runtime.settings.slack_app_token
+        # Installs through OAuth are HTTP: Socket Mode is for one workspace in development.
+        token = None if runtime.settings.distributed else runtime.settings.slack_app_token
         if app is not None and token:
             run_socket_mode(app, token)
         else:

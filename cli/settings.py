@@ -41,6 +41,11 @@ VARIABLES = (
     "OSAE_SWEEP_EVERY_MINUTES",
     "OSAE_REMINDERS_EVERY_MINUTES",
     "OSAE_VENUES_EVERY_MINUTES",
+    # Many workspaces (Slack's OAuth distribution), issue 29
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+    "SLACK_REDIRECT_URI",
+    "OSAE_PRIVACY_URL",
 )
 
 
@@ -125,10 +130,28 @@ class Settings:
         """Where ``/calendar/<token>.ics`` is served: OSAE_PUBLIC_URL, else this machine."""
         return (self.public_url or f"http://localhost:{self.port}").rstrip("/")
 
+    # Many workspaces: with both set (and the signing secret), `osae web` serves
+    # /slack/install and /slack/oauth_redirect and each workspace's requests and notices use
+    # its own installation's token.
+    slack_client_id: str | None = None  # SLACK_CLIENT_ID
+    slack_client_secret: str | None = None  # SLACK_CLIENT_SECRET
+    slack_redirect_uri: str | None = None  # SLACK_REDIRECT_URI: https://HOST/slack/oauth_redirect
+    privacy_url: str | None = None  # OSAE_PRIVACY_URL: shown in App Home's about
+
     @property
     def slack_configured(self) -> bool:
         """Any Slack variable set: then Slack is meant, and a missing one is explained."""
-        return bool(self.slack_bot_token or self.slack_app_token or self.slack_signing_secret)
+        return bool(
+            self.slack_bot_token
+            or self.slack_app_token
+            or self.slack_signing_secret
+            or self.slack_client_id
+        )
+
+    @property
+    def distributed(self) -> bool:
+        """Installed by any workspace through OAuth, tokens per workspace (not one bot token)."""
+        return bool(self.slack_client_id and self.slack_client_secret)
 
     def command(self, *words: str) -> str:
         """How the user runs `osae WORDS` here: through dev.py when that started us."""
@@ -163,6 +186,10 @@ class Settings:
             tuning=Tuning.from_env(env),
             feed_secret=env.get("OSAE_FEED_SECRET") or None,
             public_url=env.get("OSAE_PUBLIC_URL") or None,
+            slack_client_id=env.get("SLACK_CLIENT_ID") or None,
+            slack_client_secret=env.get("SLACK_CLIENT_SECRET") or None,
+            slack_redirect_uri=env.get("SLACK_REDIRECT_URI") or None,
+            privacy_url=env.get("OSAE_PRIVACY_URL") or None,
         )
 
 

@@ -22,7 +22,7 @@ from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
-from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
+from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
 from core.operations import (
     decisions,
@@ -35,6 +35,7 @@ from core.operations import (
     search,
     sweep,
     team,
+    venue_settings,
     venue_setup,
 )
 from core.operations.tx import Snapshot, Tx
@@ -60,6 +61,7 @@ from core.rules.preload import preload
 from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards, venues
+from core.store import workspaces as stored_workspaces
 from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
@@ -128,6 +130,38 @@ class HoldEngine:
         saved = self._uow.run(lambda conn, _: venue_setup.save(conn, venue, now))
         self._venues.keep(saved)
         return saved
+
+    def setup_venue(
+        self,
+        venue: Venue,
+        *,
+        actor: str,
+        source: str,
+        now: datetime,
+        link: WorkspaceLink | None = None,
+    ) -> Venue:
+        """Save a venue set up in Slack (``source``), audited, linked to its workspace;
+        raises ``VenueConflict`` (nothing written) if unsafe."""
+        saved = self._uow.run(
+            lambda conn, _: venue_settings.setup(
+                conn, venue, actor=actor, source=source, now=now, link=link
+            )
+        )
+        self._venues.keep(saved)
+        return saved
+
+    def link_workspace(self, link: WorkspaceLink, *, now: datetime) -> None:
+        """Use the venue from this workspace (``OSAE_VENUES`` seeds these at start)."""
+        self._uow.run(lambda conn, _: stored_workspaces.link(conn, link, now))
+
+    def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
+        return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
+
+    def workspace_venues(self, *workspace_ids: str) -> list[str]:
+        """The venues used from these workspaces or orgs (a hotel group's: several)."""
+        return self._uow.read(
+            partial(stored_workspaces.venues_of, workspace_ids=list(workspace_ids))
+        )
 
     def prepare_part_days(self, venue_id: str, *, now: datetime) -> None:
         """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""

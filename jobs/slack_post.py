@@ -8,6 +8,8 @@ row's lease held, never a silent second post inside the SDK.
 from __future__ import annotations
 
 import http.client
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -131,3 +133,38 @@ def _retry_after(headers: Any) -> float:
         return max(1.0, float(raw)) if raw is not None else DEFAULT_RETRY_AFTER
     except (TypeError, ValueError):
         return DEFAULT_RETRY_AFTER
+
+
+class WorkspaceDMs:
+    """Many workspaces: ``dms(venue_id)`` is a ``SlackDM`` with the token of the venue's
+    workspace, or None when it has none now (not installed, uninstalled, revoked). A venue
+    keeps its client (and its cache of languages) while its token stays the same; a refreshed
+    token gets a new one."""
+
+    def __init__(
+        self,
+        token_for: Callable[[str], str | None],
+        client_for: Callable[[str], WebClient],
+        locales_for: Callable[[WebClient], Locales],
+        *,
+        timeout: float,
+    ) -> None:
+        self._token_for = token_for
+        self._client_for = client_for
+        self._locales_for = locales_for
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._by_venue: dict[str, tuple[str, SlackDM]] = {}
+
+    def __call__(self, venue_id: str) -> SlackDM | None:
+        token = self._token_for(venue_id)
+        if token is None:
+            return None
+        with self._lock:
+            kept = self._by_venue.get(venue_id)
+            if kept is not None and kept[0] == token:
+                return kept[1]
+            client = self._client_for(token)
+            found = SlackDM(client, self._locales_for(client), self._timeout)
+            self._by_venue[venue_id] = (token, found)
+            return found

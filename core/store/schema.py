@@ -32,7 +32,22 @@ venues = sa.Table(
     sa.Column("updated_at", TS, nullable=False),
     # named slots ([{"name", "start_min", "end_min"}], file order): what a search uses
     sa.Column("slots", JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
+    sa.Column("sales_channel", sa.Text),  # the channel of its cards and reports (0008)
+    sa.Column("language", sa.Text),  # the language of that channel (0008)
 )
+
+# Where each venue is used from (0008): a workspace, or an org (Enterprise Grid) for an
+# org-wide install. A workspace may hold several venues (a hotel group).
+venue_workspaces = sa.Table(
+    "venue_workspaces",
+    metadata,
+    sa.Column("venue_id", sa.Text, sa.ForeignKey("venues.id"), primary_key=True),
+    sa.Column("workspace_id", sa.Text, nullable=False),  # the team id, or the org's id
+    sa.Column("enterprise_id", sa.Text),
+    sa.Column("org_wide", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("linked_at", TS, nullable=False),
+)
+sa.Index("ix_venue_workspaces_workspace", venue_workspaces.c.workspace_id)
 
 parts = sa.Table(
     "parts",

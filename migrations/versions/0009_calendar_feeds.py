@@ -1,7 +1,7 @@
 """Calendar feeds: a secret URL per salesperson and per venue, kept as a hash (issue 27).
 
-Revision ID: 0008_calendar_feeds
-Revises: 0007_part_day_dates
+Revision ID: 0009_calendar_feeds
+Revises: 0008_many_venues
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008_calendar_feeds"
-down_revision = "0007_part_day_dates"
+revision = "0009_calendar_feeds"
+down_revision = "0008_many_venues"
 branch_labels = None
 depends_on = None
 
