@@ -25,15 +25,19 @@ if TYPE_CHECKING:
     from bot.app import BotApp
 
 HEALTH_PATH = "/healthz"
+CALENDAR_PREFIX = "/calendar/"  # calendar feeds (bot.feeds): their own secret, not Slack's
 Health = Callable[[], tuple[bool, dict[str, Any]]]
 
 log = logging.getLogger("osae.web")
 
 
-def build_wsgi(app: BotApp | None, health: Health) -> WSGIApplication:
+def build_wsgi(
+    app: BotApp | None, health: Health, calendars: WSGIApplication | None = None
+) -> WSGIApplication:
     """Slack's requests go through the gate (401 to anything not signed by Slack within the
     last five minutes, 400 to a malformed body) to Bolt; ``/healthz`` answers 200 or 503 with
     ``health()``'s facts as JSON. Without an app (running without Slack), only ``/healthz``.
+    ``calendars``: what answers under ``/calendar/`` (``bot.feeds``), Slack or not.
     """
     missing = (
         {"error": "not_found"}
@@ -49,6 +53,8 @@ def build_wsgi(app: BotApp | None, health: Health) -> WSGIApplication:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return _health(health, start_response)
+        if calendars is not None and (path or "").startswith(CALENDAR_PREFIX):
+            return calendars(environ, start_response)
         if installing is not None and path in install_paths and method == "GET":
             # Add to Slack: Bolt's install page and its OAuth redirect (state checked there)
             return installing(environ, start_response)

@@ -19,6 +19,7 @@ from types import FrameType
 
 import dramatiq
 
+from bot.feeds import CalendarFeeds
 from bot.socket_mode import run_socket_mode
 from bot.texts import dates
 from bot.web import Server, build_wsgi
@@ -172,7 +173,9 @@ def serve_web(
     only. ``ready`` is called once the port is bound. Returns on Ctrl-C or SIGTERM; raises
     OSError if the port cannot be bound."""
     app = runtime.bot() if runtime.settings.slack_configured else None
-    server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
+    calendars = CalendarFeeds(runtime.engine, runtime.now)
+    wsgi = build_wsgi(app, runtime.health, calendars)
+    server = Server(wsgi, host=host, port=port, threads=threads)
     warm_up(runtime)
     settle_heap()
     server.start()

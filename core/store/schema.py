@@ -295,3 +295,26 @@ hold_cards = sa.Table(
     # the outbox rows whose line is in its thread: a redelivered row adds none again
     sa.Column("lines", ARRAY(sa.BigInteger), nullable=False, server_default="{}"),
 )
+
+# Calendar feeds (issue 27): one secret URL per salesperson and per venue. Only the token's
+# hash is kept; the token itself is derived again (``core.exports.feed_tokens``) from the key
+# below (or the deployment's own secret) and the generation, which a rotation bumps.
+calendar_feeds = sa.Table(
+    "calendar_feeds",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("scope", sa.Text, primary_key=True),  # "venue" or "salesperson"
+    sa.Column("subject", sa.Text, primary_key=True),  # the salesperson's Slack id; "" for venue
+    sa.Column("generation", sa.Integer, nullable=False),
+    sa.Column("token_hash", sa.Text, nullable=False, unique=True),  # sha256 hex of the token
+    sa.Column("created_at", TS, nullable=False),
+)
+
+# A venue's key for its feed tokens, when the deployment gives none (OSAE_FEED_SECRET).
+feed_keys = sa.Table(
+    "feed_keys",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("secret", sa.Text, nullable=False),
+    sa.Column("created_at", TS, nullable=False),
+)
