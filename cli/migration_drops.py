@@ -47,6 +47,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "Slack installations and bot tokens, venues' workspaces, language and channel",
         "ja": "Slack のインストールと bot トークン、会場のワークスペース・言語・チャンネル",
     },
+    "0009_calendar_feeds": {
+        "en": "calendar feeds: every feed URL given out stops working",
+        "ja": "カレンダー配信: 配ったフィードの URL はすべて使えなくなります",
+    },
 }
 
 
