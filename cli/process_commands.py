@@ -98,18 +98,23 @@ def run_serve(args: argparse.Namespace) -> int:
     stopping.on_force(stack.kill)
     parts = Parts()
     watching: list[Supervisor] = []
+    stopping.hold()  # a Ctrl-C from here waits for the step under way (Stopping)
     try:
         stack.start(settings)
-        runtime = _prepare(stack, settings, args.threads, parts)
+        stopping.checkpoint()
+        runtime = _prepare(stack, settings, args.threads, parts, stopping.checkpoint)
         worker = processes.start_worker(runtime, parts)
+        stopping.checkpoint()
         processes.start_clock(runtime, parts)
         watching.append(_supervise(stack, runtime, worker, parts))
+        stopping.checkpoint()
+
+        def ready() -> None:
+            stopping.release()  # started: a Ctrl-C stops at once again
+            _ready(runtime, args.host, console)
+
         processes.serve_web(
-            runtime,
-            host=args.host,
-            port=settings.port,
-            threads=args.threads,
-            ready=lambda: _ready(runtime, args.host, console),
+            runtime, host=args.host, port=settings.port, threads=args.threads, ready=ready
         )
     except KeyboardInterrupt:
         pass  # Ctrl-C while starting: stop what was started
@@ -158,7 +163,9 @@ def _port_taken(settings: Settings, command: str = "serve") -> CommandError:
     )
 
 
-def _prepare(stack: Stack, settings: Settings, threads: int, parts: Parts) -> Runtime:
+def _prepare(
+    stack: Stack, settings: Settings, threads: int, parts: Parts, checkpoint: Callable[[], None]
+) -> Runtime:
     """Database, schema and demo venue ready; say where everything is (never a password)."""
     for note in stack.notes:
         _say(note)
@@ -166,8 +173,10 @@ def _prepare(stack: Stack, settings: Settings, threads: int, parts: Parts) -> Ru
         local_stack.ensure_database(stack.server_url, local_stack.DATABASE)
         where = local_stack.data_place(settings.data_dir)
         _say(f"PostgreSQL {local_access.shown(stack.database_url)} (data in {where})")
+    checkpoint()
     migrate.upgrade(stack.database_url)
     _say(f"Redis {local_access.shown(stack.redis_url)}")
+    checkpoint()
     runtime = Runtime.open(
         settings,
         database_url=stack.database_url,

@@ -52,18 +52,39 @@ class Parts:
 
 class Stopping:
     """The first SIGINT or SIGTERM raises KeyboardInterrupt in the main thread (the clean
-    stop); the second runs the registered kills (servers we started) and exits 130."""
+    stop); the second runs the registered kills (servers we started) and exits 130.
+
+    While a start is ``held`` the first signal is only noted, and raised at the next
+    ``checkpoint`` or at ``release``: a KeyboardInterrupt inside a library (a connection
+    half checked out of its pool) would leave something open that nothing can close."""
 
     def __init__(self) -> None:
         self.signalled = False
+        self.pending = False
+        self._held = False
         self._kills: list[Callable[[], None]] = []
 
     def on_force(self, kill: Callable[[], None]) -> None:
         self._kills.append(kill)
 
+    def hold(self) -> None:
+        self._held = True
+
+    def checkpoint(self) -> None:
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+    def release(self) -> None:
+        self._held = False
+        self.checkpoint()
+
     def handler(self, signum: int, frame: FrameType | None) -> None:
         if not self.signalled:
             self.signalled = True
+            if self._held:
+                self.pending = True
+                return
             raise KeyboardInterrupt
         print("osae: forced stop", flush=True)
         for kill in reversed(self._kills):
