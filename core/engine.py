@@ -21,6 +21,7 @@ from core.admission import Admission, Key
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
+from core.exports.reading import Sheet
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
@@ -30,6 +31,7 @@ from core.operations import (
     edit,
     exports,
     feeds,
+    imports,
     reads,
     request,
     search,
@@ -338,6 +340,14 @@ class HoldEngine:
         """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
         read = partial(exports.ledger_out, start=start, end=end, left=left)
         return self._run.read(venue_id, read)
+
+    def import_ledger(
+        self, venue_id: str, sheet: Sheet, *, actor: str | None, now: datetime, dry_run: bool
+    ) -> imports.ImportAnswer | Refused:
+        """A ledger's rows placed as holds in one transaction: all, or (a row that cannot be
+        placed, or ``dry_run``) none; the answer names every row that cannot, and why."""
+        place = partial(imports.place, sheet=sheet, actor=actor, dry_run=dry_run)
+        return self._answer(venue_id, now, place)
 
     # -- calendar feeds (issue 27) ------------------------------------------------------------
     def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:
