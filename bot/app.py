@@ -19,7 +19,18 @@ from slack_sdk import WebClient
 from bot.after_ack import AfterAck
 from bot.deps import Deps
 from bot.errors import error_handler
-from bot.listeners import buttons, cancel, candidates, commands, edit, free, home, ledger, modal
+from bot.listeners import (
+    buttons,
+    cancel,
+    candidates,
+    commands,
+    edit,
+    free,
+    home,
+    ledger,
+    modal,
+    setup,
+)
 from bot.locales import UserLocales
 from bot.texts import DEFAULT_LOCALE, text
 from bot.view_updates import ViewUpdates
@@ -51,6 +62,8 @@ def build_app(
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
     oauth: OAuthSettings | None = None,
+    installer: Callable[[str | None, str | None], str | None] = lambda team, org: None,
+    privacy_url: str | None = None,
 ) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
@@ -71,6 +84,8 @@ def build_app(
         locales=locales,
         views=ViewUpdates(),
         after=AfterAck(on_error, AFTER_ACK_THREADS),
+        installer=installer,
+        privacy_url=privacy_url,
     )
     installations: dict[str, Any] = {}
     if oauth is not None:
@@ -94,7 +109,7 @@ def build_app(
     else:  # one bot token: nothing stored to delete; the operator sees it in the log
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
-    for surface in (commands, modal, buttons, candidates, cancel, home, edit, free, ledger):
+    for surface in (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup):
         surface.register(app, deps)
     app.error(on_error)
     return app

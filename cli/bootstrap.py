@@ -24,6 +24,7 @@ import redis
 from dramatiq.brokers.redis import RedisBroker
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 
 from bot.app import BotApp, build_app
 from bot.card_notices import render_card, render_card_line
@@ -187,7 +188,10 @@ def bot_app(
     oauth: OAuthSettings | None = None,
 ) -> BotApp:
     """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET; with ``oauth``,
-    installed by any workspace (``oauth_settings``)."""
+    installed by any workspace (``oauth_settings``), whose installer sets its venue up."""
+    installer = None
+    if oauth is not None and isinstance(oauth.installation_store, SQLAlchemyInstallationStore):
+        installer = installs.installer_of(oauth.installation_store)
     return build_app(
         engine=engine,
         signing_secret=settings.slack_signing_secret or "",
@@ -197,6 +201,8 @@ def bot_app(
         on_notices=on_notices,
         process_before_response=process_before_response,
         oauth=oauth,
+        installer=installer or (lambda team, org: None),
+        privacy_url=settings.privacy_url,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -107,3 +108,17 @@ class VenueTokens:
 def rotator(client_id: str, client_secret: str, client: WebClient) -> TokenRotator:
     """Token refresh through ``client`` (its base URL: SLACK_API_URL's)."""
     return TokenRotator(client_id=client_id, client_secret=client_secret, client=client)
+
+
+def installer_of(
+    store: SQLAlchemyInstallationStore,
+) -> Callable[[str | None, str | None], str | None]:
+    """``installer(team, org)``: who installed osae there (the latest installation's user)."""
+
+    def installer(team: str | None, org: str | None) -> str | None:
+        found = store.find_installation(
+            enterprise_id=org, team_id=team, is_enterprise_install=team is None
+        )
+        return found.user_id if found is not None else None
+
+    return installer

@@ -10,92 +10,24 @@ as Slack signs them.
 
 from __future__ import annotations
 
-import secrets
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
 
-import pytest
 import sqlalchemy as sa
 from slack_sdk import WebClient
 
-from bot.web import Server, build_wsgi
-from cli import bootstrap, installs
-from cli.bootstrap import Runtime
-from cli.settings import Settings, Tuning
+from cli import installs
 from core.engine import HoldEngine
-from core.model import Venue
 from core.results import RequestAnswer
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import SECOND, promote, rows
+from tests.jobs.workspaces import INSTALLER_A, INSTALLER_B, SECRET, Two, bearer, two
 from tests.support import factories, fingerprint
 from tests.support import slack_requests as sr
 from tests.support.installing import install
 from tests.support.slack_oauth import CLIENT_ID, CLIENT_SECRET, LIFETIME
-from tests.support.slack_standin import Call, SlackStandin
+from tests.support.slack_standin import SlackStandin
 
-SECRET = "many-workspaces-signing-secret"
-INSTALLER_A, INSTALLER_B = "U0HOTELA1", "U0HOTELB1"
-
-
-@dataclass
-class Two:
-    url: str
-    slack: SlackStandin
-    runtime: Runtime
-    team_a: str
-    team_b: str
-    hotel_a: Venue
-    hotel_b: Venue
-
-    def command(self, team: str, user: str) -> tuple[int, str]:
-        body = sr.slash_command(
-            team_id=team, user_id=user, response_url=self.slack.response_url(team)
-        )
-        status, _, answer = sr.post(f"{self.url}/slack/events", body, SECRET)
-        return status, answer
-
-    def token(self, team: str) -> str:
-        return self.slack.installs.tokens_of(team)[-1]
-
-
-def bearer(call: Call) -> str:
-    return (call.header("Authorization") or "").removeprefix("Bearer ")
-
-
-@pytest.fixture
-def two(
-    engine: HoldEngine,
-    slack: SlackStandin,
-    tuning: Tuning,
-    redis_url: str,
-    db_url: str,
-    clock: MovingClock,
-) -> Iterator[Two]:
-    team_a, team_b = (f"T0{side}{secrets.token_hex(4).upper()}" for side in "AB")
-    hotel_a = engine.save_venue(
-        factories.venue(name="ホテルA", sales_channel="C0HOTELA"), now=clock()
-    )
-    hotel_b = engine.save_venue(
-        factories.venue(name="ホテルB", sales_channel="C0HOTELB"), now=clock()
-    )
-    env = {
-        "SLACK_CLIENT_ID": CLIENT_ID,
-        "SLACK_CLIENT_SECRET": CLIENT_SECRET,
-        "SLACK_SIGNING_SECRET": SECRET,
-        "SLACK_API_URL": slack.base_url,
-        "OSAE_VENUES": f"{team_a}={hotel_a.id},{team_b}={hotel_b.id}",
-    }
-    settings = replace(Settings.from_env(env), tuning=tuning)
-    broker = bootstrap.broker(settings, redis_url)
-    runtime = Runtime(settings, engine, broker, now=clock, database_url=db_url)
-    app = runtime.bot()
-    with Server(build_wsgi(app, runtime.health), threads=8) as server:
-        yield Two(server.url, slack, runtime, team_a, team_b, hotel_a, hotel_b)
-        app.after.drain()
-    runtime.stores().close()
-    broker.close()
-    broker.client.close()
+__all__ = ["two"]  # the fixture
 
 
 def test_two_workspaces_each_with_its_own_token_and_one_uninstalls(

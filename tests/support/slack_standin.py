@@ -386,9 +386,22 @@ class SlackStandin(Workspace):
         if method in _INSTALL_METHODS:
             return _Reply(200, self._install_method(method, headers, body))
         try:
-            return _Reply(200, handler(body))
+            answer = handler(body)
         except Refusal as refusal:
             return _Reply(200, refusal.body())
+        self._own_view(_token(headers, body), answer)
+        return _Reply(200, answer)
+
+    def _own_view(self, token: str, answer: dict[str, Any]) -> None:
+        """A view opened with an installed workspace's token is that workspace's (Slack puts
+        its team in the view, and in the payloads of what is done in it)."""
+        grant = self.installs.grant_of(token) if token not in self.tokens else None
+        view = answer.get("view")
+        if grant is None or not isinstance(view, dict):
+            return
+        team = grant.team_id or grant.enterprise_id
+        for held in (view, self._views.get(str(view.get("id")), {})):
+            held["team_id"] = held["app_installed_team_id"] = team
 
     def _fault(self, method: str) -> _Reply | None:
         faults = self._faults.get(method)
