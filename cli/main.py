@@ -13,6 +13,7 @@ from cli import (
     db_commands,
     enquiry_commands,
     export_commands,
+    feed_commands,
     hold_commands,
     ledger_commands,
     outbox_commands,
@@ -36,6 +37,7 @@ COMMAND_MODULES = (
     outbox_commands,
     # issue 27: the ledger taken out and brought in
     export_commands,
+    feed_commands,
 )
 
 

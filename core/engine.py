@@ -20,19 +20,22 @@ import sqlalchemy as sa
 from core.admission import Admission, Key
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
+from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
-from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
+from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
 from core.operations import (
     decisions,
     digests,
     edit,
     exports,
+    feeds,
     reads,
     request,
     search,
     sweep,
     team,
+    venue_settings,
     venue_setup,
 )
 from core.operations.tx import Snapshot, Tx
@@ -58,6 +61,7 @@ from core.rules.preload import preload
 from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards, venues
+from core.store import workspaces as stored_workspaces
 from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
@@ -126,6 +130,38 @@ class HoldEngine:
         saved = self._uow.run(lambda conn, _: venue_setup.save(conn, venue, now))
         self._venues.keep(saved)
         return saved
+
+    def setup_venue(
+        self,
+        venue: Venue,
+        *,
+        actor: str,
+        source: str,
+        now: datetime,
+        link: WorkspaceLink | None = None,
+    ) -> Venue:
+        """Save a venue set up in Slack (``source``), audited, linked to its workspace;
+        raises ``VenueConflict`` (nothing written) if unsafe."""
+        saved = self._uow.run(
+            lambda conn, _: venue_settings.setup(
+                conn, venue, actor=actor, source=source, now=now, link=link
+            )
+        )
+        self._venues.keep(saved)
+        return saved
+
+    def link_workspace(self, link: WorkspaceLink, *, now: datetime) -> None:
+        """Use the venue from this workspace (``OSAE_VENUES`` seeds these at start)."""
+        self._uow.run(lambda conn, _: stored_workspaces.link(conn, link, now))
+
+    def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
+        return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
+
+    def workspace_venues(self, *workspace_ids: str) -> list[str]:
+        """The venues used from these workspaces or orgs (a hotel group's: several)."""
+        return self._uow.read(
+            partial(stored_workspaces.venues_of, workspace_ids=list(workspace_ids))
+        )
 
     def prepare_part_days(self, venue_id: str, *, now: datetime) -> None:
         """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
@@ -302,6 +338,31 @@ class HoldEngine:
         """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
         read = partial(exports.ledger_out, start=start, end=end, left=left)
         return self._run.read(venue_id, read)
+
+    # -- calendar feeds (issue 27) ------------------------------------------------------------
+    def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:
+        """The feed a token opens, with its ETag; None for an unknown or rotated token."""
+        return self._uow.read(partial(feeds.stamp_by_token, given=given_token))
+
+    def feed_read(self, feed: FeedKey, known: Callable[[feeds.Entry], bool]) -> feeds.FeedRead:
+        """The feed's live holds: each by version, and in full those ``known`` has not."""
+        return self._run.read(feed.venue_id, partial(feeds.read, feed=feed, known=known))
+
+    def feed_token(
+        self, feed: FeedKey, *, secret: bytes | None, now: datetime, rotate: bool = False
+    ) -> str | Refused:
+        """The feed's secret token (issued on first use); ``rotate``: a new one, the old one
+        then opens nothing. ``secret``: the deployment's key (None: the venue's stored one)."""
+        try:
+            if not rotate:
+                shown = partial(feeds.shown_token, feed=feed, secret=secret)
+                found = self._run.read(feed.venue_id, shown)
+                if found is not None:
+                    return found
+        except UnknownVenue:
+            return Refused(Code.UNKNOWN_VENUE, detail=feed.venue_id)
+        issue = partial(feeds.issue, feed=feed, secret=secret, rotate=rotate)
+        return self._answer(feed.venue_id, now, issue)
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:
