@@ -41,8 +41,8 @@ from bot import ids
 from bot.after_ack import AfterAck
 from bot.metadata import Meta
 from bot.texts import dates
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from bot.workspaces import VenueResolver
 from cli import bootstrap
 from cli.processes import settle_heap
 from cli.settings import Settings

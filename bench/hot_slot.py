@@ -41,7 +41,7 @@ from bench.variants import (
 )
 from core.engine import HoldEngine
 from core.model import HoldRequest, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from core.rules.requests import Ranked
 from tests.support import factories
 from tests.support.factories import NOW
@@ -326,7 +326,7 @@ def race(call: Callable[[], tuple[object, float]], n: int) -> list[tuple[object,
 
 
 def _accepted(answer: object) -> bool:
-    return isinstance(answer, Requested | Ranked)
+    return isinstance(answer, RequestAnswer | Ranked)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from cli.bootstrap import Runtime
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Policy, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from jobs import queues
 from jobs.queues import DRAIN, SWEEP
 from tests.support import factories
@@ -71,7 +71,7 @@ def hold(engine: HoldEngine, venue: Venue, slot: Slot, person: str, now: datetim
         room=slot.room, day=slot.day, start=slot.start, end=slot.end, salesperson=person
     )
     result = engine.request(venue.id, req, now=now)
-    assert isinstance(result, Requested), result
+    assert isinstance(result, RequestAnswer), result
     return result.hold.id
 
 
@@ -146,7 +146,7 @@ class Sample:
 
 def deadlines(engine: HoldEngine, venue: Venue, samples: int, spacing: float) -> list[Sample]:
     """1st holds whose deadline passes `spacing` s apart, a few seconds from now, each with
-    a 2nd waiting. Requested "7 days ago" so the deadline falls in the next seconds."""
+    a 2nd waiting. RequestAnswer "7 days ago" so the deadline falls in the next seconds."""
     start = datetime.now(UTC) + timedelta(seconds=3)
     free = slots((start + timedelta(days=20)).astimezone(factories.JST).date())
     found = []

@@ -28,7 +28,7 @@ from bench.common import bench_database, latency_line, mean, percentile
 from bench.hot_slot import race, timed
 from core.engine import HoldEngine
 from core.model import HoldRequest, ItemRequest, Venue
-from core.results import Refused, Requested
+from core.results import Refused, RequestAnswer
 from tests.support import factories
 from tests.support.factories import NOW
 
@@ -117,7 +117,9 @@ def hot_slot(
             return timed(take, v, make(n))
 
         answers = race(one, contenders)
-        taken = sorted((a for a, _ in answers if isinstance(a, Requested)), key=lambda a: a.hold.id)
+        taken = sorted(
+            (a for a, _ in answers if isinstance(a, RequestAnswer)), key=lambda a: a.hold.id
+        )
         ranks = tuple(a.rank for a in taken)
         assert ranks == tuple(sorted(ranks)), "ranks must follow arrival order (hold ids)"
         busy += sum(1 for a, _ in answers if isinstance(a, Refused) and a.code.value == "busy")

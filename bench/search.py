@@ -12,7 +12,7 @@ holds behind some, rooms left free, and released rows. Prints, on the same searc
   full garbage collections that fell inside the calls: their cost is the heap's, not the
   search's, and it is what made the 95th percentile;
 - the whole call's phases one by one (checking the dates and times, the one statement,
-  building the ledger from its rows, deciding every place, the answer), then the
+  building the live items from its rows, deciding every place, the answer), then the
   statement's plan;
 - deciding alone: the lean path the engine takes beside the whole-rule reference.
 
@@ -39,7 +39,7 @@ from bench.common import bench_database, latency_line, percentile, settle
 from cli.processes import settle_heap
 from core.engine import HoldEngine
 from core.model import Room, Slot, Venue
-from core.results import Availability, Outcome
+from core.results import Availability, Chance
 from core.rules import search as rules
 from core.rules.search import Search
 from core.rules.spans import MAX_SPAN, local_instant
@@ -141,7 +141,7 @@ def queries(samples: int) -> list[Search]:
 
 def searches(engine: HoldEngine, venue: Venue, samples: int, name: str) -> list[float]:
     latencies = []
-    outcomes: dict[Outcome, int] = {}
+    outcomes: dict[Chance, int] = {}
     with collections() as full:
         for query in queries(samples):
             started = time.perf_counter()
@@ -197,9 +197,9 @@ def phases(db: sa.Engine, venue: Venue, samples: int) -> None:
                 parts = {part for room in rooms for part in room.parts}
                 rows = availability.spans_between(conn, venue, parts, *reach)
                 laps.lap("the statement")
-                ledger, deadlines = availability.ledger_of(rows, venue)
+                live, deadlines = availability.live_items_of(rows, venue)
                 laps.lap("its rows to a ledger")
-                found = rules.decide_all(looked, asked, ledger, deadlines, venue)
+                found = rules.decide_all(looked, asked, live, deadlines, venue)
                 laps.lap("deciding every place")
                 Availability(tuple(found), len(looked))
                 laps.lap("the answer")
@@ -277,14 +277,14 @@ def deciding(db: sa.Engine, venue: Venue, samples: int) -> None:
             assert reach is not None
             parts = {part for room in rooms for part in room.parts}
             with conn.begin():
-                ledger, deadlines = availability.live_between(conn, venue, parts, *reach)
+                live, deadlines = availability.live_between(conn, venue, parts, *reach)
             started = time.perf_counter()
             asked = rules.check_all(looked, venue, query.kind, NOW)
-            got = rules.decide_all(looked, asked, ledger, deadlines, venue)
+            got = rules.decide_all(looked, asked, live, deadlines, venue)
             lean.append(time.perf_counter() - started)
             started = time.perf_counter()
             asked = rules.check_all_reference(looked, venue, query.kind, NOW)
-            want = rules.decide_all_reference(looked, asked, ledger, deadlines, venue)
+            want = rules.decide_all_reference(looked, asked, live, deadlines, venue)
             reference.append(time.perf_counter() - started)
             assert got == want
     print("  " + latency_line("deciding, lean (what search runs)", lean))

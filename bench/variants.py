@@ -34,7 +34,7 @@ from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot
 from core.results import Refused
 from core.rules.requests import Blocked, Ranked, check_request, decide_rank
-from core.rules.spans import part_days
+from core.rules.spans import part_day_keys
 from core.store import audit, holds, schema
 from core.store.holds import NewHold
 
@@ -103,7 +103,7 @@ def _locked(
         checked = check_request(req, venue, now)
         if isinstance(checked, Refused):
             return checked
-        keys = part_days(checked.spans, venue.tz)
+        keys = part_day_keys(checked.spans, venue.tz)
         params = {
             "venue": venue.id,
             "parts": [k[0] for k in keys],

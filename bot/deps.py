@@ -18,8 +18,8 @@ from slack_bolt import Args
 from bot.after_ack import AfterAck
 from bot.errors import NoVenue, UserError
 from bot.locales import UserLocales
-from bot.venues import VenueResolver
 from bot.view_updates import ViewUpdates
+from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
 from core.model import Venue
 
@@ -35,11 +35,15 @@ class Deps:
     locales: UserLocales
     views: ViewUpdates
     after: AfterAck  # after-ack work: ``deps.after(body, client, lambda: ...)``
+    # Many workspaces: who installed osae in a workspace (team, enterprise) -> user id, the
+    # one who may set its venue up in App Home before it has managers
+    installer: Callable[[str | None, str | None], str | None] = lambda team, org: None
+    privacy_url: str | None = None  # OSAE_PRIVACY_URL, in App Home's about
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
         team = getattr(context, "team_id", None)
-        venue_id = self.venues(team)
+        venue_id = self.venues(team, getattr(context, "enterprise_id", None))
         if venue_id is None:
             raise NoVenue(team)
         return venue_id

@@ -9,9 +9,6 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import sqlalchemy as sa
-from sqlalchemy.exc import OperationalError
-
 from bot.texts import lang, text
 from bot.texts.dates import DateStyle
 from bot.texts.finding import alternative_line
@@ -20,6 +17,7 @@ from cli import bootstrap
 from cli.errors import CommandError
 from cli.settings import Settings
 from core.engine import HoldEngine
+from core.errors import NoSchema
 from core.model import Venue
 from core.results import Code, Found, InWay, Refused
 from core.serialize import hold_to_json
@@ -59,18 +57,13 @@ def settings_of(args: argparse.Namespace) -> Settings:
     return settings
 
 
-def unreachable(err: OperationalError) -> CommandError:
-    reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
-    return CommandError("database_unreachable", f"cannot reach the database: {reason}")
-
-
 def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -> str:
     chosen: str | None = args.venue or settings.venue_id
     if chosen:
         return chosen
     try:
         known = engine.venue_ids()
-    except sa.exc.ProgrammingError:
+    except NoSchema:
         raise CommandError(
             "no_schema", "the database has no osae tables; run `osae db upgrade`"
         ) from None

@@ -6,12 +6,11 @@ import argparse
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy.exc import OperationalError
-
 from cli import migrate
 from cli.bootstrap import database_url
-from cli.context import emit, settings_of, unreachable
+from cli.context import emit, settings_of
 from cli.errors import CommandError
+from core.errors import DatabaseUnavailable
 from migrations import MigrationRefused
 
 T = TypeVar("T")
@@ -52,7 +51,8 @@ def current(args: argparse.Namespace) -> int:
 def _guarded(action: Callable[[], T]) -> T:
     try:
         return action()
-    except OperationalError as err:
-        raise unreachable(err) from None
+    except DatabaseUnavailable as err:
+        message = f"cannot reach the database: {err.reason}"
+        raise CommandError("database_unreachable", message) from None
     except MigrationRefused as err:
         raise CommandError("migration_refused", str(err)) from None

@@ -13,6 +13,8 @@ from cli import (
     db_commands,
     diary_commands,
     enquiry_commands,
+    export_commands,
+    feed_commands,
     hold_commands,
     ledger_commands,
     outbox_commands,
@@ -35,6 +37,9 @@ COMMAND_MODULES = (
     search_commands,
     process_commands,
     outbox_commands,
+    # issue 27: the ledger taken out and brought in
+    export_commands,
+    feed_commands,
 )
 
 

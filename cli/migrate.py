@@ -1,16 +1,23 @@
-"""Applying the Alembic migrations from code (`osae db upgrade`, tests, `osae serve`)."""
+"""Applying the Alembic migrations from code (`osae db upgrade`, tests, `osae serve`).
+
+A database that cannot be reached raises core's ``DatabaseUnavailable``, as the engine
+does: callers catch core's errors, never SQLAlchemy's."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine
+from sqlalchemy.exc import OperationalError
 
 import migrations
 from core.db import database_url
+from core.errors import DatabaseUnavailable
 
 
 def alembic_config(url: str) -> Config:
@@ -21,16 +28,28 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(url), revision)
+    with _reached():
+        command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str, revision: str = "base") -> None:
-    command.downgrade(alembic_config(url), revision)
+    with _reached():
+        command.downgrade(alembic_config(url), revision)
 
 
 def current(url: str) -> str | None:
     engine = create_engine(database_url(url))
-    with engine.connect() as conn:
+    with _reached(), engine.connect() as conn:
         rev = MigrationContext.configure(conn).get_current_revision()
     engine.dispose()
     return rev
+
+
+@contextlib.contextmanager
+def _reached() -> Iterator[None]:
+    """A database that does not answer becomes ``DatabaseUnavailable`` (its first line)."""
+    try:
+        yield
+    except OperationalError as err:
+        reason = str(err.orig).strip().splitlines()[0] if err.orig else str(err)
+        raise DatabaseUnavailable(reason) from err

@@ -15,7 +15,7 @@ from cli import arguments
 from cli.context import emit, emit_refusal, locale, now_of, open_venue
 from cli.errors import CommandError
 from core.model import Kind, Venue
-from core.results import Availability, Found, Outcome, Refused
+from core.results import Availability, Chance, Found, Refused
 from core.rules.rokuyo import Rokuyo
 from core.rules.search import DAY_KINDS, Search
 from core.rules.spans import end_minute
@@ -133,8 +133,8 @@ def lines(answer: Availability, venue: Venue, style: DateStyle) -> list[str]:
             code,
             "free.summary",
             fits=len(fitting),
-            taken=counts[Outcome.TAKEN],
-            not_open=counts[Outcome.NOT_OPEN],
+            taken=counts[Chance.TAKEN],
+            not_open=counts[Chance.NOT_OPEN],
             looked=answer.looked,
         )
     )

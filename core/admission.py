@@ -2,7 +2,7 @@
 
 Correctness never depends on this module: the database serialises transactions from every
 process. It only queues, inside one process, transactions that would otherwise abort each
-other: requests for the same part-days one after another (they share ledger rows, so all but
+other: requests for the same part-days one after another (they share part-day rows, so all but
 one would fail with 40001 and retry), and, if a venue cap is set, at most ``writers`` write
 transactions per venue at a time.
 

@@ -21,45 +21,49 @@ from core.admission import Admission, Key
 from core.diary.model import DiaryRange, DiaryRead
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
+from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
-from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
+from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
 from core.operations import (
     decisions,
     diary,
     digests,
     edit,
+    exports,
+    feeds,
     reads,
     request,
     search,
     sweep,
     team,
-    venues,
+    venue_settings,
+    venue_setup,
 )
 from core.operations.tx import Snapshot, Tx
 from core.outbox import Outbox, Resolved
 from core.results import (
     Availability,
-    Cancelled,
+    CancelAnswer,
     Code,
-    Confirmed,
+    ConfirmAnswer,
     ConfirmPlan,
-    Edited,
+    EditAnswer,
     EditPlan,
     EnquiryView,
-    Extended,
+    ExtendAnswer,
     Overview,
     Preview,
     Refused,
-    Released,
-    Requested,
+    ReleaseAnswer,
+    RequestAnswer,
     Swept,
 )
 from core.rules.preload import preload
 from core.rules.search import Search
 from core.runner import Runner
-from core.store import audit, cards
-from core.store import venues as stored_venues
+from core.store import audit, cards, venues
+from core.store import workspaces as stored_workspaces
 from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
@@ -110,7 +114,7 @@ class HoldEngine:
         return self._venues.peek(venue_id)
 
     def venue_ids(self) -> list[str]:
-        return self._uow.read(stored_venues.ids)
+        return self._uow.read(venues.ids)
 
     def warm(self, *, now: datetime) -> list[str]:
         """Read every venue into the cache and what its rules look up lazily (holiday
@@ -125,13 +129,45 @@ class HoldEngine:
 
     def save_venue(self, venue: Venue, *, now: datetime) -> Venue:
         """Insert or update a venue (idempotent); raises ``VenueConflict`` if unsafe."""
-        saved = self._uow.run(lambda conn, _: venues.save(conn, venue, now))
+        saved = self._uow.run(lambda conn, _: venue_setup.save(conn, venue, now))
         self._venues.keep(saved)
         return saved
 
-    def prepare_ledger(self, venue_id: str, *, now: datetime) -> None:
+    def setup_venue(
+        self,
+        venue: Venue,
+        *,
+        actor: str,
+        source: str,
+        now: datetime,
+        link: WorkspaceLink | None = None,
+    ) -> Venue:
+        """Save a venue set up in Slack (``source``), audited, linked to its workspace;
+        raises ``VenueConflict`` (nothing written) if unsafe."""
+        saved = self._uow.run(
+            lambda conn, _: venue_settings.setup(
+                conn, venue, actor=actor, source=source, now=now, link=link
+            )
+        )
+        self._venues.keep(saved)
+        return saved
+
+    def link_workspace(self, link: WorkspaceLink, *, now: datetime) -> None:
+        """Use the venue from this workspace (``OSAE_VENUES`` seeds these at start)."""
+        self._uow.run(lambda conn, _: stored_workspaces.link(conn, link, now))
+
+    def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
+        return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
+
+    def workspace_venues(self, *workspace_ids: str) -> list[str]:
+        """The venues used from these workspaces or orgs (a hotel group's: several)."""
+        return self._uow.read(
+            partial(stored_workspaces.venues_of, workspace_ids=list(workspace_ids))
+        )
+
+    def prepare_part_days(self, venue_id: str, *, now: datetime) -> None:
         """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
-        self._uow.committed(partial(venues.prepare_ledger, venue_id=venue_id, now=now))
+        self._uow.committed(partial(venue_setup.prepare_part_days, venue_id=venue_id, now=now))
 
     # -- holds ------------------------------------------------------------------------------
     def request(
@@ -142,18 +178,18 @@ class HoldEngine:
         now: datetime,
         idempotency_key: str | None = None,
         announce: bool = False,
-    ) -> Requested | Refused:
+    ) -> RequestAnswer | Refused:
         """One room or several (``req.also``), for a new enquiry or as another candidate date
         of ``req.enquiry_id``; a new enquiry's answer warns of the same customer elsewhere.
         ``announce``: the caller posts no card (CLI, App Home); the jobs post it in the sales
         channel."""
-        # Requests trust the cached venue (their first ledger read checks its revision), and
+        # Requests trust the cached venue (their first part-day read checks its revision), and
         # queue in this process behind other requests for the same part-days.
         check = request.Check(req, now)
         operation = partial(
             request.request_hold, check=check, key=idempotency_key, announce=announce
         )
-        keys = check.part_days(self._venues.peek(venue_id))
+        keys = check.part_day_keys(self._venues.peek(venue_id))
         # What the answer only shows (the holds ahead, the same customer elsewhere), a
         # refusal's twin and its alternatives are read after the commit or rollback, on its
         # connection.
@@ -203,7 +239,7 @@ class HoldEngine:
 
     def confirm(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
-    ) -> Confirmed | Refused:
+    ) -> ConfirmAnswer | Refused:
         return self._answer(venue_id, now, partial(decisions.confirm, hold_id=hold_id, actor=actor))
 
     def confirm_plan(
@@ -214,24 +250,24 @@ class HoldEngine:
 
     def release(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
-    ) -> Released | Refused:
+    ) -> ReleaseAnswer | Refused:
         return self._answer(venue_id, now, partial(decisions.release, hold_id=hold_id, actor=actor))
 
     def extend(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
-    ) -> Extended | Refused:
+    ) -> ExtendAnswer | Refused:
         return self._answer(venue_id, now, partial(decisions.extend, hold_id=hold_id, actor=actor))
 
     def cancel(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
-    ) -> Cancelled | Refused:
+    ) -> CancelAnswer | Refused:
         """A manager's cancel; ``reason`` is told to the hold's salesperson and its card."""
         cancel = partial(decisions.cancel, hold_id=hold_id, actor=actor, reason=reason)
         return self._answer(venue_id, now, cancel)
 
     def edit(
         self, venue_id: str, change: HoldEdit, *, now: datetime, announce: bool = False
-    ) -> Edited | Refused:
+    ) -> EditAnswer | Refused:
         """Change a hold's rooms, times or people (docs/rules.md, Changing a hold): a shrink
         keeps its place, anything else swaps it for a new arrival, atomically. Its card is
         redrawn; ``announce``: the caller posts no card for a swap's new hold (CLI, App
@@ -300,6 +336,39 @@ class HoldEngine:
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
+
+    # -- the ledger leaving osae (export, calendar feeds) -----------------------------------
+    def ledger_out(
+        self, venue_id: str, start: date, end: date, *, left: bool = False
+    ) -> exports.LedgerOut:
+        """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
+        read = partial(exports.ledger_out, start=start, end=end, left=left)
+        return self._run.read(venue_id, read)
+
+    # -- calendar feeds (issue 27) ------------------------------------------------------------
+    def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:
+        """The feed a token opens, with its ETag; None for an unknown or rotated token."""
+        return self._uow.read(partial(feeds.stamp_by_token, given=given_token))
+
+    def feed_read(self, feed: FeedKey, known: Callable[[feeds.Entry], bool]) -> feeds.FeedRead:
+        """The feed's live holds: each by version, and in full those ``known`` has not."""
+        return self._run.read(feed.venue_id, partial(feeds.read, feed=feed, known=known))
+
+    def feed_token(
+        self, feed: FeedKey, *, secret: bytes | None, now: datetime, rotate: bool = False
+    ) -> str | Refused:
+        """The feed's secret token (issued on first use); ``rotate``: a new one, the old one
+        then opens nothing. ``secret``: the deployment's key (None: the venue's stored one)."""
+        try:
+            if not rotate:
+                shown = partial(feeds.shown_token, feed=feed, secret=secret)
+                found = self._run.read(feed.venue_id, shown)
+                if found is not None:
+                    return found
+        except UnknownVenue:
+            return Refused(Code.UNKNOWN_VENUE, detail=feed.venue_id)
+        issue = partial(feeds.issue, feed=feed, secret=secret, rotate=rotate)
+        return self._answer(feed.venue_id, now, issue)
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:
@@ -378,24 +447,24 @@ class HoldEngine:
         self,
         venue_id: str,
         conn: sa.Connection,
-        answer: Requested | Refused,
+        answer: RequestAnswer | Refused,
         *,
         warn: bool,
         req: HoldRequest,
         key: str | None,
         now: datetime,
-    ) -> Requested | Refused:
+    ) -> RequestAnswer | Refused:
         """A request's answer with what it shows, read after its transaction on its own
         connection (autocommit): a refusal with a key becomes its twin's answer, if any; a
         refusal the ledger decided gets the holds it names, and one for a taken place the
         places it could have instead (each read one statement: one snapshot)."""
         if isinstance(answer, Refused) and not key and not isinstance(answer, request.Unworded):
             return answer
-        venue = self._venues.peek(venue_id) or stored_venues.load(conn, venue_id)
+        venue = self._venues.peek(venue_id) or venues.load(conn, venue_id)
         assert venue is not None  # noqa: S101 - its transaction has just read it
         snap = Snapshot(conn, venue)
         answer = request.worded(snap, request.twin_instead(snap, answer, req, key))
-        if not isinstance(answer, Requested):
+        if not isinstance(answer, RequestAnswer):
             return self._offered(snap, req, now, answer)
         return request.shown(snap, answer, warn=warn)
 

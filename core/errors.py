@@ -31,6 +31,10 @@ class DatabaseUnavailable(Exception):
         self.reason = reason  # the driver's first line, e.g. "connection failed: ..."
 
 
+class NoSchema(Exception):
+    """The database has no osae tables (``osae db upgrade`` was never run on it)."""
+
+
 class VenueConflict(ValueError):
     """A venue file that would change a room under live holds."""
 

@@ -117,7 +117,7 @@ class Preview:
 
 
 @dataclass(frozen=True)
-class Requested:
+class RequestAnswer:
     hold: Hold
     rank: int  # as first answered (a replay returns the first answer)
     expires_at: datetime | None
@@ -132,7 +132,7 @@ class Requested:
 
 
 @dataclass(frozen=True)
-class Confirmed:
+class ConfirmAnswer:
     hold: Hold
     released: tuple[Hold, ...]  # every hold released: those in the way, other candidates
     promoted: tuple[Hold, ...]
@@ -152,21 +152,21 @@ class ConfirmPlan:
 
 
 @dataclass(frozen=True)
-class Released:
+class ReleaseAnswer:
     hold: Hold
     promoted: tuple[Hold, ...]
     ok: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
-class Extended:
+class ExtendAnswer:
     hold: Hold
     notified: tuple[Hold, ...]  # the next in line, told of the new deadline
     ok: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
-class Cancelled:
+class CancelAnswer:
     hold: Hold
     promoted: tuple[Hold, ...]
     ok: ClassVar[bool] = True
@@ -204,7 +204,7 @@ class EnquiryView:
 
 
 @dataclass(frozen=True)
-class Edited:
+class EditAnswer:
     """An edit done: ``hold`` as it is now (a new hold when it was a swap), ``before`` as it
     was, and who lost (``released``: the old hold of a swap) or moved up (``promoted``)."""
 
@@ -232,7 +232,7 @@ class EditPlan:
 
 
 # -- finding a slot (core.rules.search) --------------------------------------------------------
-class Outcome(StrEnum):
+class Chance(StrEnum):
     FIRST = "first"  # a request now would be 1st
     SECOND = "second"  # it would wait (2nd, or later up to max_rank)
     TAKEN = "taken"  # refused: a confirmed hold in the way, or the line is full
@@ -257,7 +257,7 @@ class Found(NamedTuple):
     rokuyo: Rokuyo
     start: datetime
     end: datetime
-    outcome: Outcome
+    outcome: Chance
     rank: int | None  # the rank a request would take (first, second)
     ahead: tuple[int, ...]  # the holds in the way: blocking ones ahead, or the confirmed
     until: datetime | None  # second/taken: when every 1st hold ahead is due; not_open: opens
@@ -265,7 +265,7 @@ class Found(NamedTuple):
     @property
     def fits(self) -> bool:
         """A request here would be accepted (1st or waiting)."""
-        return self.outcome in (Outcome.FIRST, Outcome.SECOND)
+        return self.outcome in (Chance.FIRST, Chance.SECOND)
 
 
 @dataclass(frozen=True)

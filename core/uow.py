@@ -149,7 +149,7 @@ class UnitOfWork:
             return work(conn)
 
     def committed(self, work: Callable[[sa.Connection], T]) -> T:
-        """READ COMMITTED: row bookkeeping that decides no hold rule (outbox leases, ledger
+        """READ COMMITTED: row bookkeeping that decides no hold rule (outbox leases, part-day
         rows made ahead), where SERIALIZABLE would only add retries."""
         with _unreachable_reported(), self.engine.connect() as conn, conn.begin():
             return work(conn)

@@ -3,7 +3,7 @@
 One freshness rule: a kept copy is good while the stored revision (``venues.revision``, +1
 on every save) is the one it was read at, and every transaction that uses a copy checks
 that itself. Either here, with one key lookup before the copy is handed out, or, for a
-``trusted`` caller, in its own first read of the ledger, which carries the revision and
+``trusted`` caller, in its own first read of its part-day rows, which carries the revision and
 raises ``StaleVenue`` if it moved (the runner then forgets the copy and starts again).
 """
 

@@ -20,7 +20,7 @@ from core.results import Refused
 from jobs import queues
 from jobs.delivery import Courier, Drained
 from jobs.logs import fields
-from jobs.queues import DIGESTS, DRAIN, LEDGER, REMINDERS, SWEEP, Job
+from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ MAX_FOLLOW_UPS = 10
 
 
 @dataclass(frozen=True)
-class Deps:
+class JobDeps:
     engine: HoldEngine
     courier: Courier
     now: Callable[[], datetime]
@@ -43,17 +43,17 @@ class Actors:
     drain_outbox: dramatiq.Actor[[str], None]
     queue_reminders: dramatiq.Actor[[str], None]
     queue_digests: dramatiq.Actor[[str], None]
-    prepare_ledger: dramatiq.Actor[[str], None]
+    prepare_part_days: dramatiq.Actor[[str], None]
 
 
-def register(broker: dramatiq.Broker, deps: Deps) -> Actors:
+def register(broker: dramatiq.Broker, deps: JobDeps) -> Actors:
     jobs = _Jobs(broker, deps)
     return Actors(
         sweep=_actor(broker, SWEEP, jobs.sweep),
         drain_outbox=_actor(broker, DRAIN, jobs.drain_outbox),
         queue_reminders=_actor(broker, REMINDERS, jobs.queue_reminders),
         queue_digests=_actor(broker, DIGESTS, jobs.queue_digests),
-        prepare_ledger=_actor(broker, LEDGER, jobs.prepare_ledger),
+        prepare_part_days=_actor(broker, PART_DAYS, jobs.prepare_part_days),
     )
 
 
@@ -70,7 +70,7 @@ def _actor(
 class _Jobs:
     """The actors' bodies. An exception from ``core`` propagates: Dramatiq retries it."""
 
-    def __init__(self, broker: dramatiq.Broker, deps: Deps) -> None:
+    def __init__(self, broker: dramatiq.Broker, deps: JobDeps) -> None:
         self.broker = broker
         self.engine = deps.engine
         self.courier = deps.courier
@@ -103,9 +103,9 @@ class _Jobs:
     def queue_digests(self, venue_id: str) -> None:
         self._queue(venue_id, "digests", self.engine.queue_digests(venue_id, now=self.now()))
 
-    def prepare_ledger(self, venue_id: str) -> None:
-        """Ledger rows ahead of bookings keep bumps in place (fewer serialization failures)."""
-        self.engine.prepare_ledger(venue_id, now=self.now())
+    def prepare_part_days(self, venue_id: str) -> None:
+        """Part-day rows ahead of bookings keep bumps in place (fewer serialization failures)."""
+        self.engine.prepare_part_days(venue_id, now=self.now())
         log.info("ledger prepared", extra=fields(venue_id, "ledger", "done"))
 
     def _queue(self, venue_id: str, action: str, written: int | Refused) -> None:

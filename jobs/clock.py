@@ -25,7 +25,7 @@ from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
 from jobs import queues
 from jobs.logs import fields
-from jobs.queues import DIGESTS, DRAIN, LEDGER, REMINDERS, SWEEP, Job
+from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def schedule_for(timezone: str, schedule: Schedule) -> list[Tick]:
             CronTrigger(day_of_week=DIGEST_DAY, hour=DIGEST_HOUR, minute=0, timezone=tz),
             int(DIGEST_CATCH_UP.total_seconds()),
         ),
-        Tick("ledger", LEDGER, CronTrigger(hour=0, minute=10, timezone=tz), 6 * 3600),
+        Tick("ledger", PART_DAYS, CronTrigger(hour=0, minute=10, timezone=tz), 6 * 3600),
     ]
 
 
@@ -173,7 +173,7 @@ class Clock:
         """A (re)started clock catches up at once instead of waiting for the first tick."""
         self.tick(SWEEP, venue_id)
         self.tick(DRAIN, venue_id)
-        self.tick(LEDGER, venue_id)
+        self.tick(PART_DAYS, venue_id)
         if in_digest_window(self.now(), ZoneInfo(timezone)):
             self.tick(DIGESTS, venue_id)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from core.notices import Notice, NoticeKind
-from jobs.transport import Delivered, Outcome, Rendered, Transient
+from jobs.transport import Delivered, DeliveryOutcome, Message, Transient
 
 CHANNEL = "console"  # the outbox's sent_channel for what was printed
 # The Slack emoji the notices use, as the characters a terminal shows.
@@ -82,19 +82,19 @@ class Console:
         return self.languages.get(recipient, self.language)
 
     def send(
-        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
-    ) -> Outcome:
+        self, to: str, message: Message, *, notice: Notice | None = None, thread: str | None = None
+    ) -> DeliveryOutcome:
         head = f"Slack thread line → {to} (card {thread})" if thread else None
         card = notice is not None and notice.kind == NoticeKind.CARD
         return self._print(self.block(to, message, notice, head=head, card=card))
 
-    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+    def update(self, channel: str, ts: str, message: Message, *, notice: Notice) -> DeliveryOutcome:
         about = f"hold #{notice.hold_id}, " if notice.hold_id else ""
         head = f"Slack card redrawn → {channel} ({about}card {ts})"
         outcome = self._print(self.block(channel, message, notice, head=head, card=True))
         return Delivered(channel, ts) if isinstance(outcome, Delivered) else outcome
 
-    def _print(self, block: str) -> Outcome:
+    def _print(self, block: str) -> DeliveryOutcome:
         with self._lock:
             try:
                 self.out.write(block)
@@ -106,7 +106,7 @@ class Console:
     def block(
         self,
         to: str,
-        message: Rendered,
+        message: Message,
         notice: Notice | None,
         *,
         head: str | None = None,

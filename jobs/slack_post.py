@@ -8,6 +8,8 @@ row's lease held, never a silent second post inside the SDK.
 from __future__ import annotations
 
 import http.client
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,7 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from core.notices import Notice
-from jobs.transport import Delivered, Outcome, Permanent, RateLimited, Rendered, Transient
+from jobs.transport import Delivered, DeliveryOutcome, Message, Permanent, RateLimited, Transient
 
 DEFAULT_RETRY_AFTER = 30.0  # seconds, when a 429 comes without Retry-After (Slack sends it)
 
@@ -59,8 +61,8 @@ class SlackDM:
         return self.locales.get(recipient)
 
     def send(
-        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
-    ) -> Outcome:
+        self, to: str, message: Message, *, notice: Notice | None = None, thread: str | None = None
+    ) -> DeliveryOutcome:
         return post_message(
             self.client,
             channel=to,
@@ -70,7 +72,7 @@ class SlackDM:
             thread_ts=thread,
         )
 
-    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+    def update(self, channel: str, ts: str, message: Message, *, notice: Notice) -> DeliveryOutcome:
         """chat.update: the card drawn afresh; a second update with the same card is a no-op
         to anyone reading the channel."""
         try:
@@ -92,7 +94,7 @@ def post_message(
     blocks: list[dict[str, Any]] | None = None,
     metadata: dict[str, Any] | None = None,
     thread_ts: str | None = None,
-) -> Outcome:
+) -> DeliveryOutcome:
     try:
         response = client.chat_postMessage(
             channel=channel, text=text, blocks=blocks, metadata=metadata, thread_ts=thread_ts
@@ -131,3 +133,38 @@ def _retry_after(headers: Any) -> float:
         return max(1.0, float(raw)) if raw is not None else DEFAULT_RETRY_AFTER
     except (TypeError, ValueError):
         return DEFAULT_RETRY_AFTER
+
+
+class WorkspaceDMs:
+    """Many workspaces: ``dms(venue_id)`` is a ``SlackDM`` with the token of the venue's
+    workspace, or None when it has none now (not installed, uninstalled, revoked). A venue
+    keeps its client (and its cache of languages) while its token stays the same; a refreshed
+    token gets a new one."""
+
+    def __init__(
+        self,
+        token_for: Callable[[str], str | None],
+        client_for: Callable[[str], WebClient],
+        locales_for: Callable[[WebClient], Locales],
+        *,
+        timeout: float,
+    ) -> None:
+        self._token_for = token_for
+        self._client_for = client_for
+        self._locales_for = locales_for
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._by_venue: dict[str, tuple[str, SlackDM]] = {}
+
+    def __call__(self, venue_id: str) -> SlackDM | None:
+        token = self._token_for(venue_id)
+        if token is None:
+            return None
+        with self._lock:
+            kept = self._by_venue.get(venue_id)
+            if kept is not None and kept[0] == token:
+                return kept[1]
+            client = self._client_for(token)
+            found = SlackDM(client, self._locales_for(client), self._timeout)
+            self._by_venue[venue_id] = (token, found)
+            return found

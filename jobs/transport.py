@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from core.notices import Notice
 
 
-class Rendered(Protocol):
+class Message(Protocol):
     """A message as ``bot.notices`` renders it: the fallback text and Block Kit blocks."""
 
     @property
@@ -48,7 +48,7 @@ class Permanent:
     token_refused: bool = False  # every other send would be refused too
 
 
-Outcome = Delivered | RateLimited | Transient | Permanent
+DeliveryOutcome = Delivered | RateLimited | Transient | Permanent
 
 
 class Transport(Protocol):
@@ -64,12 +64,12 @@ class Transport(Protocol):
         ...
 
     def send(
-        self, to: str, message: Rendered, *, notice: Notice | None = None, thread: str | None = None
-    ) -> Outcome:
+        self, to: str, message: Message, *, notice: Notice | None = None, thread: str | None = None
+    ) -> DeliveryOutcome:
         """``notice`` is the outbox row when the message is one (not a failure report);
         ``thread``: the ts of the message to reply under (a card's thread)."""
         ...
 
-    def update(self, channel: str, ts: str, message: Rendered, *, notice: Notice) -> Outcome:
+    def update(self, channel: str, ts: str, message: Message, *, notice: Notice) -> DeliveryOutcome:
         """Redraw a message in place (a hold's card): sent again, the same message results."""
         ...

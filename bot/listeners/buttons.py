@@ -26,9 +26,9 @@ from bot.texts.refusals import describe
 from bot.views.dialogs import confirm_modal, info_modal
 from bot.views.messages import Message, decided, outcome, splice
 from core.model import Hold, Venue
-from core.results import Code, Confirmed, Extended, Refused, Released
+from core.results import Code, ConfirmAnswer, ExtendAnswer, Refused, ReleaseAnswer
 
-Result = Confirmed | Released | Extended | Refused
+Result = ConfirmAnswer | ReleaseAnswer | ExtendAnswer | Refused
 # Refusals that mean the hold moved on since the card was drawn: the card is redrawn.
 _STALE = {Code.ALREADY_DECIDED, Code.DEADLINE_PASSED, Code.NOT_FIRST}
 

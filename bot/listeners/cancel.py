@@ -19,7 +19,7 @@ from bot.texts import dates, text
 from bot.texts.refusals import describe, hold_line
 from bot.views.dialogs import MAX_REASON, info_modal
 from core.model import Venue
-from core.results import Cancelled, Code, Refused
+from core.results import CancelAnswer, Code, Refused
 
 
 def register(app: App, deps: Deps) -> None:
@@ -39,7 +39,7 @@ def cancel_submitted(deps: Deps, args: Args) -> None:
         )
         return
     venue = deps.venue(args.context)
-    result: Cancelled | Refused = (
+    result: CancelAnswer | Refused = (
         deps.engine.cancel(venue.id, meta.hold_id, actor=user, now=deps.now(), reason=reason)
         if meta.hold_id is not None
         else Refused(Code.HOLD_NOT_FOUND, detail="-")
@@ -66,7 +66,7 @@ def read_reason(values: Mapping[str, Any]) -> str:
 
 
 def _announce(
-    deps: Deps, client: WebClient, venue: Venue, user: str, meta: Meta, result: Cancelled
+    deps: Deps, client: WebClient, venue: Venue, user: str, meta: Meta, result: CancelAnswer
 ) -> None:
     deps.notices_written(venue.id)  # the holds promoted into the freed slot are told by DM
     line = hold_line(result.hold, venue.tz, meta.locale, style=dates.style_for(venue, deps.now()))
@@ -77,5 +77,5 @@ def _announce(
     publish_homes(deps, client, venue, {user, result.hold.salesperson})
 
 
-def _outcome(result: Cancelled | Refused) -> str:
+def _outcome(result: CancelAnswer | Refused) -> str:
     return result.code.value if isinstance(result, Refused) else "ok"

@@ -12,6 +12,7 @@ from slack_bolt import App, Args
 
 from bot import ids, strict
 from bot.deps import Deps
+from bot.errors import UserError
 from bot.form import Form
 from bot.listeners import free, ledger
 from bot.metadata import Meta
@@ -42,7 +43,7 @@ def hold_command(deps: Deps, args: Args) -> None:
     typed = strict.command_text(body.get("text") or "").strip()
     word = typed.split(maxsplit=1)[0].casefold() if typed else ""
     if word in HELP_WORDS:
-        message = help_message(deps.locales.get(body["user_id"]))
+        message = help_message(deps.locales.get(body["user_id"]), _venue_or_none(deps, args))
         args.ack(text=message.text, blocks=message.blocks)
     elif word in LIST_WORDS:
         args.ack()
@@ -59,6 +60,15 @@ def hold_command(deps: Deps, args: Args) -> None:
     else:
         args.ack()
         open_form(deps, args, typed)
+
+
+def _venue_or_none(deps: Deps, args: Args) -> Venue | None:
+    """The workspace's venue for help's examples; None where none is linked or loaded: help
+    still answers (neutral words in its examples)."""
+    try:
+        return deps.venue(args.context)
+    except UserError:
+        return None
 
 
 def open_form(deps: Deps, args: Args, typed: str) -> None:

@@ -17,12 +17,12 @@ from bot.logs import log_action
 from bot.metadata import Meta, Source
 from bot.replies import post_result
 from bot.texts import dates, text
-from bot.texts.refusals import describe, hold_line, ordinal
+from bot.texts.refusals import describe, ordinal
 from bot.views.dialogs import info_modal
 from bot.views.hold_modal import hold_modal, loading_modal
 from bot.views.messages import outcome
 from core.model import HoldEdit, Venue
-from core.results import Code, Edited, Refused
+from core.results import Code, EditAnswer, Refused
 
 
 def register(app: App, deps: Deps) -> None:
@@ -105,16 +105,15 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
 
 
 def _announce(
-    deps: Deps, args: Args, venue: Venue, meta: Meta, change: HoldEdit, result: Edited
+    deps: Deps, args: Args, venue: Venue, meta: Meta, change: HoldEdit, result: EditAnswer
 ) -> None:
     hold, locale = result.hold, meta.locale
     place = ordinal(hold.rank, locale) if hold.rank else text(locale, "status.confirmed")
     style = dates.style_for(venue, deps.now())
-    line = hold_line(hold, venue.tz, locale, style=style)
-    lead = (
-        text(locale, "edit.kept", rank_text=place, hold=line)
+    lead = (  # the hold follows the lead once, in the post's text and on its card
+        text(locale, "edit.kept_lead", rank_text=place)
         if result.kept_place
-        else text(locale, "edit.swapped", id=hold.id, rank_text=place, hold=line)
+        else text(locale, "edit.swapped_lead", id=hold.id, rank_text=place)
     )
     message = outcome(hold, venue.tz, locale, lead, style=style)
     if meta.channel:  # where the card was; from App Home, to the user directly

@@ -265,7 +265,7 @@ TEXTS: dict[str, str] = {
     "list.empty": "You have no live holds. `/hold` takes a new one.",
     "list.item": "• {hold} — {state}",
     "list.more": "{count} more: see the app's Home tab.",
-    "help.text": "*Using /hold*\n• `/hold` — open the form and hold a room.\n• `/hold hoo 5/15 11:00-15:00 wedding Yamada` — open the form filled with what it understands (room names by prefix; a date without a year is the next such date).\n• `/hold 5/15 chapel 11:00-12:00 + hoo 12:30-15:30 wedding Yamada` — several rooms held as one (ceremony, reception, bridal room), joined by +; in the form, “+ Add a room”.\n• “Another date” on a hold — the same customer, rooms and times on a second candidate date; confirming one date releases the other.\n• `/hold list` — your holds (only you see them).\n• `/hold free 10月 土日 大安 80名` — places that would be 1st or 2nd (a month or 10/1-11/30, 土日 / 祝 / 平日, 六曜, guests, slot and room names; only you see them).\n• `/hold cancel 12` — cancel the confirmed booking #12 (managers only).\n• `/hold help` — this help.\nA 1st hold has a deadline: confirm or release it by then. When a 1st hold goes, the 2nd moves up and is told by DM.",
+    "help.text": "*Using /hold*\n• `/hold` — open the form and hold a room.\n• `/hold {room} 5/15 11:00-15:00 {kind} Yamada` — open the form filled with what it understands (room names by prefix; a date without a year is the next such date).\n• `/hold 5/15 {other} 11:00-12:00 + {room} 12:30-15:30 {kind} Yamada` — several rooms held as one (ceremony, reception, bridal room), joined by +; in the form, “+ Add a room”.\n• “Another date” on a hold — the same customer, rooms and times on a second candidate date; confirming one date releases the other.\n• `/hold list` — your holds (only you see them).\n• `/hold free 10月 土日 大安 80名{slot}` — places that would be 1st or 2nd (a month or 10/1-11/30, 土日 / 祝 / 平日, 六曜, guests, slot and room names; only you see them).\n• `/hold cancel 12` — cancel the confirmed booking #12 (managers only).\n• `/hold help` — this help.\nA 1st hold has a deadline: confirm or release it by then. When a 1st hold goes, the 2nd moves up and is told by DM.",
     # errors
     "error.unexpected": "Sorry, something went wrong. Please try again; if it keeps happening, give your admin the error id `{error_id}`.",
     "error.no_venue": "This workspace is not linked to a venue yet. Ask an admin to set OSAE_VENUE (or OSAE_VENUES).",
@@ -329,4 +329,10 @@ TEXTS: dict[str, str] = {
     "done.released_candidates": "The customer chose this date, so the other candidate dates were released: {holds}",
     "posted.candidate": ":calendar: <@{creator}> held another candidate date of enquiry #{enquiry} as *{rank_text}*",
     "card.candidates": ":calendar: A candidate date of enquiry #{enquiry} · also {others}",
+    # /hold help: the example words when the workspace has no venue yet
+    "help.any_room": "ROOM",
+    "help.any_other_room": "OTHER-ROOM",
+    # the lead of an edited hold's post (the hold itself follows it once)
+    "edit.kept_lead": "Changed, keeps its place ({rank_text})",
+    "edit.swapped_lead": "Changed as a new hold #{id} ({rank_text})",
 }

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
-from core.results import Found, Outcome
+from core.results import Chance, Found
 
 
 def room_label(found: Found, locale: str | None, *, plain: bool = False) -> str:
@@ -24,9 +24,9 @@ def room_label(found: Found, locale: str | None, *, plain: bool = False) -> str:
 def outcome_label(found: Found, tz: ZoneInfo, locale: str | None, style: DateStyle) -> str:
     """``1番手（空き）`` / ``2番手（#12 が 10/3(日・大安) 10:00まで仮押さえ中）`` /
     ``受付不可（#7）`` / ``宴会受付 7/4(日・先勝) 0:00〜``."""
-    if found.outcome is Outcome.FIRST:
+    if found.outcome is Chance.FIRST:
         return text(locale, "free.first")
-    if found.outcome is Outcome.SECOND:
+    if found.outcome is Chance.SECOND:
         ahead = ", ".join(f"#{i}" for i in found.ahead)
         if found.until is not None:
             until = dates.deadline(found.until, tz, locale, style=style)
@@ -38,7 +38,7 @@ def outcome_label(found: Found, tz: ZoneInfo, locale: str | None, style: DateSty
                 until=until,
             )
         return text(locale, "free.second", rank_text=ordinal(found.rank or 2, locale), ahead=ahead)
-    if found.outcome is Outcome.NOT_OPEN and found.until is not None:
+    if found.outcome is Chance.NOT_OPEN and found.until is not None:
         return text(locale, "free.not_open", opens=dates.when(found.until, tz, locale, style=style))
     return text(locale, "free.taken", ahead=", ".join(f"#{i}" for i in found.ahead))
 

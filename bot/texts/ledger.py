@@ -50,7 +50,7 @@ JA: dict[str, str] = {
     "notice.kind.manager_digest": "週次まとめ（マネージャー）",
     # osae stats
     "stats.line": "{month}: 本予約 {confirmed} · 期限切れ {expired} · 取り下げ {released} · 他の本予約で取り下げ {lost} · 取消 {cancelled}",
-    "help.ledger": "• `/hold 5/15`（`/hold 5/15 鳳凰`）— その日の宴会場を時間順に、押さえの順位・担当・期限・転換つきで見ます。\n• マネージャーは `/hold list` でチーム全員の押さえを見られます（`mine`、`@担当者`、`5/15` で絞れます）。",
+    "help.ledger": "• `/hold 5/15`（`/hold 5/15 {room}`）— その日の宴会場を時間順に、押さえの順位・担当・期限・転換つきで見ます。\n• マネージャーは `/hold list` でチーム全員の押さえを見られます（`mine`、`@担当者`、`5/15` で絞れます）。",
 }
 
 EN: dict[str, str] = {
@@ -97,5 +97,5 @@ EN: dict[str, str] = {
     "notice.manager_digest.text": "The venue this week: {deadlines} due · {waiting} waiting",
     "notice.kind.manager_digest": "weekly digest (managers)",
     "stats.line": "{month}: confirmed {confirmed} · expired {expired} · released {released} · lost {lost} · cancelled {cancelled}",
-    "help.ledger": "• `/hold 5/15` (`/hold 5/15 ballroom`) — that day's rooms in time order, each hold with its rank, salesperson, deadline and turnover.\n• Managers: `/hold list` lists the whole team's holds (narrow with `mine`, `@person`, `5/15`).",
+    "help.ledger": "• `/hold 5/15` (`/hold 5/15 {room}`) — that day's rooms in time order, each hold with its rank, salesperson, deadline and turnover.\n• Managers: `/hold list` lists the whole team's holds (narrow with `mine`, `@person`, `5/15`).",
 }

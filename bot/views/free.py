@@ -26,7 +26,7 @@ from bot.texts.dates import DateStyle
 from bot.texts.finding import alternative_line, outcome_label, room_label, slot_label
 from bot.views.messages import Message
 from core.model import Kind, Venue
-from core.results import Availability, Found, Outcome
+from core.results import Availability, Chance, Found
 
 PAGE = 20  # results a page: with a line per date, a title and the next-page button ≤ 50 blocks
 MAX_BUTTON_VALUE = 2000
@@ -46,13 +46,13 @@ def results(
     """Page ``page`` (from 0) of a search's places a request would get, dates in the
     reader's ``style``."""
     fitting = [f for f in answer.found if f.fits]
-    counts = {o: sum(1 for f in answer.found if f.outcome is o) for o in Outcome}
+    counts = {o: sum(1 for f in answer.found if f.outcome is o) for o in Chance}
     summary = text(
         locale,
         "free.summary",
         fits=len(fitting),
-        taken=counts[Outcome.TAKEN],
-        not_open=counts[Outcome.NOT_OPEN],
+        taken=counts[Chance.TAKEN],
+        not_open=counts[Chance.NOT_OPEN],
         looked=answer.looked,
     )
     title = text(locale, "free.title", query=esc(typed) if typed else text(locale, "free.all"))

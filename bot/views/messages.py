@@ -14,9 +14,10 @@ from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, context, dump, section
 from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
+from bot.texts.examples import help_text
 from bot.texts.refusals import hold_line, in_way_list, ordinal, turnover_only
-from core.model import Hold
-from core.results import Confirmed, Extended, Released, Requested
+from core.model import Hold, Venue
+from core.results import ConfirmAnswer, ExtendAnswer, ReleaseAnswer, RequestAnswer
 
 MAX_LISTED = 40
 
@@ -28,7 +29,7 @@ class Message:
 
 
 def posted(
-    result: Requested,
+    result: RequestAnswer,
     tz: ZoneInfo,
     locale: str,
     *,
@@ -77,7 +78,7 @@ def outcome(
 
 
 def decided(
-    result: Confirmed | Released | Extended,
+    result: ConfirmAnswer | ReleaseAnswer | ExtendAnswer,
     actor: str,
     tz: ZoneInfo,
     locale: str,
@@ -86,7 +87,7 @@ def decided(
 ) -> tuple[str, tuple[str, ...]]:
     """What a click did, as the lead line of the hold's card and the notes under it."""
     notes: list[str] = []
-    if isinstance(result, Confirmed):
+    if isinstance(result, ConfirmAnswer):
         lead = text(locale, "done.confirmed", actor=actor)
         chosen_away = {h.id for h in result.candidates}
         others = [h for h in result.released if h.id not in chosen_away]
@@ -97,7 +98,7 @@ def decided(
                 cards.line(h, tz, locale, style=style) for h in result.candidates
             )
             notes.append(text(locale, "done.released_candidates", holds=dates_released))
-    elif isinstance(result, Released):
+    elif isinstance(result, ReleaseAnswer):
         lead = text(locale, "done.released", actor=actor)
     else:
         deadline = cards.deadline(result.hold, tz, locale, style=style)
@@ -167,6 +168,6 @@ def weekday_question(
     )
 
 
-def help_message(locale: str) -> Message:
-    body = text(locale, "help.text") + "\n" + text(locale, "help.ledger")
+def help_message(locale: str, venue: Venue | None = None) -> Message:
+    body = help_text(locale, venue)
     return Message(body, dump([section(body)]))

@@ -10,22 +10,22 @@ from core.model import Hold, Outcome, Status
 from core.operations.promotion import promote_after, waiting_behind
 from core.operations.tx import Snapshot, Tx
 from core.results import (
-    Cancelled,
+    CancelAnswer,
     Code,
-    Confirmed,
+    ConfirmAnswer,
     ConfirmPlan,
-    Extended,
+    ExtendAnswer,
     Refused,
-    Released,
+    ReleaseAnswer,
 )
 from core.rules.deadlines import deadline_from
 from core.rules.promotion import new_ranks
 from core.rules.requests import spans_of
-from core.rules.spans import merge, part_days, span_counts, touch
-from core.store import enquiries, holds, ledger
+from core.rules.spans import merge, part_day_keys, span_counts, touch
+from core.store import enquiries, holds, part_days
 
 
-def confirm(tx: Tx, hold_id: int, actor: str) -> Confirmed | Refused:
+def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     """Every item is confirmed; every tentative hold with an item in the way of any of them
     is released as a whole, and so are the enquiry's other candidate dates."""
     target = _confirm_target(tx, hold_id, actor, tx.now)
@@ -55,7 +55,7 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> Confirmed | Refused:
     }
     promoted = promote_after(tx, [*lost, *dropped], bumped, actor, causes)
     released = tuple(sorted([*lost, *dropped], key=lambda h: h.id))
-    return Confirmed(confirmed, released, tuple(promoted), tuple(dropped))
+    return ConfirmAnswer(confirmed, released, tuple(promoted), tuple(dropped))
 
 
 def confirm_plan(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> ConfirmPlan | Refused:
@@ -72,7 +72,7 @@ def confirm_plan(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> Con
     return ConfirmPlan(hold, tuple(leaving), promoted, tuple(others))
 
 
-def release(tx: Tx, hold_id: int, actor: str) -> Released | Refused:
+def release(tx: Tx, hold_id: int, actor: str) -> ReleaseAnswer | Refused:
     """The customer declined: the hold goes, whoever waited behind it may move up."""
     hold = _actionable(tx, hold_id, actor)
     if isinstance(hold, Refused):
@@ -80,10 +80,10 @@ def release(tx: Tx, hold_id: int, actor: str) -> Released | Refused:
     if hold.status is not Status.TENTATIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
     released = events.Released(hold, actor)
-    return Released(*_leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN))
+    return ReleaseAnswer(*_leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN))
 
 
-def extend(tx: Tx, hold_id: int, actor: str) -> Extended | Refused:
+def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
     venue = tx.venue
     hold = _first_in_time(tx, hold_id, actor, tx.now)
     if isinstance(hold, Refused):
@@ -105,10 +105,10 @@ def extend(tx: Tx, hold_id: int, actor: str) -> Extended | Refused:
         if h.status is Status.TENTATIVE and (h.rank or 0) > 1
     )
     tx.journal.record(events.Extended(hold, actor, new_deadline, extended, behind))
-    return Extended(extended, behind)
+    return ExtendAnswer(extended, behind)
 
 
-def cancel(tx: Tx, hold_id: int, actor: str, reason: str = "") -> Cancelled | Refused:
+def cancel(tx: Tx, hold_id: int, actor: str, reason: str = "") -> CancelAnswer | Refused:
     """A manager cancels a confirmed booking, saying why; its span is free again and its
     salesperson is told who cancelled it and why."""
     hold = holds.get(tx.conn, tx.venue, hold_id)
@@ -121,7 +121,7 @@ def cancel(tx: Tx, hold_id: int, actor: str, reason: str = "") -> Cancelled | Re
     if hold.status is not Status.CONFIRMED:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
     happened = events.Cancelled(hold, actor, reason.strip())
-    return Cancelled(*_leave(tx, hold, Status.CANCELLED, happened, actor))
+    return CancelAnswer(*_leave(tx, hold, Status.CANCELLED, happened, actor))
 
 
 def announce(tx: Tx, hold_id: int, actor: str) -> Hold | Refused:
@@ -197,10 +197,10 @@ def _bump(
 ) -> set[tuple[str, date]]:
     """Bump the part-days of holds that change and of holds that stop being live."""
     changes = merge(
-        touch(part_days([s for h in touching for s in spans_of(h)], tx.venue.tz)),
+        touch(part_day_keys([s for h in touching for s in spans_of(h)], tx.venue.tz)),
         span_counts([s for h in leaving for s in spans_of(h)], tx.venue.tz, sign=-1),
     )
-    ledger.bump(tx.conn, tx.venue.id, changes)
+    part_days.bump(tx.conn, tx.venue.id, changes)
     return set(changes)
 
 

@@ -9,17 +9,17 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from core import events
-from core.events import Requested as HoldRequested
+from core.events import Requested
 from core.journal import audit_event
 from core.model import LIVE, Hold, HoldEdit, HoldItem, HoldRequest, ItemRequest, Status, Venue
 from core.operations.promotion import promote_after
 from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot, Tx
-from core.results import Code, Edited, EditPlan, Refused
+from core.results import Code, EditAnswer, EditPlan, Refused
 from core.rules.customers import customer_key
 from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank, spans_of
 from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
-from core.store import edits, enquiries, holds, ledger
+from core.store import edits, enquiries, holds, part_days
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Plan:
         )
 
 
-def edit(tx: Tx, change: HoldEdit, announce: bool = False) -> Edited | Refused:
+def edit(tx: Tx, change: HoldEdit, announce: bool = False) -> EditAnswer | Refused:
     """The edit, or why not (a refusal writes nothing). The enquiry's row is written first,
     then the part-days of the old and the new items in one sorted statement. ``announce``:
     a swap's new hold gets its card from the jobs (its surface posts none)."""
@@ -236,7 +236,7 @@ def _bump(tx: Tx, plan: Plan) -> set[tuple[str, date]]:
         span_counts(plan.checked.spans, tx.venue.tz),
         span_counts(spans_of(plan.hold), tx.venue.tz, sign=-1),
     )
-    ledger.bump(tx.conn, tx.venue.id, changes)
+    part_days.bump(tx.conn, tx.venue.id, changes)
     return set(changes)
 
 
@@ -255,7 +255,7 @@ def _amend(tx: Tx, plan: Plan) -> None:
         )
 
 
-def _in_place(tx: Tx, plan: Plan, actor: str) -> Edited:
+def _in_place(tx: Tx, plan: Plan, actor: str) -> EditAnswer:
     """A shrink, or a confirmed hold moved by a manager: same id, same place; whoever
     waited behind what it gave up may move up, and so may the hold itself."""
     hold = plan.hold
@@ -268,10 +268,10 @@ def _in_place(tx: Tx, plan: Plan, actor: str) -> Edited:
     tx.journal.record(events.Edited(hold, _reload(tx, hold.id), actor, kept_place=True))
     causes = {hold.id: events.Action.EDITED.value}
     promoted = [] if confirmed else promote_after(tx, [hold], bumped, actor, causes, gone=())
-    return Edited(_reload(tx, hold.id), hold, True, (), tuple(promoted))
+    return EditAnswer(_reload(tx, hold.id), hold, True, (), tuple(promoted))
 
 
-def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> Edited | Refused:
+def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> EditAnswer | Refused:
     """The new items as a new arrival; if accepted, the old hold is released here too."""
     hold, checked, venue = plan.hold, plan.checked, tx.venue
     around = _around(tx, plan)
@@ -283,7 +283,7 @@ def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> Edited | Refused
     # The old spans go first: the new hold may block where the old one did.
     holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
     items = ranked_items(checked, ranked)
-    happened = HoldRequested(
+    happened = Requested(
         actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)
     )
     requested = audit_event(happened, tx.now)
@@ -299,7 +299,7 @@ def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> Edited | Refused
         tx.journal.record(events.Announced(new, actor))
     promoted = promote_after(tx, [hold], bumped, actor, {hold.id: events.Action.EDITED.value})
     ahead = holds.get_many(tx.conn, venue, _ahead(around))
-    return Edited(_reload(tx, new.id), hold, False, (released,), tuple(promoted), tuple(ahead))
+    return EditAnswer(_reload(tx, new.id), hold, False, (released,), tuple(promoted), tuple(ahead))
 
 
 def _reload(snap: Snapshot, hold_id: int) -> Hold:

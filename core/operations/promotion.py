@@ -13,8 +13,8 @@ from core.operations.tx import Snapshot, Tx
 from core.rules.deadlines import deadline_from
 from core.rules.promotion import Move, new_ranks
 from core.rules.requests import item_span, spans_of
-from core.rules.spans import Span, part_days, touch
-from core.store import holds, ledger
+from core.rules.spans import Span, part_day_keys, touch
+from core.store import holds, part_days
 from core.store.holds import RankChange
 
 
@@ -46,7 +46,9 @@ def promote_after(
         return []
     venue, now = tx.venue, tx.now
     spans = [s for h in waiting for s in spans_of(h)]
-    ledger.bump(tx.conn, venue.id, touch(k for k in part_days(spans, venue.tz) if k not in bumped))
+    part_days.bump(
+        tx.conn, venue.id, touch(k for k in part_day_keys(spans, venue.tz) if k not in bumped)
+    )
     moves = new_ranks(waiting, holds.occupants(tx.conn, venue, _waiting_spans(waiting)), left)
     changes = [_change(tx, move) for move in moves]
     holds.set_ranks(tx.conn, venue, changes, now)

@@ -12,9 +12,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from core.admission import Key
-from core.events import Announced as HoldAnnounced
-from core.events import Queued as HoldQueued
-from core.events import Requested as HoldRequested
+from core.events import Announced, Queued, Requested
 from core.journal import audit_event
 from core.model import LIVE, Enquiry, HoldItem, HoldRequest, Status, Venue
 from core.operations.tx import Snapshot, Tx
@@ -22,15 +20,15 @@ from core.results import (
     Code,
     Preview,
     Refused,
-    Requested,
+    RequestAnswer,
     RequestWarning,
     WarningCode,
 )
 from core.rules.customers import customer_key
 from core.rules.obstacles import in_the_way
 from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
-from core.rules.spans import part_days, span_counts
-from core.store import enquiries, holds, idempotency, ledger, venues
+from core.rules.spans import part_day_keys, span_counts
+from core.store import enquiries, holds, idempotency, part_days, venues
 from core.store.holds import NewHold
 from core.uow import Retry
 
@@ -51,7 +49,7 @@ class Check:
             self._last = (venue, check_request(self.req, venue, self.now))
         return self._last[1]
 
-    def part_days(self, venue: Venue | None) -> list[Key]:
+    def part_day_keys(self, venue: Venue | None) -> list[Key]:
         """The part-days the request would bump, from ``venue`` if there is one (admission).
 
         Rooms and times decide them: a candidate date's omitted fields stand in for now.
@@ -69,12 +67,12 @@ class Check:
             checked = check_request(req, venue, self.now)
         else:
             checked = self.against(venue)
-        return part_days(checked.spans, venue.tz) if isinstance(checked, Checked) else []
+        return part_day_keys(checked.spans, venue.tz) if isinstance(checked, Checked) else []
 
 
 def request_hold(
     tx: Tx, check: Check, key: str | None, announce: bool = False
-) -> Requested | Refused:
+) -> RequestAnswer | Refused:
     """Only a retry (``tx.attempt > 1``) looks the idempotency key up first.
 
     Under SERIALIZABLE that lookup locks the index page every concurrent submission inserts
@@ -89,14 +87,14 @@ def request_hold(
         if replayed is not None:
             return replayed
     answer = _request(tx, check, key, digest)
-    if isinstance(answer, Requested):
+    if isinstance(answer, RequestAnswer):
         answer = _tell(tx, answer, check.req.creator, announce=announce)
     return answer
 
 
 def twin_instead(
-    snap: Snapshot, answer: Requested | Refused, req: HoldRequest, key: str | None
-) -> Requested | Refused:
+    snap: Snapshot, answer: RequestAnswer | Refused, req: HoldRequest, key: str | None
+) -> RequestAnswer | Refused:
     """A refused request's twin, read after the refusal rolled back: the answer its key was
     first given (or, with another request, the refusal that says so), else the refusal.
 
@@ -114,7 +112,7 @@ def twin_instead(
 
 def refused_on_sight(snap: Snapshot, check: Check, now: datetime) -> Unworded | None:
     """A request that waited for another's turn on its part-days, refused on what their
-    ledger rows carry once that turn is over, read in one statement: no transaction, no
+    part-day rows carry once that turn is over, read in one statement: no transaction, no
     bump, no rollback. A crowd for one slot is answered at the pace of that read.
 
     The refusal is what its transaction would answer on that committed state, which it
@@ -126,35 +124,35 @@ def refused_on_sight(snap: Snapshot, check: Check, now: datetime) -> Unworded | 
     checked = check.against(snap.venue)
     if not isinstance(checked, Checked):
         return None
-    live = ledger.seen(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz))
+    live = part_days.seen(snap.conn, snap.venue, part_day_keys(checked.spans, snap.venue.tz))
     if live is None:
         return None
     ranked = decide_rank(checked, live.occupants(checked.spans), snap.venue, now)
     return Unworded.of(ranked, checked) if isinstance(ranked, Blocked) else None
 
 
-def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | Refused:
+def _request(tx: Tx, check: Check, key: str | None, digest: str) -> RequestAnswer | Refused:
     conn, venue, now = tx.conn, tx.venue, tx.now
     enquiry = _enquiry(tx, check.req, bump=True)
     if isinstance(enquiry, Refused):
         venues.ensure_current(conn, venue)
         return enquiry
     checked = check.against(venue, enquiry)
-    live: ledger.Bumped | None = None
+    live: part_days.Bumped | None = None
     if isinstance(checked, Checked):
         # First, every item's part-days in one sorted statement, which also answers their
-        # live span counts (no ledger read of its own) and checks the cached venue: a
+        # live span counts (no part-day read of its own) and checks the cached venue: a
         # conflicting commit since this transaction's snapshot makes the bump fail with
         # 40001, and one after it must wait for this transaction. The hold's id (its arrival
         # order, one for all its items) is taken after the bump, so it follows theirs.
-        live = ledger.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
+        live = part_days.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
     decided = _decide(tx, checked, enquiry, now, live=live)
     if isinstance(decided, Refused):
         return decided  # rolled back: nothing written, the bump undone
     checked, ranked = decided
     items = ranked_items(checked, ranked)
     # Its audit event goes in with the insert (one statement), as the journal words it.
-    event = HoldRequested(
+    event = Requested(
         check.req.creator,
         ranked.rank,
         ranked.expires_at,
@@ -177,7 +175,7 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
     # The holds ahead are only shown: ``shown`` reads them after the commit, so that this
     # transaction reads no hold rows (each would be a predicate lock under SERIALIZABLE on
     # pages that concurrent requests insert into).
-    return Requested(
+    return RequestAnswer(
         hold,
         ranked.rank,
         ranked.expires_at,
@@ -188,7 +186,7 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> Requested | 
     )
 
 
-def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> Requested:
+def _tell(tx: Tx, answer: RequestAnswer, actor: str, *, announce: bool) -> RequestAnswer:
     """Its card, when its surface posts none; and the holds ahead of a hold that queues
     are named in one notice, whose delivery tells those still 1st.
 
@@ -199,13 +197,13 @@ def _tell(tx: Tx, answer: Requested, actor: str, *, announce: bool) -> Requested
     """
     hold = answer.hold
     if announce:
-        tx.journal.record(HoldAnnounced(hold, actor))
+        tx.journal.record(Announced(hold, actor))
     if answer.rank > 1 and answer.ahead_ids and tx.venue.policy.notify_first_of_second:
-        tx.journal.record(HoldQueued(hold, answer.ahead_ids))
+        tx.journal.record(Queued(hold, answer.ahead_ids))
     return answer
 
 
-def shown(snap: Snapshot, answer: Requested, *, warn: bool) -> Requested:
+def shown(snap: Snapshot, answer: RequestAnswer, *, warn: bool) -> RequestAnswer:
     """A committed request's answer with what it only shows, read outside its transaction:
     the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
     if answer.in_way_ids:
@@ -319,12 +317,12 @@ def _decide(
     enquiry: Enquiry | None,
     now: datetime,
     *,
-    live: ledger.Bumped | None = None,
+    live: part_days.Bumped | None = None,
 ) -> tuple[Checked, Ranked] | Refused:
     """The rank a checked request gets now, or why not.
 
     ``live``: the live spans on its part-days, when the caller's bump has answered them.
-    ``snap.venue`` may be a cached copy: the first ledger read (or the bump) checks its
+    ``snap.venue`` may be a cached copy: the first part-day read (or the bump) checks its
     revision, and a refusal given before that checks it on its own.
     """
     refused = checked if isinstance(checked, Refused) else _no_room_in(snap, enquiry)
@@ -356,13 +354,13 @@ def _no_room_in(snap: Snapshot, enquiry: Enquiry | None) -> Refused | None:
 
 
 def _occupants(
-    snap: Snapshot, checked: Checked, live: ledger.Bumped | None = None
+    snap: Snapshot, checked: Checked, live: part_days.Bumped | None = None
 ) -> list[Occupant]:
     """The live items in the way: from the caller's bump if there was one, else read (the
-    ledger's span counts say when there cannot be any)."""
+    part-day rows' span counts say when there cannot be any)."""
     if live is not None:
         return live.occupants(checked.spans)
-    if not ledger.live_spans(snap.conn, snap.venue, part_days(checked.spans, snap.venue.tz)):
+    if not part_days.live_spans(snap.conn, snap.venue, part_day_keys(checked.spans, snap.venue.tz)):
         return []
     return holds.occupants(snap.conn, snap.venue, checked.spans)
 
@@ -380,7 +378,7 @@ class Unworded(Refused):
         return cls(blocked.code, blocked=blocked, mine=_mine(checked))
 
 
-def worded(snap: Snapshot, answer: Requested | Refused) -> Requested | Refused:
+def worded(snap: Snapshot, answer: RequestAnswer | Refused) -> RequestAnswer | Refused:
     """A request's answer with the holds its refusal names read now, after the rollback: those
     still live (one that left since is no longer in the way)."""
     if not isinstance(answer, Unworded) or answer.blocked is None:
@@ -435,7 +433,7 @@ def request_hash(req: HoldRequest) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
-def _answered_before(tx: Tx, key: str, digest: str) -> Requested | Refused | None:
+def _answered_before(tx: Tx, key: str, digest: str) -> RequestAnswer | Refused | None:
     first = idempotency.find(tx.conn, tx.venue.id, key)
     if first is None:
         return None
@@ -443,7 +441,7 @@ def _answered_before(tx: Tx, key: str, digest: str) -> Requested | Refused | Non
     return _replay(tx, first, digest)
 
 
-def _replay(snap: Snapshot, first: idempotency.Record, digest: str) -> Requested | Refused:
+def _replay(snap: Snapshot, first: idempotency.Record, digest: str) -> RequestAnswer | Refused:
     if first.request_hash != digest:
         return Refused(Code.IDEMPOTENCY_MISMATCH)
     hold = holds.get(snap.conn, snap.venue, first.response["hold_id"])
@@ -452,7 +450,7 @@ def _replay(snap: Snapshot, first: idempotency.Record, digest: str) -> Requested
     expires = first.response["expires_at"]
     # Answers stored before packages had one room: its rank was the hold's.
     item_ranks = first.response.get("item_ranks", [first.response["rank"]])
-    return Requested(
+    return RequestAnswer(
         hold,
         first.response["rank"],
         datetime.fromisoformat(expires) if expires else None,

@@ -37,11 +37,11 @@ def _decide(snap: Snapshot, looked: Sequence[Place], asked: Sequence[rules.Asked
     reach = rules.reach(asked, rooms)
     if reach is None:  # nothing to read: every place is refused on its input
         venues.ensure_current(snap.conn, venue)
-        ledger, deadlines = rules.Ledger({}), dict[int, datetime | None]()
+        live, deadlines = rules.LiveItems({}), dict[int, datetime | None]()
     else:
         parts = {part for room in rooms for part in room.parts}
-        ledger, deadlines = availability.live_between(snap.conn, venue, parts, *reach)
-    return rules.decide_all(looked, asked, ledger, deadlines, venue)
+        live, deadlines = availability.live_between(snap.conn, venue, parts, *reach)
+    return rules.decide_all(looked, asked, live, deadlines, venue)
 
 
 # Refusals that say the place is taken: the ones that offer other places.

@@ -15,7 +15,7 @@ from core.results import Swept
 from core.rules.requests import spans_of
 from core.rules.spans import span_counts
 from core.runner import Runner
-from core.store import holds, ledger
+from core.store import holds, part_days
 
 Moves = tuple[list[int], list[int]]  # (expired ids, promoted ids)
 
@@ -71,7 +71,7 @@ def _expire(tx: Tx, due: Sequence[Hold]) -> Moves:
     if not due:
         return [], []
     changes = span_counts([s for h in due for s in spans_of(h)], tx.venue.tz, sign=-1)
-    ledger.bump(tx.conn, tx.venue.id, changes)
+    part_days.bump(tx.conn, tx.venue.id, changes)
     ids = [h.id for h in due]
     holds.leave(tx.conn, tx.venue, ids, Status.EXPIRED, tx.now)
     expired = [h.left(Status.EXPIRED, tx.now) for h in due]

@@ -18,7 +18,7 @@ from operator import itemgetter, sub
 from typing import NamedTuple
 
 from core.model import HoldRequest, Kind, Room, Venue
-from core.results import Code, Found, Outcome, Place, Refused
+from core.results import Chance, Code, Found, Place, Refused
 from core.rules.calendar import holiday_name, is_priority_day
 from core.rules.deadlines import last_bookable_day
 from core.rules.requests import (
@@ -234,7 +234,7 @@ class PartItems(NamedTuple):
     longest: int
 
 
-class Ledger:
+class LiveItems:
     """The live items read for a search, by part and start."""
 
     def __init__(self, by_part: Mapping[str, list[Live]]) -> None:
@@ -401,7 +401,7 @@ def reach(asked: Iterable[Asked], rooms: Iterable[Room]) -> tuple[datetime, date
 def decide_all(  # noqa: PLR0912 - one flat loop over thousands of places, shortcuts first
     looked: Sequence[Place],
     asked: Sequence[Asked],
-    ledger: Ledger,
+    live: LiveItems,
     deadlines: Mapping[int, datetime | None],
     venue: Venue,
 ) -> list[Found]:
@@ -411,7 +411,7 @@ def decide_all(  # noqa: PLR0912 - one flat loop over thousands of places, short
 
     A part is passed over when no item starting before the span's end ends after its start
     (the latest end among those: one bisection), as most are; else its items from the
-    longest span before the start are read, as ``Ledger.around`` reads them (none before
+    longest span before the start are read, as ``LiveItems.around`` reads them (none before
     that ends after the start)."""
     found: list[Found] = []
     append = found.append
@@ -423,14 +423,14 @@ def decide_all(  # noqa: PLR0912 - one flat loop over thousands of places, short
             last, refused, start, end = a, a.refused, a.start, a.end
             six, begins, ends = a.rokuyo, a.begins, a.ends
         if refused is not None:
-            decided = decide(place, a, ledger, deadlines, venue)
+            decided = decide(place, a, live, deadlines, venue)
             if decided is not None:
                 append(decided)
             continue
         room = place.room
         known = rooms.get(room.id)
         if known is None:
-            known = rooms[room.id] = (ledger.on(room.parts), room.turnover_min * _MINUTE)
+            known = rooms[room.id] = (live.on(room.parts), room.turnover_min * _MINUTE)
         on, turnover = known
         until = end + turnover
         if not on:  # nothing at all on the room's parts
@@ -461,7 +461,7 @@ def decide_all(  # noqa: PLR0912 - one flat loop over thousands of places, short
 
 def _near(on: Iterable[PartItems], start: int, end: int) -> list[list[Live]]:
     """For each part with any, its items overlapping ``[start, end)`` (``decide_all``'s
-    bisections, as ``Ledger.around`` reads them)."""
+    bisections, as ``LiveItems.around`` reads them)."""
     near = []
     for starts, latest, items, longest in on:
         before = bisect_left(starts, end)
@@ -471,9 +471,9 @@ def _near(on: Iterable[PartItems], start: int, end: int) -> list[list[Live]]:
     return near
 
 
-_FIRST = Outcome.FIRST
-_SECOND = Outcome.SECOND
-_TAKEN = Outcome.TAKEN
+_FIRST = Chance.FIRST
+_SECOND = Chance.SECOND
+_TAKEN = Chance.TAKEN
 
 
 def _behind_one(
@@ -502,32 +502,32 @@ def _behind(
     six, begins, ends = a.rokuyo, a.begins, a.ends
     confirmed = tuple(sorted({x.hold_id for on in around for x in on if x.confirmed}))
     if confirmed:
-        return Found(place, six, begins, ends, Outcome.TAKEN, None, confirmed, None)
+        return Found(place, six, begins, ends, Chance.TAKEN, None, confirmed, None)
     rank = 1 + max(_depth(on, start, end) for on in around)
     ahead = tuple(sorted({x.hold_id for on in around for x in on if x.first}))
     if rank > max_rank:
-        return Found(place, six, begins, ends, Outcome.TAKEN, None, ahead, _until(ahead, deadlines))
+        return Found(place, six, begins, ends, Chance.TAKEN, None, ahead, _until(ahead, deadlines))
     until = _until(ahead, deadlines)  # rank is at least 2: something is in the way
-    return Found(place, six, begins, ends, Outcome.SECOND, rank, ahead, until)
+    return Found(place, six, begins, ends, Chance.SECOND, rank, ahead, until)
 
 
 def decide_all_reference(
     looked: Sequence[Place],
     asked: Sequence[Asked],
-    ledger: Ledger,
+    live: LiveItems,
     deadlines: Mapping[int, datetime | None],
     venue: Venue,
 ) -> list[Found]:
     """``decide_all`` by the whole rule at every place: what the lean path is held to."""
     pairs = zip(looked, asked, strict=True)
-    found = (decide(place, a, ledger, deadlines, venue) for place, a in pairs)
+    found = (decide(place, a, live, deadlines, venue) for place, a in pairs)
     return [f for f in found if f is not None]
 
 
 def decide(
     place: Place,
     asked: Asked,
-    ledger: Ledger,
+    live: LiveItems,
     deadlines: Mapping[int, datetime | None],
     venue: Venue,
 ) -> Found | None:
@@ -546,22 +546,22 @@ def decide(
         if refused.code is not Code.BANQUET_NOT_OPEN:
             return None
         return Found(
-            place, six, asked.begins, asked.ends, Outcome.NOT_OPEN, None, (), refused.opens_at
+            place, six, asked.begins, asked.ends, Chance.NOT_OPEN, None, (), refused.opens_at
         )
     room, begins, ends = place.room, asked.begins, asked.ends
     start, end = asked.start, asked.end + room.turnover_min * _MINUTE
-    around = ledger.around(room.parts, start, end)
+    around = live.around(room.parts, start, end)
     if not around:
-        return Found(place, six, begins, ends, Outcome.FIRST, 1, (), None)
+        return Found(place, six, begins, ends, Chance.FIRST, 1, (), None)
     confirmed = tuple(sorted({x.hold_id for on in around for x in on if x.confirmed}))
     if confirmed:
-        return Found(place, six, begins, ends, Outcome.TAKEN, None, confirmed, None)
+        return Found(place, six, begins, ends, Chance.TAKEN, None, confirmed, None)
     rank = 1 + max(_depth(on, start, end) for on in around)
     ahead = tuple(sorted({x.hold_id for on in around for x in on if x.first}))
     if rank > venue.policy.max_rank:
         until = _until(ahead, deadlines)
-        return Found(place, six, begins, ends, Outcome.TAKEN, None, ahead, until)
-    outcome = Outcome.FIRST if rank == 1 else Outcome.SECOND
+        return Found(place, six, begins, ends, Chance.TAKEN, None, ahead, until)
+    outcome = Chance.FIRST if rank == 1 else Chance.SECOND
     until = None if rank == 1 else _until(ahead, deadlines)
     return Found(place, six, begins, ends, outcome, rank, ahead, until)
 

@@ -55,13 +55,13 @@ def span_counts(spans: Iterable[Span], tz: ZoneInfo, sign: int = 1) -> dict[tupl
     """How many of ``spans`` touch each (part, day), times ``sign`` (-1 for spans leaving)."""
     counts: dict[tuple[str, date], int] = {}
     for s in spans:
-        for key in part_days([s], tz):
+        for key in part_day_keys([s], tz):
             counts[key] = counts.get(key, 0) + sign
     return counts
 
 
 def touch(keys: Iterable[tuple[str, date]]) -> dict[tuple[str, date], int]:
-    """Ledger changes that only bump rows (their span counts stay)."""
+    """Part-day changes that only bump rows (their span counts stay)."""
     return dict.fromkeys(keys, 0)
 
 
@@ -73,8 +73,8 @@ def merge(*changes: dict[tuple[str, date], int]) -> dict[tuple[str, date], int]:
     return merged
 
 
-def part_days(spans: Iterable[Span], tz: ZoneInfo) -> list[tuple[str, date]]:
-    """The ledger rows to bump, sorted so every operation locks them in the same order.
+def part_day_keys(spans: Iterable[Span], tz: ZoneInfo) -> list[tuple[str, date]]:
+    """The part-day rows to bump, sorted so every operation locks them in the same order.
 
     Two spans that conflict share a part at some instant, hence that part's row for the local
     day of that instant: the row both operations bump.

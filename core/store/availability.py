@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from core.errors import StaleVenue
 from core.model import Venue
-from core.rules.search import Ledger, Live
+from core.rules.search import Live, LiveItems
 from core.rules.spans import MAX_SPAN
 
 # One statement whatever the range: a range scan of the span B-tree (venue, part, start) per
@@ -45,13 +45,13 @@ _SPANS = sa.text(
 
 def live_between(
     conn: sa.Connection, venue: Venue, parts: Iterable[str], lo: datetime, hi: datetime
-) -> tuple[Ledger, dict[int, datetime | None]]:
+) -> tuple[LiveItems, dict[int, datetime | None]]:
     """The live items on ``parts`` whose spans overlap ``[lo, hi)``, and the deadline of
     each hold with a blocking tentative item among them.
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """
-    return ledger_of(spans_between(conn, venue, parts, lo, hi), venue)
+    return live_items_of(spans_between(conn, venue, parts, lo, hi), venue)
 
 
 def spans_between(
@@ -64,9 +64,9 @@ def spans_between(
     return conn.execute(_SPANS, {**params, "max_span": MAX_SPAN}).all()
 
 
-def ledger_of(
+def live_items_of(
     rows: Sequence[Sequence[Any]], venue: Venue
-) -> tuple[Ledger, dict[int, datetime | None]]:
+) -> tuple[LiveItems, dict[int, datetime | None]]:
     """``spans_between``'s rows as ``live_between`` answers them (``StaleVenue`` too)."""
     if not rows or rows[0][0] != venue.revision:
         raise StaleVenue(venue.id)
@@ -82,7 +82,7 @@ def ledger_of(
         found.append(_new(Live, (hold_id, item, start, end, confirmed, first)))
         if first:
             deadlines[hold_id] = expires
-    return Ledger(by_part), deadlines
+    return LiveItems(by_part), deadlines
 
 
 _new = tuple.__new__  # a NamedTuple without its ``__new__``'s Python frame: thousands a read

@@ -247,7 +247,7 @@ class NewHold:
 
 # The enquiry (when new), the hold, its items, their span rows and its audit event in one
 # fixed statement (compiled once, prepared by psycopg). Ids come from the sequences here,
-# after the caller's ledger bump: one hold id (its arrival order) for all its items.
+# after the caller's part-day bump: one hold id (its arrival order) for all its items.
 _INSERT = sa.text(
     """
     WITH new_enquiry AS (

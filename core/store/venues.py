@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
-from core.errors import StaleVenue, VenueConflict
+from core.errors import NoSchema, StaleVenue, VenueConflict
 from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Status, Venue
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
@@ -106,18 +106,24 @@ def load(conn: sa.Connection, venue_id: str) -> Venue | None:
         rooms=dict(sorted(found.items(), key=lambda kv: (kv[1].position, kv[0]))),
         revision=row.revision,
         slots=slots_from_json(row.slots),
+        sales_channel=row.sales_channel,
+        language=row.language,
     )
 
 
 def ids(conn: sa.Connection) -> list[str]:
-    return list(conn.execute(sa.select(venues.c.id).order_by(venues.c.id)).scalars())
+    """The loaded venues' ids; ``NoSchema`` when the statement cannot run (no tables)."""
+    try:
+        return list(conn.execute(sa.select(venues.c.id).order_by(venues.c.id)).scalars())
+    except sa.exc.ProgrammingError as err:
+        raise NoSchema(str(err.orig or err)) from err
 
 
 def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
     """Insert or update a venue so that it matches ``venue``; rooms it no longer lists retire."""
     before = load(conn, venue.id)
     if before and before.timezone != venue.timezone and _has_live_holds(conn, venue.id):
-        # Holds and the part-day ledger are kept by venue-local day; a new zone would move them.
+        # Holds and the part-day rows are kept by venue-local day; a new zone would move them.
         raise VenueConflict(
             f"venue {venue.id!r} has live holds, so its time zone cannot change from "
             f"{before.timezone} to {venue.timezone}; release or cancel them first"
@@ -131,6 +137,8 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
             policy=policy_to_json(venue.policy),
             managers=sorted(venue.managers),
             slots=slots_to_json(venue.slots),
+            sales_channel=venue.sales_channel,
+            language=venue.language,
             revision=1,
             updated_at=now,
         )
@@ -142,6 +150,8 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
                 "policy": policy_to_json(venue.policy),
                 "managers": sorted(venue.managers),
                 "slots": slots_to_json(venue.slots),
+                "sales_channel": venue.sales_channel,
+                "language": venue.language,
                 "revision": venues.c.revision + 1,
                 "updated_at": now,
             },

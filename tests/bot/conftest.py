@@ -16,8 +16,8 @@ import sqlalchemy as sa
 
 from bot import ids
 from bot.app import BotApp
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from bot.workspaces import VenueResolver
 from cli import bootstrap
 from cli.settings import Settings
 from core.engine import HoldEngine

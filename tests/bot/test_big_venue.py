@@ -16,7 +16,7 @@ from bot.metadata import Meta
 from bot.views.hold_modal import MAX_MENU_ROOMS, hold_modal
 from core.engine import HoldEngine
 from core.model import Policy, Room, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import Harness, values
 from tests.support import factories
 from tests.support import slack_requests as sr
@@ -110,7 +110,7 @@ def test_app_home_with_many_holds_in_a_big_venue_stays_within_100_blocks(
             request(room=f"o{i:03d}", customer=f"{'長い名前' * 10}{i}様", salesperson=sr.USER_ID),
             now=NOW,
         )
-        assert isinstance(held, Requested)
+        assert isinstance(held, RequestAnswer)
     for i in range(20):  # waiting behind someone else's 1st hold
         bot.engine.request(bot.venue.id, request(room=f"r{i:03d}"), now=NOW)
         bot.engine.request(bot.venue.id, request(room=f"r{i:03d}", salesperson=sr.USER_ID), now=NOW)

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot import ids
 from core.model import Hold, Status
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import ENGLISH_USER, STRANGER, Harness, click, values
 from tests.support import slack_requests as sr
 from tests.support.factories import DAY, MANAGER, NOW, decision_dms, request, venue
@@ -159,7 +159,7 @@ def test_a_manager_may_act_on_someone_elses_hold(bot: Harness) -> None:
 
 def test_buttons_answer_in_the_clickers_language(bot: Harness) -> None:
     result = bot.engine.request(bot.venue.id, request(salesperson=ENGLISH_USER), now=bot.clock[0])
-    assert isinstance(result, Requested)
+    assert isinstance(result, RequestAnswer)
     _, channel, ts = take(bot, "佐藤様")  # any message with buttons will do for a stranger
     click(bot, ids.RELEASE, result.hold.id, channel=channel, ts=ts, user=STRANGER)
     bot.slack.wait_for("response_url")
@@ -173,7 +173,7 @@ def test_buttons_answer_in_the_clickers_language(bot: Harness) -> None:
 def test_a_crafted_button_value_or_another_venues_hold_changes_nothing(bot: Harness) -> None:
     other = bot.engine.save_venue(venue(), now=NOW)
     theirs = bot.engine.request(other.id, request(), now=NOW)
-    assert isinstance(theirs, Requested)
+    assert isinstance(theirs, RequestAnswer)
     _, channel, ts = take(bot, "佐藤様")
     message = bot.slack.message(channel, ts)
     for value, name in ((f"{theirs.hold.id}", "other"), ("12; DROP TABLE holds", "crafted")):

@@ -6,7 +6,7 @@ import json
 
 from bot import ids
 from core.model import Hold, Status
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import Harness
 from tests.support import slack_requests as sr
 from tests.support.factories import MANAGER, request
@@ -20,7 +20,7 @@ def reason(typed: str | None = "お客様のご都合で日程変更") -> dict[s
 def booked(bot: Harness) -> Hold:
     """A confirmed booking."""
     first = bot.engine.request(bot.venue.id, request(customer="本予約様"), now=bot.clock[0])
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     assert bot.engine.confirm(bot.venue.id, first.hold.id, actor=MANAGER, now=bot.clock[0]).ok
     return first.hold
 
@@ -86,7 +86,7 @@ def test_cancel_without_a_number_explains_itself(bot: Harness) -> None:
 
 def test_a_tentative_hold_is_not_cancelled_and_the_dialog_says_why(bot: Harness) -> None:
     tentative = bot.engine.request(bot.venue.id, request(room="sakura"), now=bot.clock[0])
-    assert isinstance(tentative, Requested)
+    assert isinstance(tentative, RequestAnswer)
     body = sr.slash_command(text=f"cancel {tentative.hold.id}", user_id=MANAGER)
     bot.post(body)
     dialog = bot.slack.wait_for("views.open")[0]

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from bot import ids
-from core.results import Requested
-from tests.bot.conftest import ENGLISH_USER, Harness
+from bot.web import Server, build_wsgi
+from core.engine import HoldEngine
+from core.model import Room, Slot
+from core.results import RequestAnswer
+from tests.bot.conftest import ENGLISH_USER, SECRET, Harness, unlinked_app
 from tests.support import slack_requests as sr
 from tests.support.factories import request
+from tests.support.slack_standin import SlackStandin
 
 
 def block(view: dict[str, Any], block_id: str) -> dict[str, Any]:
@@ -58,7 +63,7 @@ def test_hold_list_shows_my_live_holds_only_to_me(bot: Harness) -> None:
         bot.venue.id, request(customer="佐藤様", salesperson=sr.USER_ID), now=bot.clock[0]
     )
     bot.engine.request(bot.venue.id, request(room="sakura", customer="他人様"), now=bot.clock[0])
-    assert isinstance(mine, Requested)
+    assert isinstance(mine, RequestAnswer)
     body = sr.slash_command(text="list", response_url=bot.slack.response_url("list"))
     status, _, answer = bot.post(body)
     assert (status, answer) == (200, "")
@@ -121,3 +126,36 @@ def test_a_weekday_that_matches_opens_the_form_as_usual(bot: Harness) -> None:
     view_id = bot.command("鳳凰 5/15(土・先勝) 11:00-15:00 婚礼 山田様")
     date_block = block(bot.slack.view(view_id), ids.DATE)
     assert date_block["element"]["initial_date"] == "2027-05-15"
+
+
+def test_hold_help_shows_the_venues_own_rooms_kind_and_slot(bot: Harness) -> None:
+    """A venue with neither 鳳凰 nor 昼 is shown its own rooms and slot, never the demo's."""
+    rooms = {
+        "bara": Room("bara", "薔薇の間", frozenset({"B1", "B2"}), 60, 0),
+        "bara-a": Room("bara-a", "薔薇A", frozenset({"B1"}), 60, 1),
+        "garden": Room("garden", "ガーデン", frozenset({"G1"}), 30, 2),
+    }
+    slots = (Slot("ランチ", 11 * 60, 14 * 60),)
+    bot.engine.save_venue(replace(bot.venue, rooms=rooms, slots=slots), now=bot.clock[0])
+
+    said = json.loads(bot.post(sr.slash_command(text="help"))[2])["text"]
+    assert "`/hold 薔薇の間 5/15 11:00-15:00 婚礼 山田様`" in said
+    assert "`/hold 5/15 ガーデン 11:00-12:00 + 薔薇の間 12:30-15:30 婚礼 山田様`" in said
+    assert "`/hold free 10月 土日 大安 80名 ランチ`" in said
+    assert "`/hold 5/15 薔薇の間`" in said
+    assert "鳳凰" not in said and "昼" not in said and "チャペル" not in said
+    english = json.loads(bot.post(sr.slash_command(text="help", user_id=ENGLISH_USER))[2])
+    assert "`/hold 薔薇の間 5/15 11:00-15:00 wedding Yamada`" in english["text"]
+
+
+def test_hold_help_answers_in_a_workspace_without_a_venue(
+    engine: HoldEngine, slack: SlackStandin
+) -> None:
+    """No venue linked: help still answers, its examples in neutral words."""
+    app = unlinked_app(engine, slack)
+    with Server(build_wsgi(app, lambda: (True, {}))) as server:
+        body = sr.slash_command(text="help")
+        status, _, answer = sr.post(f"{server.url}/slack/events", body, SECRET)
+    assert status == 200
+    said = json.loads(answer)["text"]
+    assert "`/hold 部屋名 5/15 11:00-15:00 婚礼 山田様`" in said and "鳳凰" not in said

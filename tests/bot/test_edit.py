@@ -59,6 +59,7 @@ def test_the_preview_says_whether_it_keeps_its_place_and_a_shrink_keeps_it(
     assert (status, answer) == (200, {})
     posted = bot.slack.wait_for("chat.postMessage", posts + 1)[-1]
     assert "変更しました（順位はそのまま・1番手）" in posted.body["text"]
+    assert posted.body["text"].count(f"#{hold.id} ") == 1  # the hold said once, not twice
     now = hold_now(bot, hold.id)
     assert (now.rank, now.expires_at, now.version) == (1, hold.expires_at, hold.version + 1)
 

@@ -10,8 +10,8 @@ import pytest
 
 from bot import ids
 from bot.metadata import Meta
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
 from core.model import Status
 from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values

@@ -14,7 +14,7 @@ from bot import ids
 from bot.blocks import MAX_MESSAGE_BLOCKS
 from core.engine import HoldEngine
 from core.model import Slot, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from core.rules.rokuyo import rokuyo
 from tests.bot.conftest import ENGLISH_USER, Harness, values
 from tests.bot.test_home import open_home
@@ -67,7 +67,7 @@ def test_a_month_weekends_taian_and_guests_answer_by_date_with_hold_buttons(bot:
     held = bot.engine.request(
         bot.venue.id, factories.request(room="hoo-a", day=factories.DAY.replace(day=7)), now=NOW
     )
-    assert isinstance(held, Requested)
+    assert isinstance(held, RequestAnswer)
     reply = free(bot, "3月 土日 大安/友引 50名")
     assert reply["response_type"] == "ephemeral"
     lines = texts(reply["blocks"])
@@ -136,7 +136,7 @@ def test_a_results_button_opens_the_hold_form_filled_in(bot: Harness) -> None:
 
 def test_a_refused_submission_offers_alternatives_that_open_the_form(bot: Harness) -> None:
     taken = bot.engine.request(bot.venue.id, factories.request(room="hoo-a"), now=NOW)
-    assert isinstance(taken, Requested)
+    assert isinstance(taken, RequestAnswer)
     bot.engine.confirm(bot.venue.id, taken.hold.id, actor=MANAGER, now=NOW)
     view_id = bot.command("鳳凰A 3/10 11:00-15:00 婚礼 佐藤様")
     status, answer = bot.submit(view_id, values(room="hoo-a", customer="佐藤様"))
@@ -197,7 +197,7 @@ def test_a_search_in_december_for_next_october_shows_the_year(bot: Harness) -> N
     held = bot.engine.request(
         bot.venue.id, factories.request(room="hoo-a", day=date(2028, 10, 1)), now=bot.clock[0]
     )
-    assert isinstance(held, Requested)
+    assert isinstance(held, RequestAnswer)
     reply = free(bot, "10月 鳳凰A", name="december")
     lines = texts(reply["blocks"])
     days = [t for t in lines if t.startswith("*20")]

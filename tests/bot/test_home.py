@@ -8,15 +8,15 @@ from typing import Any
 
 from bot import ids
 from core.model import Status
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import STRANGER, Harness
 from tests.support import slack_requests as sr
 from tests.support.factories import SALES, request
 
 
-def take(bot: Harness, **fields: Any) -> Requested:
+def take(bot: Harness, **fields: Any) -> RequestAnswer:
     result = bot.engine.request(bot.venue.id, request(**fields), now=bot.clock[0])
-    assert isinstance(result, Requested), result
+    assert isinstance(result, RequestAnswer), result
     return result
 
 

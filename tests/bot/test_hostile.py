@@ -14,7 +14,7 @@ from bot import ids
 from bot.web import Server, build_wsgi
 from core.engine import HoldEngine
 from core.model import Status
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
 from tests.support import slack_requests as sr
 from tests.support.factories import MANAGER, request
@@ -52,7 +52,7 @@ def test_an_unverified_click_with_an_odd_timestamp_is_401_and_causes_nothing(
     bot: Harness, caplog: pytest.LogCaptureFixture, timestamp: str | None
 ) -> None:
     hold = bot.engine.request(bot.venue.id, request(salesperson=sr.USER_ID), now=bot.clock[0])
-    assert isinstance(hold, Requested)
+    assert isinstance(hold, RequestAnswer)
     before = bot.fingerprint()
     # A click on Release whose response_url points wherever the sender likes (here: at the
     # stand-in, so that any post to it would be seen).
@@ -219,7 +219,7 @@ def test_cancel_of_a_number_beyond_any_hold_id_says_there_is_no_such_hold(
 
 def test_cancel_accepts_full_width_digits(bot: Harness) -> None:
     first = bot.engine.request(bot.venue.id, request(customer="本予約様"), now=bot.clock[0])
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     assert bot.engine.confirm(bot.venue.id, first.hold.id, actor=MANAGER, now=bot.clock[0]).ok
     wide = str(first.hold.id).translate(str.maketrans("0123456789", "０１２３４５６７８９"))
     assert bot.post(sr.slash_command(text=f"取消 ＃{wide}", user_id=MANAGER))[0] == 200
@@ -322,7 +322,7 @@ def test_a_refusal_naming_a_hold_escapes_its_customer(bot: Harness) -> None:
     held = bot.engine.request(
         bot.venue.id, request(customer="<!here> 様", salesperson="U0SALES001"), now=bot.clock[0]
     )
-    assert isinstance(held, Requested)
+    assert isinstance(held, RequestAnswer)
     body = sr.block_actions(
         ids.RELEASE,
         str(held.hold.id),

@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from bot.workspaces import VenueResolver
 from cli import bootstrap
 from core.engine import HoldEngine
 from tests.bot.conftest import Harness, slack_settings, values

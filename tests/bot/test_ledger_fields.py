@@ -15,7 +15,7 @@ from bot.notices import render_notice
 from core.engine import HoldEngine
 from core.model import EventKind, Kind, Policy, Venue
 from core.notices import NoticeKind
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot import samples
 from tests.bot.conftest import Harness, values
 from tests.support import factories
@@ -131,7 +131,7 @@ def test_the_preview_says_a_hold_waits_because_of_turnover(bot: Harness) -> None
         made = bot.engine.request(
             bot.venue.id, request(start=start, end=end, salesperson=who), now=NOW
         )
-        assert isinstance(made, Requested)
+        assert isinstance(made, RequestAnswer)
     view_id = bot.command()
     bot.choose(view_id, values(start="16:30", end="20:00"), ids.ROOM)
     bot.slack.wait_for("views.update", 2)

@@ -11,7 +11,7 @@ import pytest
 from bot import ids
 from core.engine import HoldEngine
 from core.model import Hold, Room, Status, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import Harness, click, values
 from tests.bot.packages import block, choose, courier, row
 from tests.support import factories
@@ -57,7 +57,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
         factories.request(day=FIRST_DATE, customer="佐藤様", salesperson=factories.SALES),
         now=bot.clock[0],
     )
-    assert isinstance(sato, Requested)
+    assert isinstance(sato, RequestAnswer)
     t.does(f"(佐藤様 already holds 鳳凰の間 on 3/13 11:00–15:00 as 1st: #{sato.hold.id})")
 
     # 1. The quick form: three rooms joined by +, read into the modal with its preview.

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import ids
 from core.model import Hold, HoldRequest, ItemRequest, Status
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import ENGLISH_USER, Harness, click, values
 from tests.bot.packages import (
     add_row,
@@ -29,9 +29,9 @@ from tests.support.factories import DAY, SALES, minutes, request
 LATER = DAY + timedelta(days=7)
 
 
-def take(bot: Harness, req: HoldRequest) -> Requested:
+def take(bot: Harness, req: HoldRequest) -> RequestAnswer:
     result = bot.engine.request(bot.venue.id, req, now=bot.clock[0])
-    assert isinstance(result, Requested), result
+    assert isinstance(result, RequestAnswer), result
     return result
 
 

@@ -13,7 +13,7 @@ import pytest
 from bot import ids
 from core.engine import HoldEngine
 from core.model import Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from core.rules.rokuyo import rokuyo
 from core.venue_file import read_venue_file
 from tests.bot.conftest import Harness, values
@@ -49,7 +49,7 @@ def test_a_search_on_the_demo_venue_and_two_edits(bot: Harness) -> None:
         factories.request(room="hoo-east", day=taian[0], customer="佐藤様"),
         now=NOW,
     )
-    assert isinstance(taken, Requested)
+    assert isinstance(taken, RequestAnswer)
     t.does(f"(佐藤様 holds 鳳凰 東 on {taian[0]} 11:00–15:00 as 1st: #{taken.hold.id})")
     t.does("/hold free 10月 土日 大安 80名")
     reply = free(bot, "10月 土日 大安 80名")

@@ -11,7 +11,7 @@ from typing import Any
 from bot import ids
 from bot.metadata import Meta
 from core.model import Status
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.bot.conftest import Harness, values
 from tests.support import slack_requests as sr
 from tests.support.factories import request
@@ -133,7 +133,7 @@ def test_a_hold_for_another_salesperson_mentions_them_and_refreshes_both_homes(
 
 def test_second_in_line_is_posted_with_who_is_first(bot: Harness) -> None:
     first = bot.engine.request(bot.venue.id, request(customer="佐藤様"), now=bot.clock[0])
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     view_id = bot.command()
     bot.submit(view_id, values())
     post = bot.slack.wait_for("chat.postMessage")[0]

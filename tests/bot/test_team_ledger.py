@@ -9,7 +9,7 @@ from typing import Any
 
 from bot import ids
 from core.model import Kind
-from core.results import Requested
+from core.results import RequestAnswer
 from jobs.console import lines_of
 from tests.bot.conftest import Harness
 from tests.support import slack_requests as sr
@@ -18,10 +18,10 @@ from tests.support.factories import DAY, MANAGER, SALES, request
 SUZUKI = sr.USER_ID  # a salesperson who is not a manager
 
 
-def take(bot: Harness, **fields: Any) -> Requested:
+def take(bot: Harness, **fields: Any) -> RequestAnswer:
     now = fields.pop("now", bot.clock[0])
     result = bot.engine.request(bot.venue.id, request(**fields), now=now)
-    assert isinstance(result, Requested), result
+    assert isinstance(result, RequestAnswer), result
     return result
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from core.db import create_engine, database_url
 from core.engine import HoldEngine
 from core.model import HoldRequest, Venue
-from core.results import Code, Confirmed, Refused, Requested, Swept
+from core.results import Code, ConfirmAnswer, Refused, RequestAnswer, Swept
 from tests.support import bulk, factories, invariants
 from tests.support.factories import NOW, SALES, request
 
@@ -66,12 +66,12 @@ def truncate(db: sa.Engine) -> None:
 
 def run_trial(
     engine: HoldEngine, venue: Venue, reqs: list[HoldRequest]
-) -> list[Requested | Refused]:
+) -> list[RequestAnswer | Refused]:
     return race([lambda r=r: engine.request(venue.id, r, now=NOW) for r in reqs])
 
 
-def assert_one_first_one_second(results: list[Requested | Refused]) -> None:
-    ranks = sorted(r.rank for r in results if isinstance(r, Requested))
+def assert_one_first_one_second(results: list[RequestAnswer | Refused]) -> None:
+    ranks = sorted(r.rank for r in results if isinstance(r, RequestAnswer))
     codes = Counter(r.code for r in results if isinstance(r, Refused))
     assert ranks == [1, 2], f"accepted ranks {ranks}, refusals {dict(codes)}"
     assert codes == {Code.RANK_TOO_LOW: CONTENDERS - 2}
@@ -124,7 +124,7 @@ def test_confirm_racing_sweep_at_the_deadline(engine: HoldEngine, sa_engine: sa.
         venue = engine.save_venue(factories.venue(), now=NOW)
         first = engine.request(venue.id, request(day=date(2027, 4, 7)), now=NOW)
         second = engine.request(venue.id, request(day=date(2027, 4, 7)), now=NOW)
-        assert isinstance(first, Requested) and isinstance(second, Requested)
+        assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
         deadline = first.expires_at
         assert deadline is not None
         just_before = deadline - timedelta(milliseconds=1)
@@ -137,7 +137,7 @@ def test_confirm_racing_sweep_at_the_deadline(engine: HoldEngine, sa_engine: sa.
             ]
         )
         assert isinstance(swept, Swept)
-        if isinstance(confirm, Confirmed):
+        if isinstance(confirm, ConfirmAnswer):
             outcomes["confirmed"] += 1
             assert swept.expired == ()
             assert [h.id for h in confirm.released] == [second.hold.id]
@@ -158,15 +158,15 @@ def test_confirming_both_halves_at_once_releases_the_whole_room_once(
         a = engine.request(venue.id, request(room="hoo-a"), now=NOW)
         b = engine.request(venue.id, request(room="hoo-b"), now=NOW)
         whole = engine.request(venue.id, request(room="hoo"), now=NOW)
-        assert isinstance(a, Requested) and isinstance(b, Requested)
-        assert isinstance(whole, Requested) and whole.rank == 2
+        assert isinstance(a, RequestAnswer) and isinstance(b, RequestAnswer)
+        assert isinstance(whole, RequestAnswer) and whole.rank == 2
         results = race(
             [
                 lambda v=venue, h=a.hold.id: engine.confirm(v.id, h, actor=SALES, now=NOW),
                 lambda v=venue, h=b.hold.id: engine.confirm(v.id, h, actor=SALES, now=NOW),
             ]
         )
-        assert all(isinstance(r, Confirmed) for r in results)
+        assert all(isinstance(r, ConfirmAnswer) for r in results)
         lost = [n for n in engine.notices(venue.id) if n.kind == "lost"]
         assert [n.hold_id for n in lost] == [whole.hold.id]
         invariants.check(sa_engine, venue)
@@ -180,7 +180,7 @@ def test_whole_room_and_adjacent_part_confirm_together(
         venue = engine.save_venue(factories.venue(), now=NOW)
         whole = engine.request(venue.id, request(room="hoo", start="10:00", end="14:00"), now=NOW)
         part = engine.request(venue.id, request(room="hoo-a", start="15:00", end="18:00"), now=NOW)
-        assert isinstance(whole, Requested) and isinstance(part, Requested)
+        assert isinstance(whole, RequestAnswer) and isinstance(part, RequestAnswer)
         assert (whole.rank, part.rank) == (1, 1)
         results = race(
             [
@@ -188,7 +188,7 @@ def test_whole_room_and_adjacent_part_confirm_together(
                 lambda v=venue, h=part.hold.id: engine.confirm(v.id, h, actor=SALES, now=NOW),
             ]
         )
-        assert all(isinstance(r, Confirmed) for r in results)
+        assert all(isinstance(r, ConfirmAnswer) for r in results)
         invariants.check(sa_engine, venue)
 
 
@@ -199,14 +199,14 @@ def test_confirm_racing_a_new_request_never_leaves_it_behind_a_confirmed_hold(
     for _ in range(30):
         venue = engine.save_venue(factories.venue(), now=NOW)
         whole = engine.request(venue.id, request(room="hoo"), now=NOW)
-        assert isinstance(whole, Requested)
+        assert isinstance(whole, RequestAnswer)
         confirmed, late = race(
             [
                 lambda v=venue, h=whole.hold.id: engine.confirm(v.id, h, actor=SALES, now=NOW),
                 lambda v=venue: engine.request(v.id, request(room="hoo-b"), now=NOW),
             ]
         )
-        assert isinstance(confirmed, Confirmed)
+        assert isinstance(confirmed, ConfirmAnswer)
         if isinstance(late, Refused):
             assert late.code is Code.CONFIRMED_CONFLICT
             seen["refused"] += 1
@@ -222,7 +222,7 @@ def test_final_gate_refuses_an_overlapping_blocking_row_written_behind_the_engin
 ) -> None:
     first = engine.request(venue.id, request(room="hoo"), now=NOW)
     other = engine.request(venue.id, request(room="hoo-a", start="18:00", end="20:00"), now=NOW)
-    assert isinstance(first, Requested) and isinstance(other, Requested)
+    assert isinstance(first, RequestAnswer) and isinstance(other, RequestAnswer)
     with pytest.raises(IntegrityError) as caught, sa_engine.begin() as conn:
         # Move the other 1st hold's span onto the first one's, as a buggy writer might.
         conn.execute(
@@ -255,7 +255,7 @@ def test_admission_queues_same_slot_requests_and_keeps_the_outcome(
         assert sorted(outcomes)[-1][1] == 1 and len(outcomes) == CONTENDERS, outcomes
         assert [o for o, _ in outcomes].count("ok") >= 2  # the two holds were written
         seen += [o for o, _ in outcomes].count("seen")
-        first = next(r.hold.id for r in results if isinstance(r, Requested) and r.rank == 1)
+        first = next(r.hold.id for r in results if isinstance(r, RequestAnswer) and r.rank == 1)
         for refused in (r for r in results if isinstance(r, Refused)):
             assert first in {h.id for h in refused.holders}, refused
         invariants.check(sa_engine, venue)
@@ -276,9 +276,11 @@ def test_twin_submissions_of_one_key_make_one_hold_and_one_answer(
         req = request()
         submit = partial(engine.request, venue.id, req, now=NOW, idempotency_key=f"V{trial}")
         results = race([submit] * CONTENDERS)
-        answers = {(r.hold.id, r.rank, r.expires_at) for r in results if isinstance(r, Requested)}
+        answers = {
+            (r.hold.id, r.rank, r.expires_at) for r in results if isinstance(r, RequestAnswer)
+        }
         assert len(answers) == 1 and len(results) == CONTENDERS, results
-        assert [r.replayed for r in results if isinstance(r, Requested)].count(False) == 1
+        assert [r.replayed for r in results if isinstance(r, RequestAnswer)].count(False) == 1
         holds = engine.holds(venue.id)
         assert not isinstance(holds, Refused) and len(holds) == 2
         invariants.check(db, venue)

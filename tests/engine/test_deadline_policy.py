@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from core.engine import HoldEngine
 from core.model import Kind, Policy, Status
-from core.results import Extended, Released, Requested, Swept
+from core.results import ExtendAnswer, ReleaseAnswer, RequestAnswer, Swept
 from tests.support import factories
 from tests.support.factories import JST, SALES, request
 
@@ -25,24 +25,24 @@ def test_first_deadline_extension_promotion_and_sweep_follow_the_venues_policy(
     venue = engine.save_venue(factories.venue(POLICY), now=at(2, 25, 10))
     # Thursday 10:00 + 3 days = Sunday: lands at 19:00
     first = engine.request(venue.id, request(kind=Kind.BANQUET), now=at(2, 25, 10))
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     assert first.expires_at == at(2, 28, 19)
     assert first.hold.expires_at == at(2, 28, 19)
     second = engine.request(
         venue.id, request(kind=Kind.BANQUET, salesperson=OTHER), now=at(2, 25, 11)
     )
-    assert isinstance(second, Requested) and second.rank == 2
+    assert isinstance(second, RequestAnswer) and second.rank == 2
 
-    # Extended from Sunday 19:00 by 3 days: Wednesday is closed, so Thursday 19:00
+    # ExtendAnswer from Sunday 19:00 by 3 days: Wednesday is closed, so Thursday 19:00
     extended = engine.extend(venue.id, first.hold.id, actor=SALES, now=at(2, 26, 9))
-    assert isinstance(extended, Extended)
+    assert isinstance(extended, ExtendAnswer)
     assert extended.hold.expires_at == at(3, 4, 19)
     told = [n for n in engine.notices(venue.id) if n.kind == "extended"]
     assert datetime.fromisoformat(told[0].payload["ahead"]["expires_at"]) == at(3, 4, 19)
 
-    # Released on Sunday 11:00: the 2nd moves up, 3 days on is Wednesday → Thursday 19:00
+    # ReleaseAnswer on Sunday 11:00: the 2nd moves up, 3 days on is Wednesday → Thursday 19:00
     released = engine.release(venue.id, first.hold.id, actor=SALES, now=at(2, 28, 11))
-    assert isinstance(released, Released)
+    assert isinstance(released, ReleaseAnswer)
     (promoted,) = released.promoted
     assert promoted.id == second.hold.id and promoted.expires_at == at(3, 4, 19)
     stored = engine.hold(venue.id, second.hold.id)
@@ -60,7 +60,7 @@ def test_first_deadline_extension_promotion_and_sweep_follow_the_venues_policy(
 def test_a_venue_without_the_policy_counts_to_the_minute(engine: HoldEngine) -> None:
     venue = engine.save_venue(factories.venue(), now=at(2, 25, 10))
     first = engine.request(venue.id, request(kind=Kind.BANQUET), now=at(2, 28, 10, 31))
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     assert first.expires_at == at(3, 3, 10, 31)  # a Wednesday, to the minute
 
 

@@ -16,7 +16,7 @@ from core.diary.model import DiaryRange, DiaryRead, Style, View
 from core.diary.words import Words
 from core.engine import HoldEngine
 from core.model import Hold, Kind, Slot, Status, Venue
-from core.results import Refused, Requested
+from core.results import Refused, RequestAnswer
 from tests.engine.test_team_ledger import statements
 from tests.support import factories
 from tests.support.factories import DAY, NOW, SALES, request
@@ -24,8 +24,8 @@ from tests.support.factories import DAY, NOW, SALES, request
 OTHER = "U0SALES002"
 
 
-def held(result: Requested | Refused) -> Requested:
-    assert isinstance(result, Requested), result
+def held(result: RequestAnswer | Refused) -> RequestAnswer:
+    assert isinstance(result, RequestAnswer), result
     return result
 
 

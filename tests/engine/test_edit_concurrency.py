@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.model import HoldEdit, Venue
-from core.results import Code, Edited, Refused, Requested
+from core.results import Code, EditAnswer, Refused, RequestAnswer
 from tests.engine.test_concurrency import race
 from tests.engine.test_package_concurrency import deadlocks
 from tests.support import factories, invariants
@@ -32,14 +32,14 @@ def empty(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
     db.dispose()
 
 
-def venue_with_first(engine: HoldEngine) -> tuple[Venue, Requested]:
+def venue_with_first(engine: HoldEngine) -> tuple[Venue, RequestAnswer]:
     venue = engine.save_venue(factories.venue(), now=NOW)
     first = engine.request(venue.id, request(room="hoo", start="11:00", end="15:00"), now=NOW)
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     return venue, first
 
 
-def edit_of(first: Requested, **fields: int | str) -> HoldEdit:
+def edit_of(first: RequestAnswer, **fields: int | str) -> HoldEdit:
     return HoldEdit(hold_id=first.hold.id, version=first.hold.version, actor=SALES, **fields)  # type: ignore[arg-type]
 
 
@@ -66,7 +66,7 @@ def one_wins(engine: HoldEngine, db: sa.Engine, edits: tuple[dict[str, int | str
     venue, first = venue_with_first(engine)
     calls = [lambda e=e: engine.edit(venue.id, edit_of(first, **e), now=NOW) for e in edits]
     answers = race(calls)
-    won = [a for a in answers if isinstance(a, Edited)]
+    won = [a for a in answers if isinstance(a, EditAnswer)]
     lost = [a for a in answers if isinstance(a, Refused)]
     assert len(won) == 1, answers
     assert [a.code for a in lost] == [Code.STALE_VERSION], answers
@@ -96,8 +96,8 @@ def shrink_and_request(engine: HoldEngine, db: sa.Engine) -> int:
             lambda: engine.request(venue.id, asked, now=NOW),
         ]
     )
-    assert isinstance(edited, Edited) and edited.kept_place, edited
-    assert isinstance(requested, Requested), requested
+    assert isinstance(edited, EditAnswer) and edited.kept_place, edited
+    assert isinstance(requested, RequestAnswer), requested
     live = {h.id: h for h in invariants.check(db, venue)}
     assert live[requested.hold.id].rank == 1 and live[requested.hold.id].expires_at
     assert live[first.hold.id].rank == 1
@@ -128,8 +128,8 @@ def swap_and_requests(engine: HoldEngine, db: sa.Engine) -> None:
             lambda: engine.request(venue.id, hoo, now=NOW),
         ]
     )
-    assert isinstance(edited, Edited) and not edited.kept_place, edited
-    assert isinstance(took, Requested) and isinstance(freed, Requested)
+    assert isinstance(edited, EditAnswer) and not edited.kept_place, edited
+    assert isinstance(took, RequestAnswer) and isinstance(freed, RequestAnswer)
     live = {h.id: h for h in invariants.check(db, venue)}
     assert first.hold.id not in live
     assert live[freed.hold.id].rank == 1

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from core.engine import HoldEngine
 from core.model import HoldEdit, ItemRequest, Status, Venue
-from core.results import Code, Edited, EditPlan, Refused
+from core.results import Code, EditAnswer, EditPlan, Refused
 from tests.engine.test_operations import accepted, footprint, refused
 from tests.support import invariants
 from tests.support.factories import JST, MANAGER, NOW, SALES, later, minutes, request
@@ -35,8 +35,8 @@ def at(instant: datetime) -> str:
     return instant.astimezone(JST).strftime("%H:%M")
 
 
-def edited(result: Edited | Refused) -> Edited:
-    assert isinstance(result, Edited), result
+def edited(result: EditAnswer | Refused) -> EditAnswer:
+    assert isinstance(result, EditAnswer), result
     return result
 
 

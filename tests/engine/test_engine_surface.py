@@ -16,7 +16,7 @@ from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable, UnknownVenue
 from core.model import Venue
-from core.results import Code, Refused, Requested
+from core.results import Code, Refused, RequestAnswer
 from core.rules import calendar, lunisolar
 from core.rules.rokuyo import rokuyo
 from core.store import holds
@@ -99,7 +99,7 @@ def test_a_request_reaches_its_insert_in_few_frames(
     monkeypatch.setattr(holds, "insert", recorded)
     for key in (None, "view-1"):
         answer = engine.request(venue.id, request(), now=NOW, idempotency_key=key)
-        assert isinstance(answer, Requested)
+        assert isinstance(answer, RequestAnswer)
         venue = engine.save_venue(factories.venue(), now=NOW)  # an empty slot for the next
     for stack in stacks:
         entry = max(
@@ -119,11 +119,11 @@ def test_a_replayed_answer_warns_of_the_same_customer_as_the_first_did(
     (the same customer elsewhere) follow it as they follow a commit."""
     elsewhere = engine.request(venue.id, request(room="sakura", customer="山田様"), now=NOW)
     ahead = engine.request(venue.id, request(customer="佐藤様"), now=NOW)
-    assert isinstance(elsewhere, Requested) and isinstance(ahead, Requested)
+    assert isinstance(elsewhere, RequestAnswer) and isinstance(ahead, RequestAnswer)
     twin = request(customer="山田様")
     first = engine.request(venue.id, twin, now=NOW, idempotency_key="V1")
     again = engine.request(venue.id, twin, now=NOW, idempotency_key="V1")
-    assert isinstance(first, Requested) and isinstance(again, Requested)
+    assert isinstance(first, RequestAnswer) and isinstance(again, RequestAnswer)
     assert (first.rank, again.rank, again.replayed) == (2, 2, True)
     assert [h.id for w in first.warnings for h in w.holds] == [elsewhere.hold.id]
     assert again.warnings == first.warnings
@@ -203,7 +203,7 @@ def test_a_full_lines_refusal_names_the_holds_in_its_way_as_they_stand_after_its
     are read after, outside its turn, and one that left in between is not named."""
     first = engine.request(venue.id, request(customer="山田様"), now=NOW)
     second = engine.request(venue.id, request(customer="佐藤様", salesperson="U0SECOND"), now=NOW)
-    assert isinstance(first, Requested) and isinstance(second, Requested)
+    assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
     levels: list[str] = []
     get_many = holds.get_many
 

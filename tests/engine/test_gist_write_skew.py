@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
 from core.db import database_url
-from core.store import ledger
+from core.store import part_days
 from core.uow import sqlstate
 
 K = "[100000,100001)"  # beyond every key the index holds
@@ -63,7 +63,7 @@ def interleave(db: sa.Engine, *, with_ledger: bool) -> tuple[list[str], int]:
         for name, conn, tx in (("s1", s1, t1), ("s2", s2, t2)):
             try:
                 if with_ledger:
-                    ledger.bump(conn, VENUE, {("A1", date(2027, 3, 10)): 1})
+                    part_days.bump(conn, VENUE, {("A1", date(2027, 3, 10)): 1})
                 conn.execute(INSERT, {"k": K})
                 tx.commit()
                 log.append(f"{name} committed")

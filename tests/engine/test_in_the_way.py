@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.engine import HoldEngine
 from core.model import Status
-from core.results import Code, Preview, Refused, Requested
+from core.results import Code, Preview, Refused, RequestAnswer
 from tests.support import factories
 from tests.support.factories import NOW, request
 
@@ -22,7 +22,7 @@ def test_the_third_is_told_the_first_and_the_second_and_turnover_is_said(
     second = engine.request(
         venue.id, request(start="12:00", end="15:30", salesperson=SECOND), now=NOW
     )
-    assert isinstance(first, Requested) and isinstance(second, Requested)
+    assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
     assert second.rank == 2
 
     # 16:30-20:00 overlaps no event; the 2nd's 15:30 end + 90 min turnover reaches 17:00
@@ -34,7 +34,7 @@ def test_the_third_is_told_the_first_and_the_second_and_turnover_is_said(
         (second.hold.id, 2, 90)
     ]
     queued = engine.request(venue.id, later, now=NOW)
-    assert isinstance(queued, Requested) and queued.rank == 2
+    assert isinstance(queued, RequestAnswer) and queued.rank == 2
     assert [(w.hold.id, w.turnover_min) for w in queued.in_way] == [(second.hold.id, 90)]
 
     # a third for the same time: refused, naming the 1st AND the 2nd (and not the one at 16:30)
@@ -51,7 +51,7 @@ def test_the_third_is_told_the_first_and_the_second_and_turnover_is_said(
 def test_turnover_after_a_confirmed_hold_is_said_in_its_refusal(engine: HoldEngine) -> None:
     venue = engine.save_venue(factories.venue(rooms=factories.rooms(hoo=90)), now=NOW)
     booked = engine.request(venue.id, request(start="11:00", end="15:00"), now=NOW)
-    assert isinstance(booked, Requested)
+    assert isinstance(booked, RequestAnswer)
     engine.confirm(venue.id, booked.hold.id, actor=factories.SALES, now=NOW)
     # ends 15:00 + 90 = 16:30: a 16:00 start meets only the turnover
     refused = engine.request(venue.id, request(start="16:00", end="19:00"), now=NOW)

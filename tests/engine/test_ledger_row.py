@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from core.engine import HoldEngine
 from core.model import EventKind, Kind, Outcome, Policy, Status, Venue
 from core.operations.request import request_hash
-from core.results import Code, Confirmed, Refused, Released, Requested
+from core.results import Code, ConfirmAnswer, Refused, ReleaseAnswer, RequestAnswer
 from tests.support import factories, invariants
 from tests.support.factories import NOW, SALES, request
 
@@ -36,7 +36,7 @@ def test_a_hold_carries_its_kind_guests_contact_and_note(engine: HoldEngine) -> 
         request(kind="nijikai", note="乾杯酒は持ち込み"), guests=40, contact="090-1111-2222"
     )
     made = engine.request(venue.id, asked, now=NOW)
-    assert isinstance(made, Requested)
+    assert isinstance(made, RequestAnswer)
     stored = engine.hold(venue.id, made.hold.id)
     for hold in (made.hold, stored):
         assert not isinstance(hold, Refused)
@@ -52,7 +52,7 @@ def test_the_class_of_a_kind_decides_the_banquet_window(engine: HoldEngine) -> N
     refused = engine.request(venue.id, request(kind="nijikai", day=SATURDAY), now=NOW)
     assert isinstance(refused, Refused) and refused.code is Code.BANQUET_NOT_OPEN
     wedding = engine.request(venue.id, request(kind="wedding", day=SATURDAY), now=NOW)
-    assert isinstance(wedding, Requested)
+    assert isinstance(wedding, RequestAnswer)
 
 
 def test_a_kind_the_venue_does_not_have_is_refused_with_the_kinds_it_has(
@@ -66,7 +66,7 @@ def test_a_kind_the_venue_does_not_have_is_refused_with_the_kinds_it_has(
     # at a venue without [[kinds]], the defaults still work
     plain = engine.save_venue(factories.venue(), now=NOW)
     for kind in ("wedding", "banquet"):
-        assert isinstance(engine.request(plain.id, request(kind=kind), now=NOW), Requested)
+        assert isinstance(engine.request(plain.id, request(kind=kind), now=NOW), RequestAnswer)
     with sa_engine.connect() as conn:
         count = conn.execute(
             sa.text("SELECT count(*) FROM holds WHERE venue_id = :v"), {"v": venue.id}
@@ -96,7 +96,7 @@ def test_a_candidate_date_takes_its_enquirys_kind_and_brings_new_guests(
     first = engine.request(
         venue.id, replace(request(kind="nijikai"), guests=30, contact="幹事 090"), now=NOW
     )
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     joined = replace(
         request(day=date(2027, 3, 11), kind=""),
         customer="",
@@ -104,7 +104,7 @@ def test_a_candidate_date_takes_its_enquirys_kind_and_brings_new_guests(
         guests=45,
     )
     second = engine.request(venue.id, joined, now=NOW)
-    assert isinstance(second, Requested), second
+    assert isinstance(second, RequestAnswer), second
     assert (second.hold.kind_id, second.hold.guests, second.hold.contact) == (
         "nijikai",
         45,
@@ -124,23 +124,23 @@ def test_withdrawn_lost_and_other_date_chosen_are_told_apart(
 ) -> None:
     venue = kinds_venue(engine)
     withdrawn = engine.request(venue.id, request(room="sakura"), now=NOW)
-    assert isinstance(withdrawn, Requested)
+    assert isinstance(withdrawn, RequestAnswer)
     done = engine.release(venue.id, withdrawn.hold.id, actor=SALES, now=NOW)
-    assert isinstance(done, Released)
+    assert isinstance(done, ReleaseAnswer)
     assert (done.hold.status, done.hold.outcome) == (Status.RELEASED, Outcome.WITHDRAWN)
 
     winner = engine.request(venue.id, request(), now=NOW)
     loser = engine.request(venue.id, request(salesperson=OTHER), now=NOW)
-    assert isinstance(winner, Requested) and isinstance(loser, Requested)
+    assert isinstance(winner, RequestAnswer) and isinstance(loser, RequestAnswer)
     other_date = replace(
         request(day=date(2027, 3, 12), kind=""),
         customer="",
         enquiry_id=winner.hold.enquiry_id,
     )
     candidate = engine.request(venue.id, other_date, now=NOW)
-    assert isinstance(candidate, Requested)
+    assert isinstance(candidate, RequestAnswer)
     confirmed = engine.confirm(venue.id, winner.hold.id, actor=SALES, now=NOW)
-    assert isinstance(confirmed, Confirmed)
+    assert isinstance(confirmed, ConfirmAnswer)
     by_id = {h.id: h.outcome for h in confirmed.released}
     assert by_id == {loser.hold.id: Outcome.LOST, candidate.hold.id: Outcome.OTHER_DATE_CHOSEN}
     stored = {h.id: h.outcome for h in engine.holds(venue.id)}

@@ -12,10 +12,10 @@ import sqlalchemy as sa
 
 from core.engine import HoldEngine
 from core.model import ItemRequest, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from core.rules.requests import Checked, check_request
 from core.rules.spans import span_counts
-from core.store import holds, ledger
+from core.store import holds, part_days
 from tests.support import factories, invariants
 from tests.support.factories import NOW, request
 
@@ -52,7 +52,7 @@ def assert_bump_answers_the_span_rows(sa_engine: sa.Engine, venue: Venue) -> int
         with sa_engine.connect() as raw:
             conn = raw.execution_options(isolation_level="SERIALIZABLE")
             with conn.begin() as tx:
-                bumped = ledger.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
+                bumped = part_days.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
                 read = holds.occupants(conn, venue, checked.spans)
                 assert bumped.occupants(checked.spans) == read, checked.spans
                 seen += len(read)
@@ -76,7 +76,7 @@ def test_the_bump_answers_what_is_in_the_way_through_every_change(
         answer = engine.request(
             venue.id, request(room=room, day=DAY, start=start, end=end), now=NOW
         )
-        assert isinstance(answer, Requested)
+        assert isinstance(answer, RequestAnswer)
         made.append(answer.hold)
     assert assert_bump_answers_the_span_rows(sa_engine, venue) > 0
     invariants.check(sa_engine, venue)

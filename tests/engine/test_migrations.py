@@ -11,18 +11,20 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from cli import migrate
 from core.db import create_engine, database_url
 from core.engine import HoldEngine
 from core.model import EventKind, ItemRequest, Kind, Outcome, Policy, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from core.store.schema import metadata
 from migrations import MigrationRefused
 from tests.support import factories, invariants
 from tests.support.factories import NOW
 
-HEAD = "0007_part_day_dates"  # the newest revision in migrations/versions
+HEAD = "0009_calendar_feeds"  # the newest revision in migrations/versions
 
 
 def tables(url: str) -> set[str]:
@@ -36,9 +38,20 @@ def tables(url: str) -> set[str]:
 def test_migrations_match_the_schema_the_code_uses(db_url: str) -> None:
     engine = sa.create_engine(database_url(db_url))
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        diff = compare_metadata(MigrationContext.configure(conn), with_slack_stores())
     engine.dispose()
     assert diff == []
+
+
+def with_slack_stores() -> sa.MetaData:
+    """osae's tables and those slack_sdk's SQLAlchemy stores use (0008 makes them)."""
+    both = sa.MetaData()
+    for table in metadata.tables.values():
+        table.to_metadata(both)
+    SQLAlchemyInstallationStore.build_bots_table(both, "slack_bots")
+    SQLAlchemyInstallationStore.build_installations_table(both, "slack_installations")
+    SQLAlchemyOAuthStateStore.build_oauth_states_table(both, "slack_oauth_states")
+    return both
 
 
 def test_downgrade_to_base_and_upgrade_again(fresh_db: str) -> None:
@@ -161,10 +174,13 @@ def at_0001(fresh_db: str) -> Iterator[tuple[str, sa.Engine, Venue]]:
     with db.begin() as conn:
         conn.execute(sa.text("ALTER TABLE rooms ADD COLUMN capacity integer"))
         conn.execute(sa.text("ALTER TABLE venues ADD COLUMN slots jsonb DEFAULT '[]'"))
+        conn.execute(sa.text("ALTER TABLE venues ADD COLUMN sales_channel text"))
+        conn.execute(sa.text("ALTER TABLE venues ADD COLUMN language text"))
     venue = HoldEngine(db).save_venue(factories.venue(), now=NOW)
     with db.begin() as conn:
         conn.execute(sa.text("ALTER TABLE rooms DROP COLUMN capacity"))
         conn.execute(sa.text("ALTER TABLE venues DROP COLUMN slots"))
+        conn.execute(sa.text("ALTER TABLE venues DROP COLUMN sales_channel, DROP COLUMN language"))
     db.dispose()
     migrate.downgrade(fresh_db, "0001")
     db = create_engine(fresh_db, pool_size=2)
@@ -214,7 +230,7 @@ def test_upgrading_keeps_every_hold_rank_deadline_and_span(
     released = engine.release(venue.id, first, actor="U0SALES001", now=NOW)
     assert [h.id for h in released.promoted] == [second]  # type: ignore[union-attr]
     new = engine.request(venue.id, factories.request(room="sakura", customer="ヤマダ"), now=NOW)
-    assert isinstance(new, Requested)
+    assert isinstance(new, RequestAnswer)
     assert new.hold.id > max(h["id"] for h in old)
     assert new.hold.enquiry_id > max(h["id"] for h in old)
     assert [h.id for w in new.warnings for h in w.holds] == [old[-1]["id"]]
@@ -238,7 +254,7 @@ def test_downgrading_restores_single_holds_and_refuses_packages(
         factories.request(room="hoo", day=date(2027, 3, 12)),
         also=(ItemRequest("chapel", 600, 630),),
     )
-    assert isinstance(HoldEngine(db).request(venue.id, package, now=NOW), Requested)
+    assert isinstance(HoldEngine(db).request(venue.id, package, now=NOW), RequestAnswer)
     before = rows(db, "SELECT * FROM hold_items ORDER BY hold_id, item_no")
     with pytest.raises(MigrationRefused, match="1 hold\\(s\\) have several rooms"):
         migrate.downgrade(url, "0001")
@@ -257,8 +273,8 @@ def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they
         engine.request(venue.id, factories.request(room=room), now=NOW)
         for room in ("hoo", "hoo", "sakura")
     )
-    assert isinstance(won, Requested) and isinstance(lost, Requested)
-    assert isinstance(gone, Requested)
+    assert isinstance(won, RequestAnswer) and isinstance(lost, RequestAnswer)
+    assert isinstance(gone, RequestAnswer)
     engine.release(venue.id, gone.hold.id, actor=factories.SALES, now=NOW)
     engine.confirm(venue.id, won.hold.id, actor=factories.SALES, now=NOW)
     before = {h.id: h.outcome for h in engine.holds(venue.id)}
@@ -273,7 +289,7 @@ def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they
     kinds = (*Policy().kinds, EventKind("nijikai", "二次会", Kind.BANQUET))
     venue = engine.save_venue(replace(venue, policy=Policy(kinds=kinds)), now=NOW)
     made = engine.request(venue.id, factories.request(room="chapel", kind="nijikai"), now=NOW)
-    assert isinstance(made, Requested)
+    assert isinstance(made, RequestAnswer)
     with pytest.raises(MigrationRefused, match="1 enquiry\\(ies\\) carry a venue kind"):
         migrate.downgrade(fresh_db, "0004_search")
     assert migrate.current(fresh_db) == HEAD

@@ -14,15 +14,15 @@ from core.errors import VenueConflict
 from core.model import ItemRequest, Kind, Policy, Room, Status, Venue
 from core.notices import QUEUED_RECIPIENT
 from core.results import (
-    Cancelled,
+    CancelAnswer,
     Code,
-    Confirmed,
+    ConfirmAnswer,
     ConfirmPlan,
-    Extended,
+    ExtendAnswer,
     Preview,
     Refused,
-    Released,
-    Requested,
+    ReleaseAnswer,
+    RequestAnswer,
 )
 from tests.support import factories
 from tests.support.factories import MANAGER, NOW, SALES, decision_dms, later, request
@@ -32,8 +32,8 @@ STRANGER = "U0STRANGER"
 LATER = date(2027, 4, 14)
 
 
-def accepted(result: Requested | Refused) -> Requested:
-    assert isinstance(result, Requested), result
+def accepted(result: RequestAnswer | Refused) -> RequestAnswer:
+    assert isinstance(result, RequestAnswer), result
     return result
 
 
@@ -208,15 +208,15 @@ def test_who_may_act(engine: HoldEngine, venue: Venue) -> None:
     assert stranger.hold is not None and stranger.hold.salesperson == SALES
     refused(engine.extend(venue.id, mine.hold.id, actor=STRANGER, now=NOW), Code.NOT_AUTHORIZED)
     refused(engine.confirm(venue.id, mine.hold.id, actor=STRANGER, now=NOW), Code.NOT_AUTHORIZED)
-    assert isinstance(engine.extend(venue.id, mine.hold.id, actor=OTHER, now=NOW), Extended)
+    assert isinstance(engine.extend(venue.id, mine.hold.id, actor=OTHER, now=NOW), ExtendAnswer)
     confirmed = engine.confirm(venue.id, mine.hold.id, actor=MANAGER, now=NOW)
-    assert isinstance(confirmed, Confirmed)
+    assert isinstance(confirmed, ConfirmAnswer)
     refused(engine.cancel(venue.id, mine.hold.id, actor=SALES, now=NOW), Code.NOT_AUTHORIZED)
 
 
 def test_a_second_click_says_what_already_happened(engine: HoldEngine, venue: Venue) -> None:
     hold = accepted(engine.request(venue.id, request(), now=NOW)).hold
-    assert isinstance(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), Confirmed)
+    assert isinstance(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), ConfirmAnswer)
     again = refused(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), Code.ALREADY_DECIDED)
     assert again.hold is not None and again.hold.status is Status.CONFIRMED
     refused(engine.release(venue.id, hold.id, actor=SALES, now=NOW), Code.ALREADY_DECIDED)
@@ -228,7 +228,7 @@ def test_extend_moves_the_deadline_once_and_tells_the_next_in_line(
     first = accepted(engine.request(venue.id, request(day=LATER, kind=Kind.BANQUET), now=NOW))
     second = accepted(engine.request(venue.id, request(day=LATER, salesperson=OTHER), now=NOW))
     done = engine.extend(venue.id, first.hold.id, actor=SALES, now=later(days=1))
-    assert isinstance(done, Extended)
+    assert isinstance(done, ExtendAnswer)
     assert done.hold.expires_at == NOW + timedelta(days=6)  # 3 days, then 3 more
     assert done.hold.extensions_used == 1
     assert [h.id for h in done.notified] == [second.hold.id]
@@ -247,7 +247,7 @@ def test_an_extension_never_passes_the_event_start(engine: HoldEngine) -> None:
     venue = engine.save_venue(factories.venue(Policy(max_extensions=3)), now=NOW)
     soon = accepted(engine.request(venue.id, request(day=date(2027, 3, 12)), now=NOW))
     done = engine.extend(venue.id, soon.hold.id, actor=SALES, now=NOW)
-    assert isinstance(done, Extended)
+    assert isinstance(done, ExtendAnswer)
     assert done.hold.expires_at == soon.hold.start_at
     refused(engine.extend(venue.id, soon.hold.id, actor=SALES, now=NOW), Code.EXTENSION_PAST_START)
 
@@ -271,10 +271,10 @@ def test_deadline_boundary_confirm_and_extend_refused_sweep_expires(
 def test_cancel_is_for_managers_and_frees_the_slot(engine: HoldEngine, venue: Venue) -> None:
     hold = accepted(engine.request(venue.id, request(), now=NOW)).hold
     refused(engine.cancel(venue.id, hold.id, actor=MANAGER, now=NOW), Code.NOT_CONFIRMED)
-    assert isinstance(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), Confirmed)
+    assert isinstance(engine.confirm(venue.id, hold.id, actor=SALES, now=NOW), ConfirmAnswer)
     refused(engine.request(venue.id, request(), now=NOW), Code.CONFIRMED_CONFLICT)
     done = engine.cancel(venue.id, hold.id, actor=MANAGER, now=later(hours=1))
-    assert isinstance(done, Cancelled) and done.hold.status is Status.CANCELLED
+    assert isinstance(done, CancelAnswer) and done.hold.status is Status.CANCELLED
     assert accepted(engine.request(venue.id, request(), now=later(hours=2))).rank == 1
     refused(engine.cancel(venue.id, hold.id, actor=MANAGER, now=NOW), Code.ALREADY_DECIDED)
 
@@ -299,7 +299,7 @@ def test_confirm_dry_run_names_who_loses_and_who_moves_up_without_writing(
     assert [h.id for h in plan.would_promote] == [late_a.hold.id]
     assert footprint(sa_engine, venue) == before
     done = engine.confirm(venue.id, a.hold.id, actor=SALES, now=NOW)
-    assert isinstance(done, Confirmed)
+    assert isinstance(done, ConfirmAnswer)
     assert [h.id for h in done.released] == [whole.hold.id]
     assert [h.id for h in done.promoted] == [late_a.hold.id]
 
@@ -310,7 +310,7 @@ def test_release_promotes_and_the_audit_trail_tells_the_story(
     first = accepted(engine.request(venue.id, request(day=LATER), now=NOW))
     second = accepted(engine.request(venue.id, request(day=LATER, salesperson=OTHER), now=NOW))
     done = engine.release(venue.id, first.hold.id, actor=SALES, now=later(hours=3))
-    assert isinstance(done, Released) and [h.id for h in done.promoted] == [second.hold.id]
+    assert isinstance(done, ReleaseAnswer) and [h.id for h in done.promoted] == [second.hold.id]
     promoted = [n for n in engine.notices(venue.id) if n.kind == "promoted"]
     assert [(n.recipient, n.hold_id) for n in promoted] == [(OTHER, second.hold.id)]
     assert promoted[0].payload["hold"]["rank"] == 1
@@ -415,7 +415,9 @@ def test_a_hold_promoted_after_its_event_began_gets_no_promoted_dm(
     second = accepted(engine.request(venue.id, request(day=date(2027, 3, 3)), now=NOW))
     started = first.hold.start_at + timedelta(minutes=5)
     released = engine.release(venue.id, first.hold.id, actor=SALES, now=started)
-    assert isinstance(released, Released) and [h.id for h in released.promoted] == [second.hold.id]
+    assert isinstance(released, ReleaseAnswer) and [h.id for h in released.promoted] == [
+        second.hold.id
+    ]
     assert [n.kind for n in decision_dms(engine.notices(venue.id))] == []
     swept = engine.sweep(venue.id, now=started)
     assert not isinstance(swept, Refused) and swept.expired == (second.hold.id,)

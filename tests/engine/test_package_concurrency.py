@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.model import HoldRequest, Policy, Status
-from core.results import Code, Confirmed, Refused, Requested, Swept
+from core.results import Code, ConfirmAnswer, Refused, RequestAnswer, Swept
 from tests.engine.test_concurrency import race
 from tests.support import factories, invariants
 from tests.support.factories import NOW, SALES, decision_dms, request
@@ -95,8 +95,8 @@ def test_eight_processes_request_packages_in_opposite_orders(
     assert deadlocks(db) == before, "a deadlock was detected (and retried) during the race"
 
 
-def _accepted(answer: Requested | Refused) -> Requested:
-    assert isinstance(answer, Requested), answer
+def _accepted(answer: RequestAnswer | Refused) -> RequestAnswer:
+    assert isinstance(answer, RequestAnswer), answer
     return answer
 
 
@@ -127,7 +127,7 @@ def test_a_package_confirm_racing_a_single_confirm_on_one_of_its_rooms(
             winner, loser, lost = confirm_single, confirm_pack, pack
         else:
             winner, loser, lost = confirm_pack, confirm_single, single
-        assert isinstance(winner, Confirmed), winner
+        assert isinstance(winner, ConfirmAnswer), winner
         assert isinstance(loser, Refused), loser
         assert loser.code in (Code.NOT_FIRST, Code.ALREADY_DECIDED)
         assert [h.id for h in winner.released] == [lost.hold.id]
@@ -165,7 +165,7 @@ def test_a_package_confirm_racing_the_sweep_at_its_deadline(
             ]
         )
         assert isinstance(swept, Swept)
-        if isinstance(confirmed, Confirmed):
+        if isinstance(confirmed, ConfirmAnswer):
             outcomes["confirmed"] += 1
             assert swept.expired == () and swept.promoted == ()
             assert {h.id for h in confirmed.released} == waiting
@@ -200,7 +200,7 @@ def test_candidates_joining_at_once_never_pass_the_limit(
             for n in range(4)
         ]
         answers = race([lambda r=r, v=venue: engine.request(v.id, r, now=NOW) for r in joins])
-        taken = [a for a in answers if isinstance(a, Requested)]
+        taken = [a for a in answers if isinstance(a, RequestAnswer)]
         codes = Counter(a.code for a in answers if isinstance(a, Refused))
         assert len(taken) == 1 and codes == {Code.TOO_MANY_CANDIDATES: 3}, (trial, answers)
         assert taken[0].hold.enquiry_id == first.hold.enquiry_id
@@ -223,7 +223,7 @@ def test_a_candidate_joining_while_the_other_date_is_confirmed(
                 lambda v=venue, r=join: engine.request(v.id, r, now=NOW),
             ]
         )
-        assert isinstance(confirmed, Confirmed), confirmed
+        assert isinstance(confirmed, ConfirmAnswer), confirmed
         if isinstance(joined, Refused):
             assert joined.code is Code.ENQUIRY_CONFIRMED
             seen["refused"] += 1
@@ -264,7 +264,7 @@ def test_both_candidate_dates_confirmed_at_once_keeps_exactly_one(
                 for h in (first.hold.id, second.hold.id)
             ]
         )
-        done = [a for a in answers if isinstance(a, Confirmed)]
+        done = [a for a in answers if isinstance(a, ConfirmAnswer)]
         assert len(done) == 1, answers
         loser = next(a for a in answers if isinstance(a, Refused))
         assert loser.code is Code.ALREADY_DECIDED and loser.hold is not None

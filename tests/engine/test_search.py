@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from core.engine import HoldEngine
 from core.model import HoldRequest, ItemRequest, Kind, Policy, Room, Slot, Status, Venue
 from core.operations import request as request_operations
-from core.results import Availability, Code, Found, Outcome, Preview, Refused, Requested
+from core.results import Availability, Chance, Code, Found, Preview, Refused, RequestAnswer
 from core.rules import search as rules
 from core.rules.rokuyo import Rokuyo, rokuyo
 from core.rules.search import Search
@@ -67,18 +67,18 @@ def test_each_slot_and_room_says_what_a_request_would_get_smallest_room_first(
     engine: HoldEngine, sized: Venue
 ) -> None:
     first = engine.request(sized.id, factories.request(room="hoo-a", day=SAT), now=NOW)
-    assert isinstance(first, Requested)
+    assert isinstance(first, RequestAnswer)
     answer = search(engine, sized, Search(SAT, SAT, guests=50))
     rows = [(f.place.slot, f.place.room.id, f.outcome, f.ahead) for f in answer.found]
     assert rows == [
-        ("昼", "hoo-a", Outcome.SECOND, (first.hold.id,)),
-        ("昼", "hoo-b", Outcome.FIRST, ()),
-        ("昼", "hoo", Outcome.SECOND, (first.hold.id,)),
-        ("昼", "chapel", Outcome.FIRST, ()),  # capacity not set: kept, last
-        ("夜", "hoo-a", Outcome.FIRST, ()),
-        ("夜", "hoo-b", Outcome.FIRST, ()),
-        ("夜", "hoo", Outcome.FIRST, ()),
-        ("夜", "chapel", Outcome.FIRST, ()),
+        ("昼", "hoo-a", Chance.SECOND, (first.hold.id,)),
+        ("昼", "hoo-b", Chance.FIRST, ()),
+        ("昼", "hoo", Chance.SECOND, (first.hold.id,)),
+        ("昼", "chapel", Chance.FIRST, ()),  # capacity not set: kept, last
+        ("夜", "hoo-a", Chance.FIRST, ()),
+        ("夜", "hoo-b", Chance.FIRST, ()),
+        ("夜", "hoo", Chance.FIRST, ()),
+        ("夜", "chapel", Chance.FIRST, ()),
     ]  # 桜 seats 40: left out
     second = answer.found[0]
     assert second.rank == 2 and second.until == first.expires_at
@@ -89,24 +89,24 @@ def test_confirmed_and_full_are_taken_and_banquets_wait_for_their_window(
     engine: HoldEngine, sized: Venue
 ) -> None:
     booked = engine.request(sized.id, factories.request(room="sakura", day=SAT), now=NOW)
-    assert isinstance(booked, Requested)
+    assert isinstance(booked, RequestAnswer)
     engine.confirm(sized.id, booked.hold.id, actor=SALES, now=NOW)
     one = engine.request(sized.id, factories.request(room="hoo", day=SAT), now=NOW)
     two = engine.request(sized.id, factories.request(room="hoo", day=SAT), now=NOW)
-    assert isinstance(one, Requested) and isinstance(two, Requested)
+    assert isinstance(one, RequestAnswer) and isinstance(two, RequestAnswer)
     query = Search(SAT, SAT, rooms=("sakura", "hoo"), slots=("昼",))
     found = {f.place.room.id: f for f in search(engine, sized, query).found}
-    assert (found["sakura"].outcome, found["sakura"].ahead) == (Outcome.TAKEN, (booked.hold.id,))
+    assert (found["sakura"].outcome, found["sakura"].ahead) == (Chance.TAKEN, (booked.hold.id,))
     assert found["sakura"].until is None
-    assert (found["hoo"].outcome, found["hoo"].ahead) == (Outcome.TAKEN, (one.hold.id,))
+    assert (found["hoo"].outcome, found["hoo"].ahead) == (Chance.TAKEN, (one.hold.id,))
     assert found["hoo"].until == one.expires_at  # when the line may move
     july = date(2027, 7, 3)  # a Saturday 124 days ahead: banquets open 90 days before
     banquet = Search(july, july, rooms=("hoo-b",), slots=("昼",), kind=Kind.BANQUET)
     (closed,) = search(engine, sized, banquet).found
-    assert closed.outcome is Outcome.NOT_OPEN
+    assert closed.outcome is Chance.NOT_OPEN
     assert closed.until == datetime(2027, 4, 4, tzinfo=factories.JST)
     (wedding,) = search(engine, sized, replace(banquet, kind=Kind.WEDDING)).found
-    assert wedding.outcome is Outcome.FIRST
+    assert wedding.outcome is Chance.FIRST
 
 
 def test_without_slots_or_times_the_whole_day_and_with_times_those(engine: HoldEngine) -> None:
@@ -114,13 +114,13 @@ def test_without_slots_or_times_the_whole_day_and_with_times_those(engine: HoldE
     held = engine.request(
         plain.id, factories.request(room="sakura", start="20:00", end="23:00"), now=NOW
     )
-    assert isinstance(held, Requested)
+    assert isinstance(held, RequestAnswer)
     (day,) = search(engine, plain, Search(factories.DAY, factories.DAY, rooms=("sakura",))).found
     assert (day.place.slot, day.place.start_min, day.place.end_min) == (None, 0, 1440)
-    assert day.outcome is Outcome.SECOND
+    assert day.outcome is Chance.SECOND
     morning = Search(factories.DAY, factories.DAY, rooms=("sakura",), times=(540, 720))
     (free,) = search(engine, plain, morning).found
-    assert free.outcome is Outcome.FIRST
+    assert free.outcome is Chance.FIRST
 
 
 def test_days_and_rokuyo_choose_the_dates_and_past_or_far_dates_are_left_out(
@@ -252,7 +252,7 @@ def expected(engine: HoldEngine, venue: Venue, req: HoldRequest) -> tuple[object
     """What the engine's preview says a request for the place would get, as a search says it."""
     answer = engine.preview(venue.id, req, now=NOW)
     if isinstance(answer, Preview):
-        outcome = Outcome.FIRST if answer.rank == 1 else Outcome.SECOND
+        outcome = Chance.FIRST if answer.rank == 1 else Chance.SECOND
         ahead = tuple(h.id for h in answer.ahead)
         deadlines = [h.expires_at for h in answer.ahead]
         waits = answer.rank > 1 and deadlines and all(deadlines)
@@ -261,9 +261,9 @@ def expected(engine: HoldEngine, venue: Venue, req: HoldRequest) -> tuple[object
         ahead = tuple(h.id for h in answer.holders)
         deadlines = [h.expires_at for h in answer.holders]
         full = answer.code is Code.RANK_TOO_LOW and deadlines and all(deadlines)
-        return (Outcome.TAKEN, None, ahead, max(d for d in deadlines if d) if full else None)
+        return (Chance.TAKEN, None, ahead, max(d for d in deadlines if d) if full else None)
     if answer.code is Code.BANQUET_NOT_OPEN:
-        return (Outcome.NOT_OPEN, None, (), answer.opens_at)
+        return (Chance.NOT_OPEN, None, (), answer.opens_at)
     assert answer.code in (Code.IN_PAST, Code.BEYOND_HORIZON), answer
     return ("left out",)
 
@@ -285,7 +285,7 @@ def test_search_agrees_with_the_preview_of_each_place(
     first = data.draw(st.sampled_from([NOW.date(), SAT, date(2027, 7, 2)]))
     for req, confirm in data.draw(holds(venue, first)):
         made = engine.request(venue.id, req, now=NOW)
-        if confirm and isinstance(made, Requested) and made.rank == 1:
+        if confirm and isinstance(made, RequestAnswer) and made.rank == 1:
             engine.confirm(venue.id, made.hold.id, actor=MANAGER, now=NOW)
     kind = data.draw(st.sampled_from(list(Kind)))
     guests = data.draw(st.none() | st.integers(min_value=10, max_value=150))
@@ -334,7 +334,7 @@ def each_succeeds(
             end_min=found.place.end_min,
         )
         made = engine.request(venue.id, alt, now=NOW)
-        assert isinstance(made, Requested), (found, made)
+        assert isinstance(made, RequestAnswer), (found, made)
         assert made.rank == found.rank
         # released at once: the state the next alternative was offered in
         assert engine.release(venue.id, made.hold.id, actor=SALES, now=NOW).ok
@@ -345,7 +345,7 @@ def test_a_taken_place_offers_larger_rooms_then_nearby_days_of_its_kind(
 ) -> None:
     wanted = factories.request(room="hoo-a", day=SAT)
     booked = engine.request(sized.id, wanted, now=NOW)
-    assert isinstance(booked, Requested)
+    assert isinstance(booked, RequestAnswer)
     engine.confirm(sized.id, booked.hold.id, actor=SALES, now=NOW)
     # hoo-b is as large (60) and free; hoo (120) shares A1 with the booking
     refused = engine.request(sized.id, wanted, now=NOW)
@@ -366,9 +366,9 @@ def test_a_full_line_offers_seconds_too_and_other_refusals_offer_nothing(
     venue = engine.save_venue(factories.venue(Policy(max_rank=2)), now=NOW)
     wanted = factories.request(room="sakura")
     for _ in range(2):
-        assert isinstance(engine.request(venue.id, wanted, now=NOW), Requested)
+        assert isinstance(engine.request(venue.id, wanted, now=NOW), RequestAnswer)
     blocker = engine.request(venue.id, factories.request(room="hoo"), now=NOW)
-    assert isinstance(blocker, Requested)
+    assert isinstance(blocker, RequestAnswer)
     refused = engine.request(venue.id, wanted, now=NOW)
     assert isinstance(refused, Refused) and refused.code is Code.RANK_TOO_LOW
     ranks = {f.place.room.id: f.rank for f in refused.alternatives if f.place.day == factories.DAY}
@@ -388,7 +388,7 @@ def test_a_refusal_read_on_a_venue_changed_since_its_rollback_offers_the_new_ven
     spec = factories.venue(Policy(max_rank=1))
     venue = engine.save_venue(spec, now=NOW)
     wanted = factories.request(room="sakura")
-    assert isinstance(engine.request(venue.id, wanted, now=NOW), Requested)
+    assert isinstance(engine.request(venue.id, wanted, now=NOW), RequestAnswer)
     worded = request_operations.worded
 
     def a_room_added_meanwhile(*args: object) -> object:
@@ -416,7 +416,7 @@ def test_every_alternative_offered_succeeds(engine: HoldEngine, data: st.DataObj
     first = data.draw(st.sampled_from([SAT, date(2027, 7, 2)]))
     for req, confirm in data.draw(holds(venue, first)):
         made = engine.request(venue.id, req, now=NOW)
-        if confirm and isinstance(made, Requested) and made.rank == 1:
+        if confirm and isinstance(made, RequestAnswer) and made.rank == 1:
             engine.confirm(venue.id, made.hold.id, actor=MANAGER, now=NOW)
     live = engine.holds(venue.id, statuses=[Status.TENTATIVE, Status.CONFIRMED])
     if not live:

@@ -6,14 +6,14 @@ from datetime import date, timedelta
 
 from core.engine import HoldEngine
 from core.model import Kind, Status, Venue
-from core.results import Code, Confirmed, Refused, Requested, Swept
+from core.results import Code, ConfirmAnswer, Refused, RequestAnswer, Swept
 from tests.support.factories import NOW, SALES, decision_dms, later, request
 
 LATER = date(2027, 3, 31)  # far enough that deadlines are not capped at the event's start
 
 
-def accepted(result: Requested | Refused) -> Requested:
-    assert isinstance(result, Requested), result
+def accepted(result: RequestAnswer | Refused) -> RequestAnswer:
+    assert isinstance(result, RequestAnswer), result
     return result
 
 
@@ -96,7 +96,7 @@ def test_only_a_first_hold_within_its_deadline_confirms_and_the_second_is_told(
     assert too_late.code is Code.DEADLINE_PASSED
 
     done = engine.confirm(venue.id, first.hold.id, actor=SALES, now=deadline - timedelta(seconds=1))
-    assert isinstance(done, Confirmed)
+    assert isinstance(done, ConfirmAnswer)
     assert done.hold.status is Status.CONFIRMED
     assert [h.id for h in done.released] == [second.hold.id]
     assert done.released[0].status is Status.RELEASED

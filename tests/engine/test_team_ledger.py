@@ -12,15 +12,15 @@ import sqlalchemy as sa
 
 from core.engine import HoldEngine
 from core.model import Kind, Status, Venue
-from core.results import Confirmed, Refused, Released, Requested
+from core.results import ConfirmAnswer, Refused, ReleaseAnswer, RequestAnswer
 from tests.support import factories
 from tests.support.factories import DAY, JST, MANAGER, NOW, SALES, decision_dms, later, request
 
 OTHER = "U0SALES002"
 
 
-def held(result: Requested | Refused) -> Requested:
-    assert isinstance(result, Requested), result
+def held(result: RequestAnswer | Refused) -> RequestAnswer:
+    assert isinstance(result, RequestAnswer), result
     return result
 
 
@@ -53,7 +53,9 @@ def test_a_day_shows_each_room_in_time_order_with_rank_salesperson_deadline_and_
         engine.request(venue.id, request("sakura", day=DAY + timedelta(days=1)), now=NOW)
     )
     released = held(engine.request(venue.id, request("chapel"), now=NOW))
-    assert isinstance(engine.release(venue.id, released.hold.id, actor=SALES, now=NOW), Released)
+    assert isinstance(
+        engine.release(venue.id, released.hold.id, actor=SALES, now=NOW), ReleaseAnswer
+    )
 
     ledger = engine.day(venue.id, DAY)
 
@@ -142,8 +144,8 @@ def test_a_months_counts_are_the_outcomes_that_happened_in_it_venue_local(
     loser = held(engine.request(venue.id, request("hoo", salesperson=OTHER), now=NOW))
     gone = held(engine.request(venue.id, request("sakura"), now=NOW))
     lapsing = held(engine.request(venue.id, request("chapel", kind=Kind.BANQUET), now=NOW))
-    assert isinstance(engine.confirm(venue.id, winner.hold.id, actor=SALES, now=NOW), Confirmed)
-    assert isinstance(engine.release(venue.id, gone.hold.id, actor=SALES, now=NOW), Released)
+    assert isinstance(engine.confirm(venue.id, winner.hold.id, actor=SALES, now=NOW), ConfirmAnswer)
+    assert isinstance(engine.release(venue.id, gone.hold.id, actor=SALES, now=NOW), ReleaseAnswer)
     swept = engine.sweep(venue.id, now=later(days=3))
     assert not isinstance(swept, Refused) and swept.expired == (lapsing.hold.id,)
     # Midnight JST on 4/1 is still March in UTC: a cancel then counts for April.
@@ -228,7 +230,7 @@ def test_the_monday_digest_gives_each_manager_the_whole_venues_week_once(
 
 def test_no_manager_digest_for_an_empty_week(engine: HoldEngine, venue: Venue) -> None:
     gone = held(engine.request(venue.id, request("chapel", day=date(2027, 5, 20)), now=NOW))
-    assert isinstance(engine.release(venue.id, gone.hold.id, actor=SALES, now=NOW), Released)
+    assert isinstance(engine.release(venue.id, gone.hold.id, actor=SALES, now=NOW), ReleaseAnswer)
     assert engine.queue_digests(venue.id, now=NOW) == 0
 
 
@@ -236,7 +238,7 @@ def test_a_list_from_a_date_on_leaves_past_holds_out_of_its_cap(
     engine: HoldEngine, venue: Venue
 ) -> None:
     past = held(engine.request(venue.id, request("sakura", day=date(2027, 3, 2)), now=NOW))
-    assert isinstance(engine.confirm(venue.id, past.hold.id, actor=SALES, now=NOW), Confirmed)
+    assert isinstance(engine.confirm(venue.id, past.hold.id, actor=SALES, now=NOW), ConfirmAnswer)
     ahead = held(engine.request(venue.id, request("sakura"), now=NOW))
     assert [h.id for h in engine.holds(venue.id, limit=1)] == [past.hold.id]
     assert [h.id for h in engine.holds(venue.id, limit=1, since=date(2027, 3, 3))] == [

@@ -15,7 +15,7 @@ from core.engine import HoldEngine
 from core.errors import Busy
 from core.model import Venue
 from core.results import Code, Refused
-from core.store import ledger
+from core.store import part_days
 from core.uow import RetryPolicy, UnitOfWork, sqlstate
 from tests.support.factories import NOW, request
 
@@ -25,7 +25,7 @@ KEY = {("A1", date(2027, 3, 10)): 0}  # a bump that leaves the span count alone
 def concurrent_bump(db: sa.Engine, venue_id: str) -> None:
     """Another transaction bumps and commits the row after ours took its snapshot."""
     with db.begin() as conn:
-        ledger.bump(conn, venue_id, KEY)
+        part_days.bump(conn, venue_id, KEY)
 
 
 def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
@@ -46,7 +46,7 @@ def test_a_serialization_failure_is_retried_on_a_fresh_snapshot(
         attempts.append(attempt)
         if attempt == 1:
             concurrent_bump(sa_engine, venue.id)
-        ledger.bump(conn, venue.id, KEY)  # 40001 on the first attempt only
+        part_days.bump(conn, venue.id, KEY)  # 40001 on the first attempt only
         return attempt
 
     assert uow.run(work) == 2
@@ -65,7 +65,7 @@ def test_busy_after_the_last_attempt_with_backoff_between(
     def always_conflicts(conn: sa.Connection, attempt: int) -> None:
         conn.execute(sa.text("SELECT 1"))
         concurrent_bump(sa_engine, venue.id)
-        ledger.bump(conn, venue.id, KEY)
+        part_days.bump(conn, venue.id, KEY)
 
     with pytest.raises(Busy) as caught:
         uow.run(always_conflicts)
@@ -96,7 +96,7 @@ def test_a_read_sees_one_snapshot_and_cannot_write(sa_engine: sa.Engine, venue: 
 
     assert uow.read(settings) == ("repeatable read", "on")
     with pytest.raises(DBAPIError) as caught:
-        uow.read(lambda conn: ledger.bump(conn, venue.id, KEY))
+        uow.read(lambda conn: part_days.bump(conn, venue.id, KEY))
     assert sqlstate(caught.value) == "25006"  # read_only_sql_transaction
     assert uow.run(lambda conn, _: settings(conn)) == ("serializable", "off")
 

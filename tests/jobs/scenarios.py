@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.notices import Notice, NoticeKind
-from core.results import Requested
+from core.results import RequestAnswer
 from tests.support import factories
 from tests.support.slack_standin import Call, SlackStandin
 
@@ -31,7 +31,7 @@ def promote(
     second = engine.request(
         venue.id, factories.request(room=room, day=day, salesperson=SECOND), now=now
     )
-    assert isinstance(first, Requested) and isinstance(second, Requested)
+    assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
     assert (first.rank, second.rank) == (1, 2)
     engine.release(venue.id, first.hold.id, actor=FIRST, now=now)
     for row in cards(engine, venue, "pending"):

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from cli.bootstrap import Runtime
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
-from core.results import Edited, Released, Requested
+from core.results import EditAnswer, ReleaseAnswer, RequestAnswer
 from tests.jobs.conftest import SALES_CHANNEL, eventually
 from tests.jobs.scenarios import FIRST, SECOND, cards, rows
 from tests.support import factories
@@ -33,7 +33,7 @@ def announced(engine: HoldEngine, venue: Venue, runtime: Runtime, salesperson: s
     """A hold requested as the CLI does (no surface posts its card), drained at once."""
     req = factories.request(salesperson=salesperson)
     result = engine.request(venue.id, req, now=runtime.now(), announce=True)
-    assert isinstance(result, Requested)
+    assert isinstance(result, RequestAnswer)
     runtime.on_notices()(venue.id)
     return result.hold
 
@@ -61,9 +61,9 @@ def buttons(message: dict[str, Any]) -> list[str]:
     ]
 
 
-def release(engine: HoldEngine, venue: Venue, runtime: Runtime, hold: Hold) -> Released:
+def release(engine: HoldEngine, venue: Venue, runtime: Runtime, hold: Hold) -> ReleaseAnswer:
     done = engine.release(venue.id, hold.id, actor=hold.salesperson, now=runtime.now())
-    assert isinstance(done, Released)
+    assert isinstance(done, ReleaseAnswer)
     runtime.on_notices()(venue.id)
     return done
 
@@ -147,11 +147,13 @@ def test_a_deleted_card_does_not_hold_up_the_outbox(
     assert "promoted" in dms  # the DM after the deleted card went out too
 
 
-def edit(engine: HoldEngine, venue: Venue, runtime: Runtime, hold: Hold, **change: Any) -> Edited:
+def edit(
+    engine: HoldEngine, venue: Venue, runtime: Runtime, hold: Hold, **change: Any
+) -> EditAnswer:
     """An edit as the CLI makes it (no surface posts a swap's new card), drained at once."""
     asked = HoldEdit(hold_id=hold.id, version=hold.version, actor=hold.salesperson, **change)
     done = engine.edit(venue.id, asked, now=runtime.now(), announce=True)
-    assert isinstance(done, Edited), done
+    assert isinstance(done, EditAnswer), done
     runtime.on_notices()(venue.id)
     return done
 

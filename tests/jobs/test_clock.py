@@ -11,9 +11,9 @@ import sqlalchemy as sa
 
 from cli.bootstrap import Runtime
 from core.model import Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from jobs.clock import Clock, Schedule, in_digest_window, schedule_for
-from jobs.queues import DIGESTS, DRAIN, LEDGER, SWEEP
+from jobs.queues import DIGESTS, DRAIN, PART_DAYS, SWEEP
 from tests.jobs.conftest import MovingClock, eventually, settle
 from tests.support import factories
 from tests.support.factories import MANAGER
@@ -89,7 +89,7 @@ def test_a_clock_started_on_monday_morning_catches_up_on_the_digest() -> None:
     assert [name for name, _ in broker.sent] == [
         SWEEP.actor_name,
         DRAIN.actor_name,
-        LEDGER.actor_name,
+        PART_DAYS.actor_name,
         DIGESTS.actor_name,
     ]
 
@@ -103,7 +103,7 @@ def test_two_clock_ticks_send_one_digest_per_person_and_one_to_each_manager(
         result = worker.engine.request(
             venue.id, factories.request(room=room, kind="banquet", salesperson=person), now=clock()
         )
-        assert isinstance(result, Requested) and result.rank == 1
+        assert isinstance(result, RequestAnswer) and result.rank == 1
         held.append(result.hold.id)
     ticking = Clock(
         worker.broker, lambda: {venue.id: venue.timezone}, worker.settings.tuning.schedule
@@ -137,7 +137,7 @@ def test_a_deadline_within_24_hours_gets_one_reminder_however_often_the_clock_ti
     held = worker.engine.request(
         venue.id, factories.request(kind="banquet", salesperson="U0REMINDME"), now=asked
     )
-    assert isinstance(held, Requested) and held.expires_at is not None
+    assert isinstance(held, RequestAnswer) and held.expires_at is not None
     assert held.expires_at - clock() < timedelta(hours=24)
     ticking = Clock(
         worker.broker, lambda: {venue.id: venue.timezone}, worker.settings.tuning.schedule
@@ -169,5 +169,5 @@ def test_the_daily_ledger_job_makes_the_day_that_came_into_the_horizon(
 
     before = last_day()
     clock.start += timedelta(days=3)
-    worker.actors().prepare_ledger(venue.id)
+    worker.actors().prepare_part_days(venue.id)
     assert last_day() == before + timedelta(days=3)  # type: ignore[operator]

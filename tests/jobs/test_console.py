@@ -12,7 +12,7 @@ from cli.bootstrap import Runtime, console
 from cli.console_buttons import EDIT_ALSO
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, ItemRequest, Venue
-from core.results import Refused, Requested, Swept
+from core.results import Refused, RequestAnswer, Swept
 from jobs.console import CHANNEL, Console, plain
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
@@ -32,7 +32,7 @@ def lapse(engine: HoldEngine, venue: Venue, now: datetime, *, announce: bool = F
             now=asked,
             announce=announce,
         )
-        assert isinstance(requested, Requested)
+        assert isinstance(requested, RequestAnswer)
     swept = engine.sweep(venue.id, now=now)
     assert isinstance(swept, Swept) and len(swept.promoted) == 1
     promoted = engine.hold(venue.id, swept.promoted[0])
@@ -166,7 +166,7 @@ def test_a_package_cards_buttons_are_its_salespersons_as_the_hold_is_now(
         also=(ItemRequest("hoo", 12 * 60 + 30, 15 * 60 + 30),),
     )
     requested = runtime.engine.request(venue.id, ask, now=now, announce=True)
-    assert isinstance(requested, Requested)
+    assert isinstance(requested, RequestAnswer)
     assert courier.drain(venue.id).failed == 0  # the card, posted
     change = HoldEdit(requested.hold.id, requested.hold.version, SECOND, salesperson=FIRST)
     edited = runtime.engine.edit(venue.id, change, now=now)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bot import ids
-from bot.venues import VenueResolver
 from bot.web import Server, build_wsgi
+from bot.workspaces import VenueResolver
 from cli import bootstrap
 from cli.bootstrap import Runtime
 from cli.settings import Settings

@@ -19,7 +19,7 @@ from cli.bootstrap import Runtime
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Hold, Status, Venue
-from core.results import Requested
+from core.results import RequestAnswer
 from jobs.clock import Clock
 from tests.jobs.conftest import MovingClock, eventually
 from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
@@ -81,7 +81,7 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
         started = time.monotonic()
         first = engine.request(venue.id, factories.request(salesperson=FIRST), now=clock())
         second = engine.request(venue.id, factories.request(salesperson=SECOND), now=clock())
-        assert isinstance(first, Requested) and isinstance(second, Requested)
+        assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
         assert (first.rank, second.rank) == (1, 2)
         runtime.on_notices()(venue.id)  # the hook itself never raises for a missing Redis
         with Server(build_wsgi(runtime.bot(), runtime.health)) as web:

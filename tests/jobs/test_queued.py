@@ -13,7 +13,7 @@ from cli.bootstrap import Runtime
 from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.notices import QUEUED_RECIPIENT, Notice
-from core.results import Requested
+from core.results import RequestAnswer
 from core.store import outbox as outbox_rows
 from tests.jobs.conftest import MovingClock, eventually, settle
 from tests.jobs.scenarios import FIRST, SECOND, cards, dms_to, rows
@@ -26,7 +26,7 @@ def first_and_second(engine: HoldEngine, venue: Venue, now: datetime) -> tuple[H
     assert venue.policy.notify_first_of_second
     first = engine.request(venue.id, factories.request(salesperson=FIRST), now=now)
     second = engine.request(venue.id, factories.request(salesperson=SECOND), now=now)
-    assert isinstance(first, Requested) and isinstance(second, Requested)
+    assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
     assert (first.rank, second.rank) == (1, 2)
     return first.hold, second.hold
 

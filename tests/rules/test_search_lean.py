@@ -1,6 +1,7 @@
 """The lean search path (core/rules/search.py) against the whole-rule reference: pure, no
 database. The engine test (tests/engine/test_search.py) holds the lean path to the engine's
-preview; this one tries many more shapes of items in the way, on one ledger per example."""
+preview; this one tries many more shapes of items in the way, on one set of live items
+per example."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from core.model import Kind, Policy, Room, Venue
-from core.results import Outcome, Place
+from core.results import Chance, Place
 from core.rules import search as rules
-from core.rules.search import Ledger, Live
+from core.rules.search import Live, LiveItems
 from core.rules.spans import local_instant
 from tests.support import factories
 from tests.support.factories import JST, NOW
@@ -38,7 +39,7 @@ def venues(draw: st.DrawFn) -> Venue:
 
 
 @st.composite
-def ledgers(draw: st.DrawFn, day: date) -> tuple[Ledger, dict[int, datetime | None]]:
+def live_items(draw: st.DrawFn, day: date) -> tuple[LiveItems, dict[int, datetime | None]]:
     """Items on the parts around ``day`` (up to ten holds, some on several parts), with or
     without a deadline."""
     by_part: dict[str, list[Live]] = {}
@@ -54,7 +55,7 @@ def ledgers(draw: st.DrawFn, day: date) -> tuple[Ledger, dict[int, datetime | No
         if first:
             deadline = NOW + timedelta(days=draw(st.integers(min_value=1, max_value=30)))
             deadlines[hold_id] = draw(st.none() | st.just(deadline))
-    return Ledger(by_part), deadlines
+    return LiveItems(by_part), deadlines
 
 
 def shown(asked: rules.Asked) -> tuple[object, ...]:
@@ -69,7 +70,7 @@ def shown(asked: rules.Asked) -> tuple[object, ...]:
 def test_the_lean_path_answers_as_the_whole_rule(data: st.DataObject) -> None:
     venue = data.draw(venues())
     day = data.draw(st.sampled_from(DAYS))
-    ledger, deadlines = data.draw(ledgers(day))
+    live, deadlines = data.draw(live_items(day))
     kind = data.draw(st.sampled_from(list(Kind)))
     times = data.draw(
         st.lists(st.tuples(CLOCKS, st.integers(1, 32)), min_size=1, max_size=3, unique=True)
@@ -83,8 +84,8 @@ def test_the_lean_path_answers_as_the_whole_rule(data: st.DataObject) -> None:
     asked = rules.check_all(looked, venue, kind, NOW)
     reference = rules.check_all_reference(looked, venue, kind, NOW)
     assert [shown(a) for a in asked] == [shown(a) for a in reference]
-    got = rules.decide_all(looked, asked, ledger, deadlines, venue)
-    assert got == rules.decide_all_reference(looked, asked, ledger, deadlines, venue)
+    got = rules.decide_all(looked, asked, live, deadlines, venue)
+    assert got == rules.decide_all_reference(looked, asked, live, deadlines, venue)
     for outcome in {f.outcome for f in got}:
         event(str(outcome))
 
@@ -101,15 +102,15 @@ def test_a_place_next_to_an_item_is_free_and_one_touching_its_turnover_is_not() 
 
     before = Live(1, 1, at(600), at(720), False, True)  # 10:00–12:00
     after = Live(2, 1, at(960), at(1020), True, False)  # 16:00–17:00, confirmed
-    ledger = Ledger({"P1": [before, after]})
+    live = LiveItems({"P1": [before, after]})
     looked = [Place(day, None, 720, 900, room), Place(day, None, 720, 960, room)]
     asked = rules.check_all(looked, venue, Kind.WEDDING, NOW)
-    free, taken = rules.decide_all(looked, asked, ledger, {}, venue)
+    free, taken = rules.decide_all(looked, asked, live, {}, venue)
     # 12:00–15:00 and its hour of turnover end as the confirmed item starts
-    assert (free.outcome, free.ahead) == (Outcome.FIRST, ())
+    assert (free.outcome, free.ahead) == (Chance.FIRST, ())
     # 12:00–16:00: its turnover runs into the confirmed item
-    assert (taken.outcome, taken.ahead) == (Outcome.TAKEN, (2,))
-    assert [free, taken] == rules.decide_all_reference(looked, asked, ledger, {}, venue)
+    assert (taken.outcome, taken.ahead) == (Chance.TAKEN, (2,))
+    assert [free, taken] == rules.decide_all_reference(looked, asked, live, {}, venue)
 
 
 @settings(max_examples=200, deadline=None)

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.rules.spans import Span, end_minute, hold_span, local_days, local_instant, part_days
+from core.rules.spans import Span, end_minute, hold_span, local_days, local_instant, part_day_keys
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -54,7 +54,7 @@ def test_local_days_a_span_touches() -> None:
 def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
     whole = Span(frozenset({"A2", "A1"}), at(22), at(2, day=11))
     half = Span(frozenset({"A2"}), at(1, day=11), at(3, day=11))
-    keys = part_days([whole], TOKYO)
+    keys = part_day_keys([whole], TOKYO)
     assert keys == sorted(keys)
     assert keys == [
         ("A1", date(2027, 3, 10)),
@@ -63,7 +63,7 @@ def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
         ("A2", date(2027, 3, 11)),
     ]
     assert whole.conflicts(half)
-    assert set(part_days([half], TOKYO)) & set(keys)
+    assert set(part_day_keys([half], TOKYO)) & set(keys)
 
 
 @settings(max_examples=300, deadline=None)

@@ -41,16 +41,16 @@ from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Kind, Policy, Status
 from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT
 from core.results import (
-    Cancelled,
-    Confirmed,
+    CancelAnswer,
+    ConfirmAnswer,
     ConfirmPlan,
-    Edited,
+    EditAnswer,
     EditPlan,
-    Extended,
+    ExtendAnswer,
     Preview,
     Refused,
-    Released,
-    Requested,
+    ReleaseAnswer,
+    RequestAnswer,
     Swept,
 )
 from tests.support import factories, invariants
@@ -407,7 +407,7 @@ class HoldMachine(RuleBasedStateMachine):
             *self._asked(req), self.now, key=key, fingerprint=_fingerprint(req), **self._joins(req)
         )
         got = self.engine.request(self.venue.id, req, now=self.now, idempotency_key=key)
-        if isinstance(got, Requested) and not got.replayed:
+        if isinstance(got, RequestAnswer) and not got.replayed:
             assert isinstance(expected, Accepted), (expected, got)
             assert all(got.hold.id > e for e in self.model_id), "ids must follow arrival order"
             self.model_id[got.hold.id] = expected.hold_id
@@ -620,7 +620,7 @@ class HoldMachine(RuleBasedStateMachine):
         self._check_writes(None)
         expected = self.model.edit(mid, actor, self.now, change)
         got = self.engine.edit(self.venue.id, edit, now=self.now)
-        if isinstance(got, Edited) and isinstance(expected, EditDone) and not got.kept_place:
+        if isinstance(got, EditAnswer) and isinstance(expected, EditDone) and not got.kept_place:
             assert got.hold.id > max(self.model_id), "a swap is a new arrival"
             self.model_id[got.hold.id] = expected.hold_id
             self.engine_id[expected.hold_id] = got.hold.id
@@ -710,7 +710,7 @@ class HoldMachine(RuleBasedStateMachine):
         match got:
             case Refused():
                 return Refusal(got.code, room=got.room)
-            case Requested():
+            case RequestAnswer():
                 return Accepted(
                     self._mid(got.hold),
                     got.rank,
@@ -722,7 +722,7 @@ class HoldMachine(RuleBasedStateMachine):
                 )
             case Swept():
                 return SweepResult(self._ids(got.expired), self._ids(got.promoted))
-            case Edited():
+            case EditAnswer():
                 return EditDone(
                     self._mid(got.hold),
                     got.kept_place,
@@ -736,14 +736,14 @@ class HoldMachine(RuleBasedStateMachine):
     def _decision(self, got: object) -> Done:
         candidates: Any = ()
         match got:
-            case Confirmed():
+            case ConfirmAnswer():
                 released, promoted, candidates = got.released, got.promoted, got.candidates
             case ConfirmPlan():
                 released, promoted = got.would_release, got.would_promote
                 candidates = got.candidates
-            case Released() | Cancelled():
+            case ReleaseAnswer() | CancelAnswer():
                 released, promoted = (), got.promoted
-            case Extended():
+            case ExtendAnswer():
                 return Done(
                     self._mid(got.hold),
                     notified=self._ids(got.notified),
@@ -1026,7 +1026,7 @@ def bound(engine: HoldEngine, db: sa.Engine) -> type[HoldMachine]:
     to look for."""
     foreign = engine.save_venue(factories.venue(), now=NOW)
     other = engine.request(foreign.id, factories.request(), now=NOW)
-    assert isinstance(other, Requested)
+    assert isinstance(other, RequestAnswer)
     wired = {
         "engine": engine,
         "db": db,

@@ -1,4 +1,4 @@
-"""The part-day ledger: one row per (part, venue-local day), bumped before anything is written.
+"""The part-day rows: one row per (part, venue-local day), bumped before anything is written.
 
 Each row also counts the live spans that touch its part on its day, and carries them
 (``spans``, kept by triggers on ``hold_spans``: migration 0006). Any span that conflicts with
@@ -123,7 +123,7 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
 
 def bump_counted(conn: sa.Connection, venue: Venue, changes: Mapping[Key, int]) -> Bumped:
     """``bump``, answering the live spans that touch these part-days: a write's first
-    statement, so that it needs no read of the ledger or of the spans of its own.
+    statement, so that it needs no read of the part-day rows or of the spans of its own.
 
     Raises ``StaleVenue`` if ``venue`` (perhaps a cached copy) is not the stored revision.
     """

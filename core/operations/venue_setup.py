@@ -1,4 +1,4 @@
-"""Loading a venue and keeping its part-day ledger rows made ahead of bookings."""
+"""Saving a venue and keeping its part-day rows made ahead of bookings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from core.model import Venue
 from core.rules.deadlines import last_bookable_day
-from core.store import ledger, venues
+from core.store import part_days, venues
 
 ONE_DAY = timedelta(days=1)
 
@@ -22,7 +22,7 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> Venue:
     return loaded
 
 
-def prepare_ledger(conn: sa.Connection, venue_id: str, now: datetime) -> None:
+def prepare_part_days(conn: sa.Connection, venue_id: str, now: datetime) -> None:
     """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
     venue = venues.load(conn, venue_id)
     if venue is not None:
@@ -33,4 +33,6 @@ def _prepare(conn: sa.Connection, venue: Venue, now: datetime) -> None:
     today = now.astimezone(venue.tz).date()
     parts = {p for room in venue.rooms.values() if room.active for p in room.parts}
     # A span may start on the last bookable day and run into the next.
-    ledger.prepare(conn, venue.id, parts, today, last_bookable_day(today, venue.policy) + ONE_DAY)
+    part_days.prepare(
+        conn, venue.id, parts, today, last_bookable_day(today, venue.policy) + ONE_DAY
+    )

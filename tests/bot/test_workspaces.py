@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.venues import VenueResolver
+from bot.workspaces import VenueResolver
 
 
 @dataclass
