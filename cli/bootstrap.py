@@ -47,7 +47,7 @@ from jobs.console import CHANNEL as CONSOLE_CHANNEL
 from jobs.console import Console
 from jobs.delivery import Courier
 from jobs.queues import DRAIN
-from jobs.slack_post import SlackDM, WorkspaceDMs
+from jobs.slack_post import ChannelPacer, SlackDM, WorkspaceDMs
 from jobs.transport import Transport
 
 SLACK_API = "https://slack.com/api/"
@@ -173,7 +173,7 @@ def transport(settings: Settings, engine: HoldEngine) -> Transport:
         return console(settings, engine)
     client = slack_client(settings)
     locales = UserLocales(client, ttl_seconds=LOCALE_TTL)
-    return SlackDM(client, locales, timeout=settings.tuning.slack_timeout)
+    return SlackDM(client, locales, timeout=settings.tuning.slack_timeout, pacer=ChannelPacer())
 
 
 def bot_app(
