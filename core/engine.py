@@ -18,6 +18,7 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from core.admission import Admission, Key
+from core.diary.model import DiaryRange, DiaryRead
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
@@ -27,6 +28,7 @@ from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
 from core.operations import (
     decisions,
+    diary,
     digests,
     edit,
     exports,
@@ -329,6 +331,10 @@ class HoldEngine:
     def team_home(self, venue_id: str, *, now: datetime) -> TeamHome:
         """The whole team's deadlines today and this week, 2nd queues, this month's counts."""
         return self._run.read(venue_id, partial(team.home, now=now))
+
+    def diary(self, venue_id: str, days: DiaryRange) -> DiaryRead:
+        """The live holds a diary picture of ``days`` draws: one statement, one snapshot."""
+        return self._run.read(venue_id, partial(diary.diary, days=days))
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
