@@ -243,3 +243,30 @@ def test_an_org_wide_install_serves_each_workspace_of_the_org_with_the_orgs_toke
     assert two.runtime.courier().drain(venue.id).sent >= 1
     card = slack.last("chat.postMessage")
     assert card.ok and card.body["channel"] == "C0ORG01" and bearer(card) == token
+
+
+def test_tokens_revoked_deletes_the_bot_token_and_the_venues_notices_wait(
+    two: Two, slack: SlackStandin, engine: HoldEngine, clock: MovingClock
+) -> None:
+    install(two.url, slack, two.team_a, installer=INSTALLER_A)
+    tokens = two.runtime.workspace_dms()
+    assert tokens(two.hotel_a.id) is not None
+    revoked = {
+        "type": "tokens_revoked",
+        "tokens": {"bot": ["U0BOTXXXX"]},
+        "event_ts": sr.action_ts(),
+    }
+    status, _ = two.post(sr.event_callback(revoked, team_id=two.team_a))
+    assert status == 200
+    stores = two.runtime.stores()
+    deadline = time.monotonic() + 10
+    while stores.installations.find_bot(enterprise_id=None, team_id=two.team_a) is not None:
+        assert time.monotonic() < deadline, "tokens_revoked left the bot token stored"
+        time.sleep(0.05)
+    assert tokens(two.hotel_a.id) is None
+    engine.request(two.hotel_a.id, factories.request(room="sakura"), now=clock(), announce=True)
+    waiting = len(engine.notices(two.hotel_a.id, status="pending"))
+    slack.clear()
+    assert two.runtime.courier().drain(two.hotel_a.id).sent == 0
+    assert len(engine.notices(two.hotel_a.id, status="pending")) == waiting >= 1
+    assert slack.calls_to("chat.postMessage") == []
