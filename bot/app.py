@@ -24,6 +24,7 @@ from bot.listeners import (
     cancel,
     candidates,
     commands,
+    diary,
     edit,
     free,
     home,
@@ -109,7 +110,20 @@ def build_app(
     else:  # one bot token: nothing stored to delete; the operator sees it in the log
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
-    for surface in (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup):
+    surfaces = (
+        commands,
+        modal,
+        buttons,
+        candidates,
+        cancel,
+        home,
+        edit,
+        free,
+        ledger,
+        setup,
+        diary,
+    )
+    for surface in surfaces:
         surface.register(app, deps)
     app.error(on_error)
     return app

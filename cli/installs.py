@@ -30,7 +30,7 @@ from core.engine import HoldEngine
 REFRESH_MINUTES = 120
 STATE_SECONDS = 600  # an install link's state is good this long (Bolt's default)
 # What a new installation asks for: what manifest.yml lists (a test keeps them equal).
-SCOPES = ("commands", "chat:write", "users:read")
+SCOPES = ("commands", "chat:write", "users:read", "files:write")  # files: the diary picture
 
 log = logging.getLogger("osae.installs")
 
