@@ -16,6 +16,7 @@ from slack_bolt import App, BoltContext
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
+from bot import venue_choice
 from bot.after_ack import AfterAck
 from bot.deps import Deps
 from bot.errors import error_handler
@@ -110,20 +111,8 @@ def build_app(
     else:  # one bot token: nothing stored to delete; the operator sees it in the log
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
-    surfaces = (
-        commands,
-        modal,
-        buttons,
-        candidates,
-        cancel,
-        home,
-        edit,
-        free,
-        ledger,
-        setup,
-        diary,
-    )
-    for surface in surfaces:
+    surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
+    for surface in (*surfaces, venue_choice, diary):
         surface.register(app, deps)
     app.error(on_error)
     return app

@@ -43,10 +43,20 @@ class Deps:
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
         team = getattr(context, "team_id", None)
-        venue_id = self.venues(team, getattr(context, "enterprise_id", None))
-        if venue_id is None:
+        found = self.venues_of(context)
+        if not found:
             raise NoVenue(team)
-        return venue_id
+        if len(found) == 1:
+            return found[0]
+        # A hotel group's workspace: the venue this person chose last (the form asks)
+        user = getattr(context, "user_id", None)
+        chosen = self.engine.chosen_venue(user, found) if user else None
+        return chosen or found[0]
+
+    def venues_of(self, context: Any) -> list[str]:
+        """Every venue of the workspace a request came from (a hotel group's: several)."""
+        team, org = getattr(context, "team_id", None), getattr(context, "enterprise_id", None)
+        return self.venues.all_of(team, org)
 
     def venue(self, context: Any) -> Venue:
         return self._stored(self.venue_id(context))

@@ -16,6 +16,7 @@ from cli import (
     export_commands,
     feed_commands,
     hold_commands,
+    import_commands,
     ledger_commands,
     outbox_commands,
     process_commands,
@@ -40,6 +41,7 @@ COMMAND_MODULES = (
     # issue 27: the ledger taken out and brought in
     export_commands,
     feed_commands,
+    import_commands,
 )
 
 

@@ -11,6 +11,7 @@ JA: dict[str, str] = {
         "osae is not installed in this workspace (or was removed), so nothing was done. "
         "Ask an admin to add osae to Slack again."
     ),
+    "venue.pick.label": "会場",
     "setup.start.title": "会場の設定",
     "setup.start.lead": (
         "osae を追加していただきありがとうございます。まず会場（部屋・営業チャンネル・"
@@ -83,6 +84,7 @@ JA: dict[str, str] = {
 
 EN: dict[str, str] = {
     "error.not_installed": JA["error.not_installed"],
+    "venue.pick.label": "Venue",
     "setup.start.title": "Set up your venue",
     "setup.start.lead": (
         "Thank you for adding osae. First set up your venue (rooms, sales channel, managers): "

@@ -4,6 +4,7 @@ setup button and about line every App Home ends with."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from slack_sdk.models.views import View
@@ -37,10 +38,27 @@ def start_home(locale: str, privacy_url: str | None) -> View:
 
 
 def home_extras(
-    locale: str, venue: Venue, *, may_set_up: bool, privacy_url: str | None
+    locale: str,
+    venue: Venue,
+    *,
+    may_set_up: bool,
+    privacy_url: str | None,
+    choices: Sequence[tuple[str, str]] = (),
 ) -> list[Json]:
-    """The end of every App Home: 会場の設定 for those who may change it, and the about."""
+    """The end of every App Home: which venue (a hotel group's workspace), 会場の設定 for
+    those who may change it, and the about."""
     extras: list[Json] = [{"type": "divider"}]
+    if len(choices) > 1:
+        options = [_option(name, venue_id) for venue_id, name in choices]
+        chosen = next((o for o in options if o["value"] == venue.id), options[0])
+        pick = {
+            "type": "static_select",
+            "action_id": ids.VENUE_PICK,
+            "options": options,
+            "initial_option": chosen,
+        }
+        block = _section(f"*{text(locale, 'venue.pick.label')}*")
+        extras.append({**block, "block_id": ids.VENUE_PICK, "accessory": pick})
     if may_set_up:
         button = _button(text(locale, "setup.open"), ids.SETUP_OPEN, venue.id)
         extras.append({"type": "actions", "elements": [button]})
