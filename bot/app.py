@@ -7,7 +7,7 @@ checked with auth.test on the first request), so a web process starts while Slac
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -34,6 +34,7 @@ from bot.listeners import (
     setup,
 )
 from bot.locales import UserLocales
+from bot.setup_files import SLACK_FILES, FileFetcher
 from bot.texts import DEFAULT_LOCALE, text
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
@@ -66,6 +67,7 @@ def build_app(
     oauth: OAuthSettings | None = None,
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None,
     privacy_url: str | None = None,
+    file_hosts: Sequence[str] = (SLACK_FILES,),
 ) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
@@ -88,6 +90,7 @@ def build_app(
         after=AfterAck(on_error, AFTER_ACK_THREADS),
         installer=installer,
         privacy_url=privacy_url,
+        fetch_file=FileFetcher(tuple(file_hosts)),
     )
     installations: dict[str, Any] = {}
     if oauth is not None:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from tests.support.slack_files import UPLOAD_PATH, FileUploads
 from tests.support.slack_limits import Refusal
@@ -320,6 +320,7 @@ class SlackStandin(FileUploads, Workspace):
             self._delays: defaultdict[str, deque[float]] = defaultdict(deque)
             self._buckets: dict[str, _Bucket] = {}
             self.reset_files()
+            self._files: dict[str, bytes] = {}
             super().reset()
 
     def _summary(self) -> str:
@@ -331,7 +332,9 @@ class SlackStandin(FileUploads, Workspace):
         """Answer one HTTP request, record it, and say how long to stall the answer."""
         at = time.time()
         url = urlsplit(path)
-        if url.path.startswith("/response/"):
+        if url.path.startswith("/files/"):
+            method = "files"  # a file's url_private: GET with a token that may read it
+        elif url.path.startswith("/response/"):
             method = "response_url"
         elif url.path.startswith(UPLOAD_PATH):
             method = "upload"  # a file's bytes, to the URL files.getUploadURLExternal gave
@@ -373,6 +376,8 @@ class SlackStandin(FileUploads, Workspace):
     ) -> _Reply:
         """Programmed fault, then auth, then rate limit, then the method itself."""
         with self._cond:
+            if method == "files":
+                return self._file(path, headers)
             if method == "response_url":
                 if fault := self._fault(method):
                     return fault
@@ -413,6 +418,24 @@ class SlackStandin(FileUploads, Workspace):
         team = grant.team_id or grant.enterprise_id
         for held in (view, self._views.get(str(view.get("id")), {})):
             held["team_id"] = held["app_installed_team_id"] = team
+
+    def host_file(self, name: str, content: bytes) -> dict[str, Any]:
+        """A file uploaded to the workspace: the file object a file_input's state carries."""
+        with self._cond:
+            self._files[name] = content
+        url = f"{self.root_url}/files/{quote(name, safe='')}"
+        return {
+            "id": f"F0{name.upper()[:8]}",
+            "name": name,
+            "url_private": url,
+            "url_private_download": url,
+        }
+
+    def _file(self, path: str, headers: dict[str, str]) -> _Reply:
+        if self._check_auth(headers, {}) is not None:
+            return _Reply(302, "", {"Location": "https://slack.com/signin"})  # as Slack does
+        content = self._files.get(unquote(path.removeprefix("/files/")))
+        return _Reply(404, "not found") if content is None else _Reply(200, content.decode())
 
     def _fault(self, method: str) -> _Reply | None:
         faults = self._faults.get(method)
