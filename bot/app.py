@@ -25,6 +25,7 @@ from bot.listeners import (
     cancel,
     candidates,
     commands,
+    diary,
     edit,
     free,
     home,
@@ -114,7 +115,7 @@ def build_app(
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
-    for surface in (*surfaces, venue_choice):
+    for surface in (*surfaces, venue_choice, diary):
         surface.register(app, deps)
     app.error(on_error)
     return app

@@ -31,7 +31,7 @@ from core.engine import HoldEngine
 REFRESH_MINUTES = 120
 STATE_SECONDS = 600  # an install link's state is good this long (Bolt's default)
 # What a new installation asks for: what manifest.yml lists (a test keeps them equal).
-SCOPES = ("commands", "chat:write", "users:read", "files:read")
+SCOPES = ("commands", "chat:write", "users:read", "files:read", "files:write")  # write: the diary
 
 log = logging.getLogger("osae.installs")
 

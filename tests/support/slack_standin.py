@@ -28,6 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from tests.support.slack_files import UPLOAD_PATH, FileUploads
 from tests.support.slack_limits import Refusal
 from tests.support.slack_oauth import Installs
 from tests.support.slack_workspace import Handler, Workspace
@@ -126,7 +127,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             pass  # the client gave up (e.g. its timeout was shorter than delay_next)
 
 
-class SlackStandin(Workspace):
+class SlackStandin(FileUploads, Workspace):
     """A Slack Web API on 127.0.0.1: realistic answers, recorded calls, programmable faults.
 
     ``tokens``: bot tokens that authenticate. ``per_channel_rate``: if set, chat.postMessage is
@@ -156,7 +157,7 @@ class SlackStandin(Workspace):
         self._thread: threading.Thread | None = None
         self.errors: list[BaseException] = []  # bugs in the stand-in itself, surfaced as 500s
         super().__init__(channels=channels, strict_triggers=strict_triggers, clock=clock)
-        self._handlers: dict[str, Handler] = self.handlers()
+        self._handlers: dict[str, Handler] = {**self.handlers(), **self.file_handlers()}
         for method in _INSTALL_METHODS:  # answered with the request's token (_install_method)
             self._handlers.setdefault(method, lambda body: {"ok": True})
 
@@ -318,6 +319,7 @@ class SlackStandin(Workspace):
             self._faults: defaultdict[str, deque[_Reply]] = defaultdict(deque)
             self._delays: defaultdict[str, deque[float]] = defaultdict(deque)
             self._buckets: dict[str, _Bucket] = {}
+            self.reset_files()
             self._files: dict[str, bytes] = {}
             super().reset()
 
@@ -334,6 +336,8 @@ class SlackStandin(Workspace):
             method = "files"  # a file's url_private: GET with a token that may read it
         elif url.path.startswith("/response/"):
             method = "response_url"
+        elif url.path.startswith(UPLOAD_PATH):
+            method = "upload"  # a file's bytes, to the URL files.getUploadURLExternal gave
         elif url.path.startswith("/api/"):
             method = url.path.removeprefix("/api/")
         else:
@@ -353,6 +357,13 @@ class SlackStandin(Workspace):
     def _answer(
         self, method: str, path: str, query: str, headers: dict[str, str], raw: bytes
     ) -> tuple[dict[str, Any], _Reply]:
+        if method == "upload":
+            with self._cond:
+                fault = self._fault(method)
+            if fault is not None:
+                return {"bytes": len(raw)}, fault
+            status, said = self.receive_upload(path, raw)
+            return {"bytes": len(raw)}, _Reply(status, said)
         try:
             body = _parse_body(_header(headers, "Content-Type") or "", raw, query)
         except ValueError:
