@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 import dramatiq
 import redis
@@ -30,6 +31,7 @@ from bot.app import BotApp, build_app
 from bot.card_notices import render_card, render_card_line
 from bot.locales import UserLocales
 from bot.notices import render_failure_report, render_notice
+from bot.setup_files import SLACK_FILES
 from bot.texts import DEFAULT_LOCALE
 from bot.workspaces import VenueResolver
 from cli import console_buttons, installs, local_access, local_redis, local_stack, localservices
@@ -209,7 +211,17 @@ def bot_app(
         oauth=oauth,
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
+        file_hosts=file_hosts(settings),
     )
+
+
+def file_hosts(settings: Settings) -> tuple[str, ...]:
+    """Where an uploaded file may be fetched from with a token: Slack's file host, and the
+    host of SLACK_API_URL when it is set (a stand-in serves files there)."""
+    if not settings.slack_api_url:
+        return (SLACK_FILES,)
+    url = urlsplit(settings.slack_api_url)
+    return (SLACK_FILES, f"{url.scheme}://{url.netloc}/files/")
 
 
 def oauth_settings(settings: Settings, stores: installs.Stores) -> OAuthSettings:

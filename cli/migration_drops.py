@@ -51,6 +51,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "calendar feeds: every feed URL given out stops working",
         "ja": "カレンダー配信: 配ったフィードの URL はすべて使えなくなります",
     },
+    "0010_user_venues": {
+        "en": "which venue each person of a hotel group's workspace chose last",
+        "ja": "ホテルグループのワークスペースで各人が最後に選んだ会場",
+    },
 }
 
 
