@@ -18,21 +18,28 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from core.admission import Admission, Key
+from core.diary.model import DiaryRange, DiaryRead
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
+from core.exports.feed_tokens import FeedKey
+from core.exports.reading import Sheet
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
-from core.model import Hold, HoldEdit, HoldRequest, Status, Venue
+from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
 from core.operations import (
     decisions,
+    diary,
     digests,
     edit,
     exports,
+    feeds,
+    imports,
     reads,
     request,
     search,
     sweep,
     team,
+    venue_settings,
     venue_setup,
 )
 from core.operations.tx import Snapshot, Tx
@@ -58,7 +65,12 @@ from core.rules.preload import preload
 from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards, venues
+<<<<<<< HEAD
 from core.uow import ROW_CONFLICTS, SERIALIZABLE, Observer, RetryObserver, RetryPolicy, UnitOfWork
+=======
+from core.store import workspaces as stored_workspaces
+from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
+>>>>>>> main
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
@@ -126,6 +138,47 @@ class HoldEngine:
         saved = self._uow.run(lambda conn, _: venue_setup.save(conn, venue, now))
         self._venues.keep(saved)
         return saved
+
+    def setup_venue(
+        self,
+        venue: Venue,
+        *,
+        actor: str,
+        source: str,
+        now: datetime,
+        link: WorkspaceLink | None = None,
+    ) -> Venue:
+        """Save a venue set up in Slack (``source``), audited, linked to its workspace;
+        raises ``VenueConflict`` (nothing written) if unsafe."""
+        saved = self._uow.run(
+            lambda conn, _: venue_settings.setup(
+                conn, venue, actor=actor, source=source, now=now, link=link
+            )
+        )
+        self._venues.keep(saved)
+        return saved
+
+    def link_workspace(self, link: WorkspaceLink, *, now: datetime) -> None:
+        """Use the venue from this workspace (``OSAE_VENUES`` seeds these at start)."""
+        self._uow.run(lambda conn, _: stored_workspaces.link(conn, link, now))
+
+    def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
+        return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
+
+    def choose_venue(self, venue_id: str, user_id: str, *, now: datetime) -> None:
+        """The person works in this venue (their workspace has several) from now on."""
+        self._uow.run(lambda conn, _: stored_workspaces.choose(conn, venue_id, user_id, now))
+
+    def chosen_venue(self, user_id: str, venue_ids: list[str]) -> str | None:
+        return self._uow.read(
+            partial(stored_workspaces.chosen, user_id=user_id, venue_ids=venue_ids)
+        )
+
+    def workspace_venues(self, *workspace_ids: str) -> list[str]:
+        """The venues used from these workspaces or orgs (a hotel group's: several)."""
+        return self._uow.read(
+            partial(stored_workspaces.venues_of, workspace_ids=list(workspace_ids))
+        )
 
     def prepare_part_days(self, venue_id: str, *, now: datetime) -> None:
         """Make the part-day rows for the booking horizon (daily, as the horizon moves on)."""
@@ -295,6 +348,10 @@ class HoldEngine:
         """The whole team's deadlines today and this week, 2nd queues, this month's counts."""
         return self._run.read(venue_id, partial(team.home, now=now))
 
+    def diary(self, venue_id: str, days: DiaryRange) -> DiaryRead:
+        """The live holds a diary picture of ``days`` draws: one statement, one snapshot."""
+        return self._run.read(venue_id, partial(diary.diary, days=days))
+
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
 
@@ -305,6 +362,39 @@ class HoldEngine:
         """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
         read = partial(exports.ledger_out, start=start, end=end, left=left)
         return self._run.read(venue_id, read)
+
+    def import_ledger(
+        self, venue_id: str, sheet: Sheet, *, actor: str | None, now: datetime, dry_run: bool
+    ) -> imports.ImportAnswer | Refused:
+        """A ledger's rows placed as holds in one transaction: all, or (a row that cannot be
+        placed, or ``dry_run``) none; the answer names every row that cannot, and why."""
+        place = partial(imports.place, sheet=sheet, actor=actor, dry_run=dry_run)
+        return self._answer(venue_id, now, place)
+
+    # -- calendar feeds (issue 27) ------------------------------------------------------------
+    def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:
+        """The feed a token opens, with its ETag; None for an unknown or rotated token."""
+        return self._uow.read(partial(feeds.stamp_by_token, given=given_token))
+
+    def feed_read(self, feed: FeedKey, known: Callable[[feeds.Entry], bool]) -> feeds.FeedRead:
+        """The feed's live holds: each by version, and in full those ``known`` has not."""
+        return self._run.read(feed.venue_id, partial(feeds.read, feed=feed, known=known))
+
+    def feed_token(
+        self, feed: FeedKey, *, secret: bytes | None, now: datetime, rotate: bool = False
+    ) -> str | Refused:
+        """The feed's secret token (issued on first use); ``rotate``: a new one, the old one
+        then opens nothing. ``secret``: the deployment's key (None: the venue's stored one)."""
+        try:
+            if not rotate:
+                shown = partial(feeds.shown_token, feed=feed, secret=secret)
+                found = self._run.read(feed.venue_id, shown)
+                if found is not None:
+                    return found
+        except UnknownVenue:
+            return Refused(Code.UNKNOWN_VENUE, detail=feed.venue_id)
+        issue = partial(feeds.issue, feed=feed, secret=secret, rotate=rotate)
+        return self._answer(feed.venue_id, now, issue)
 
     # -- notices ----------------------------------------------------------------------------
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:

@@ -38,7 +38,8 @@ def test_every_event_class_has_one_entry_and_every_entry_leaves_something() -> N
 
 def test_every_action_and_kind_of_dm_is_declared_by_some_event() -> None:
     written = {k.trail[0] for k in KINDS.values() if k.trail is not None}
-    assert written == set(Action)
+    # a venue's own change (its setup in Slack) is no hold's event: core.operations.venue_settings
+    assert written == set(Action) - {Action.VENUE_SET}
     assert dm_kinds() == set(NoticeKind) - {NoticeKind.CARD}
 
 

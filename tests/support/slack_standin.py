@@ -26,9 +26,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from tests.support.slack_files import UPLOAD_PATH, FileUploads
 from tests.support.slack_limits import Refusal
+from tests.support.slack_oauth import Installs
 from tests.support.slack_workspace import Handler, Workspace
 
 DEFAULT_TOKEN = "xoxb-test"
@@ -125,7 +127,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             pass  # the client gave up (e.g. its timeout was shorter than delay_next)
 
 
-class SlackStandin(Workspace):
+class SlackStandin(FileUploads, Workspace):
     """A Slack Web API on 127.0.0.1: realistic answers, recorded calls, programmable faults.
 
     ``tokens``: bot tokens that authenticate. ``per_channel_rate``: if set, chat.postMessage is
@@ -143,8 +145,11 @@ class SlackStandin(Workspace):
         channels: Iterable[str] | None = None,
         strict_triggers: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        installs: Installs | None = None,
     ) -> None:
         self.tokens = {tokens} if isinstance(tokens, str) else set(tokens)
+        # Workspaces that installed the app through OAuth, each with its own tokens
+        self.installs = installs or Installs()
         self.per_channel_rate = per_channel_rate
         self.per_channel_burst = per_channel_burst
         self._stopping = threading.Event()
@@ -152,7 +157,9 @@ class SlackStandin(Workspace):
         self._thread: threading.Thread | None = None
         self.errors: list[BaseException] = []  # bugs in the stand-in itself, surfaced as 500s
         super().__init__(channels=channels, strict_triggers=strict_triggers, clock=clock)
-        self._handlers: dict[str, Handler] = self.handlers()
+        self._handlers: dict[str, Handler] = {**self.handlers(), **self.file_handlers()}
+        for method in _INSTALL_METHODS:  # answered with the request's token (_install_method)
+            self._handlers.setdefault(method, lambda body: {"ok": True})
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -312,6 +319,8 @@ class SlackStandin(Workspace):
             self._faults: defaultdict[str, deque[_Reply]] = defaultdict(deque)
             self._delays: defaultdict[str, deque[float]] = defaultdict(deque)
             self._buckets: dict[str, _Bucket] = {}
+            self.reset_files()
+            self._files: dict[str, bytes] = {}
             super().reset()
 
     def _summary(self) -> str:
@@ -323,8 +332,12 @@ class SlackStandin(Workspace):
         """Answer one HTTP request, record it, and say how long to stall the answer."""
         at = time.time()
         url = urlsplit(path)
-        if url.path.startswith("/response/"):
+        if url.path.startswith("/files/"):
+            method = "files"  # a file's url_private: GET with a token that may read it
+        elif url.path.startswith("/response/"):
             method = "response_url"
+        elif url.path.startswith(UPLOAD_PATH):
+            method = "upload"  # a file's bytes, to the URL files.getUploadURLExternal gave
         elif url.path.startswith("/api/"):
             method = url.path.removeprefix("/api/")
         else:
@@ -344,6 +357,13 @@ class SlackStandin(Workspace):
     def _answer(
         self, method: str, path: str, query: str, headers: dict[str, str], raw: bytes
     ) -> tuple[dict[str, Any], _Reply]:
+        if method == "upload":
+            with self._cond:
+                fault = self._fault(method)
+            if fault is not None:
+                return {"bytes": len(raw)}, fault
+            status, said = self.receive_upload(path, raw)
+            return {"bytes": len(raw)}, _Reply(status, said)
         try:
             body = _parse_body(_header(headers, "Content-Type") or "", raw, query)
         except ValueError:
@@ -356,6 +376,8 @@ class SlackStandin(Workspace):
     ) -> _Reply:
         """Programmed fault, then auth, then rate limit, then the method itself."""
         with self._cond:
+            if method == "files":
+                return self._file(path, headers)
             if method == "response_url":
                 if fault := self._fault(method):
                     return fault
@@ -364,31 +386,85 @@ class SlackStandin(Workspace):
             handler = self._handlers.get(method)
             if handler is None:
                 return _Reply(200, {"ok": False, "error": "unknown_method", "req_method": method})
-            refused = (
-                self._fault(method)
-                or (None if method == "api.test" else self._check_auth(headers, body))
-                or self._rate_limit(method, body)
-            )
-            if refused is not None:
-                return refused
-            try:
-                return _Reply(200, handler(body))
-            except Refusal as refusal:
-                return _Reply(200, refusal.body())
+            return self._call(method, handler, headers, body)
+
+    def _call(
+        self, method: str, handler: Handler, headers: dict[str, str], body: dict[str, Any]
+    ) -> _Reply:
+        unauthed = method in ("api.test", "oauth.v2.access")  # the app's own credentials
+        refused = (
+            self._fault(method)
+            or (None if unauthed else self._check_auth(headers, body))
+            or self._rate_limit(method, body)
+        )
+        if refused is not None:
+            return refused
+        if method in _INSTALL_METHODS:
+            return _Reply(200, self._install_method(method, headers, body))
+        try:
+            answer = handler(body)
+        except Refusal as refusal:
+            return _Reply(200, refusal.body())
+        self._own_view(_token(headers, body), answer)
+        return _Reply(200, answer)
+
+    def _own_view(self, token: str, answer: dict[str, Any]) -> None:
+        """A view opened with an installed workspace's token is that workspace's (Slack puts
+        its team in the view, and in the payloads of what is done in it)."""
+        grant = self.installs.grant_of(token) if token not in self.tokens else None
+        view = answer.get("view")
+        if grant is None or not isinstance(view, dict):
+            return
+        team = grant.team_id or grant.enterprise_id
+        for held in (view, self._views.get(str(view.get("id")), {})):
+            held["team_id"] = held["app_installed_team_id"] = team
+
+    def host_file(self, name: str, content: bytes) -> dict[str, Any]:
+        """A file uploaded to the workspace: the file object a file_input's state carries."""
+        with self._cond:
+            self._files[name] = content
+        url = f"{self.root_url}/files/{quote(name, safe='')}"
+        return {
+            "id": f"F0{name.upper()[:8]}",
+            "name": name,
+            "url_private": url,
+            "url_private_download": url,
+        }
+
+    def _file(self, path: str, headers: dict[str, str]) -> _Reply:
+        if self._check_auth(headers, {}) is not None:
+            return _Reply(302, "", {"Location": "https://slack.com/signin"})  # as Slack does
+        content = self._files.get(unquote(path.removeprefix("/files/")))
+        return _Reply(404, "not found") if content is None else _Reply(200, content.decode())
 
     def _fault(self, method: str) -> _Reply | None:
         faults = self._faults.get(method)
         return faults.popleft() if faults else None
 
     def _check_auth(self, headers: dict[str, str], body: dict[str, Any]) -> _Reply | None:
-        authorization = _header(headers, "Authorization") or ""
-        token = authorization.removeprefix("Bearer ").strip() if authorization else ""
-        token = token or str(body.get("token") or "")
+        token = _token(headers, body)
         if not token:
             return _Reply(200, {"ok": False, "error": "not_authed"})
-        if token not in self.tokens:
-            return _Reply(200, {"ok": False, "error": "invalid_auth"})
-        return None
+        if token in self.tokens:
+            return None
+        why = self.installs.refusal(token)
+        if why is None:
+            return None
+        return _Reply(200, {"ok": False, "error": "invalid_auth" if why == "unknown" else why})
+
+    def _install_method(
+        self, method: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> dict[str, Any]:
+        """oauth.v2.access, and auth.test / apps.uninstall with an installed workspace's token
+        (the single-workspace token answers as the stand-in's own workspace)."""
+        if method == "oauth.v2.access":
+            return self.installs.oauth_v2_access(headers, body)
+        token = _token(headers, body)
+        if token in self.tokens:
+            return self._auth_test(body) if method == "auth.test" else {"ok": True}
+        if method == "auth.test":
+            return self.installs.auth_test(token)
+        return self.installs.uninstall(token, body)
 
     def _rate_limit(self, method: str, body: dict[str, Any]) -> _Reply | None:
         """Slack's chat.postMessage limit: about ``per_channel_rate``/s per channel, bursts ok."""
@@ -410,6 +486,14 @@ class SlackStandin(Workspace):
 
 
 # ----------------------------------------------------------------- helpers
+
+_INSTALL_METHODS = frozenset({"oauth.v2.access", "auth.test", "apps.uninstall"})
+
+
+def _token(headers: dict[str, str], body: dict[str, Any]) -> str:
+    authorization = _header(headers, "Authorization") or ""
+    token = authorization.removeprefix("Bearer ").strip() if authorization else ""
+    return token or str(body.get("token") or "")
 
 
 def _header(headers: dict[str, str], name: str) -> str | None:
