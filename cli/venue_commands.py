@@ -6,11 +6,8 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
-<<<<<<< HEAD
 from bot.texts.checked import said
-=======
 from cli import venue_export, venue_links
->>>>>>> main
 from cli.bootstrap import engine_for
 from cli.context import emit, locale, now_of, settings_of, venue_id
 from cli.errors import CommandError

@@ -65,12 +65,8 @@ from core.rules.preload import preload
 from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards, venues
-<<<<<<< HEAD
-from core.uow import ROW_CONFLICTS, SERIALIZABLE, Observer, RetryObserver, RetryPolicy, UnitOfWork
-=======
 from core.store import workspaces as stored_workspaces
-from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
->>>>>>> main
+from core.uow import ROW_CONFLICTS, SERIALIZABLE, Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
