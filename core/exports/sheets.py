@@ -9,7 +9,7 @@ import io
 import unicodedata
 from collections.abc import Sequence
 from datetime import date, datetime, time
-from typing import IO, Any
+from typing import IO
 
 import xlsxwriter
 
@@ -35,31 +35,33 @@ def write_xlsx(rows: Sequence[LedgerRow], out: IO[bytes], *, with_contact: bool)
     bold = book.add_format({"bold": True})
     for n, name in enumerate(names):
         sheet.write_string(0, n, name, bold)
+    stamp, string, number = sheet.write_datetime, sheet.write_string, sheet.write_number
     for r, values in enumerate(cells, start=1):
         for n, value in enumerate(values):
-            _write(sheet, r, n, value, formats)
+            if value is None or value == "":
+                continue
+            fmt = formats.get(type(value))
+            if fmt is not None:
+                stamp(r, n, value, fmt)
+            elif isinstance(value, str):
+                string(r, n, value)
+            else:
+                number(r, n, value)
     book.close()
 
 
-def _write(sheet: Any, r: int, n: int, value: object, formats: dict[type, Any]) -> None:
-    if value is None:
-        return
-    fmt = formats.get(type(value))
-    if fmt is not None:
-        sheet.write_datetime(r, n, value, fmt)
-    elif isinstance(value, str):
-        if value:
-            sheet.write_string(r, n, value)
-    else:
-        sheet.write_number(r, n, value)
-
-
 def _widths(names: Sequence[str], cells: Sequence[tuple[object, ...]]) -> list[float]:
-    """Each column as wide as its widest value (a full-width character counts two)."""
+    """Each column as wide as its widest value (a full-width character counts two); the
+    values of a ledger repeat (rooms, kinds, states), so each is measured once."""
     widest = [_width(name) for name in names]
+    measured: dict[object, int] = {}
     for values in cells:
         for n, value in enumerate(values):
-            w = _width(_text(value))
+            if value is None:
+                continue
+            w = measured.get(value)
+            if w is None:
+                w = measured[value] = _width(_text(value))
             widest[n] = max(widest[n], w)
     return [min(w, _WIDEST) + 2.0 for w in widest]
 
