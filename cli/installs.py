@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,7 +31,7 @@ from core.engine import HoldEngine
 REFRESH_MINUTES = 120
 STATE_SECONDS = 600  # an install link's state is good this long (Bolt's default)
 # What a new installation asks for: what manifest.yml lists (a test keeps them equal).
-SCOPES = ("commands", "chat:write", "users:read")
+SCOPES = ("commands", "chat:write", "users:read", "files:read", "files:write")  # write: the diary
 
 log = logging.getLogger("osae.installs")
 
@@ -74,17 +75,29 @@ class VenueTokens:
             return None
         team = None if link.org_wide else link.workspace_id
         enterprise = link.workspace_id if link.org_wide else link.enterprise_id
+        found = self._installed(enterprise, team, link.org_wide)
+        if found is None or not self._expiring(found):
+            return found.bot_token if found is not None else None
         with self._lock:  # one refresh, not one per thread that found the token expiring
-            # tokens_revoked deletes the bot row and leaves the installation's: no bot, no token
-            bot = self.store.find_bot(
-                enterprise_id=enterprise, team_id=team, is_enterprise_install=link.org_wide
-            )
-            found = self.store.find_installation(
-                enterprise_id=enterprise, team_id=team, is_enterprise_install=link.org_wide
-            )
-            if bot is None or found is None or not found.bot_token:
-                return None
-            return self._fresh(found)
+            found = self._installed(enterprise, team, link.org_wide)  # maybe refreshed meanwhile
+            return self._fresh(found) if found is not None else None
+
+    def _installed(
+        self, enterprise: str | None, team: str | None, org_wide: bool
+    ) -> Installation | None:
+        """The installation with a bot token; tokens_revoked deletes the bot row and leaves
+        the installation's: no bot, no token."""
+        bot = self.store.find_bot(
+            enterprise_id=enterprise, team_id=team, is_enterprise_install=org_wide
+        )
+        found = self.store.find_installation(
+            enterprise_id=enterprise, team_id=team, is_enterprise_install=org_wide
+        )
+        return found if bot is not None and found is not None and found.bot_token else None
+
+    def _expiring(self, found: Installation) -> bool:
+        expires = found.bot_token_expires_at
+        return expires is not None and expires <= time.time() + self.refresh_minutes * 60
 
     def _fresh(self, found: Installation) -> str | None:
         try:

@@ -161,6 +161,15 @@ class HoldEngine:
     def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
         return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
 
+    def choose_venue(self, venue_id: str, user_id: str, *, now: datetime) -> None:
+        """The person works in this venue (their workspace has several) from now on."""
+        self._uow.run(lambda conn, _: stored_workspaces.choose(conn, venue_id, user_id, now))
+
+    def chosen_venue(self, user_id: str, venue_ids: list[str]) -> str | None:
+        return self._uow.read(
+            partial(stored_workspaces.chosen, user_id=user_id, venue_ids=venue_ids)
+        )
+
     def workspace_venues(self, *workspace_ids: str) -> list[str]:
         """The venues used from these workspaces or orgs (a hotel group's: several)."""
         return self._uow.read(
