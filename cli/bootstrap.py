@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
+from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
@@ -194,6 +195,7 @@ def bot_app(
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
     oauth: OAuthSettings | None = None,
+    authorize: Authorize | None = None,
 ) -> BotApp:
     """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET; with ``oauth``,
     installed by any workspace (``oauth_settings``), whose installer sets its venue up."""
@@ -209,6 +211,7 @@ def bot_app(
         on_notices=on_notices,
         process_before_response=process_before_response,
         oauth=oauth,
+        authorize=authorize,
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
         file_hosts=file_hosts(settings),
@@ -251,6 +254,7 @@ class Runtime:
     database_url: str | None = None  # for the installation stores (many workspaces)
     _actors: Actors | None = field(default=None, init=False)
     _stores: installs.Stores | None = field(default=None, init=False)
+    _rotator: installs.OnceRotator | None = field(default=None, init=False)
 
     @classmethod
     def open(
@@ -285,17 +289,24 @@ class Runtime:
                 link = WorkspaceLink(venue_id, team)
                 self.engine.link_workspace(link, now=self.now())
 
+    def rotator(self) -> installs.OnceRotator:
+        """The process's one token refresher, shared by Bolt's authorize and the courier."""
+        if self._rotator is None:
+            settings = self.settings
+            assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
+            self._rotator = installs.rotator(
+                settings.slack_client_id,
+                settings.slack_client_secret,
+                slack_client(settings),
+                self.stores().installations,
+            )
+        return self._rotator
+
     def workspace_dms(self) -> WorkspaceDMs:
         """Each venue's DMs and cards with its workspace's token, refreshed when due."""
         settings = self.settings
         assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
-        tokens = installs.VenueTokens(
-            self.engine,
-            self.stores().installations,
-            installs.rotator(
-                settings.slack_client_id, settings.slack_client_secret, slack_client(settings)
-            ),
-        )
+        tokens = installs.VenueTokens(self.engine, self.stores().installations, self.rotator())
         return WorkspaceDMs(
             tokens,
             lambda token: slack_client(settings, token),
@@ -347,6 +358,9 @@ class Runtime:
         SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set."""
         settings = self.settings
         oauth = oauth_settings(settings, self.stores()) if settings.distributed else None
+        authorize = (
+            installs.authorize(self.stores().installations, self.rotator()) if oauth else None
+        )
         linked = self.engine.workspace_venues
         venues = (
             VenueResolver(by_team=settings.venues_by_team, linked=linked)
@@ -361,6 +375,7 @@ class Runtime:
             now=self.now,
             on_notices=self.on_notices(),
             oauth=oauth,
+            authorize=authorize,
         )
 
     def default_venue(self) -> str | None:
