@@ -41,6 +41,7 @@ from cli.settings import SettingError, Settings
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
+from core.exports.feed_tokens import FeedKey
 from core.model import WorkspaceLink
 from jobs import heartbeat, queues
 from jobs.actors import Actors, JobDeps, register
@@ -215,7 +216,15 @@ def bot_app(
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
         file_hosts=file_hosts(settings),
+        feed_link=partial(feed_link, engine, settings, now),
     )
+
+
+def feed_link(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
+    """A calendar feed's URL (its token issued on first use), or None if it cannot be."""
+    secret = settings.feed_secret.encode() if settings.feed_secret else None
+    token = engine.feed_token(feed, secret=secret, now=now())
+    return f"{settings.feed_base}/calendar/{token}.ics" if isinstance(token, str) else None
 
 
 def file_hosts(settings: Settings) -> tuple[str, ...]:
