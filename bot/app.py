@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from slack_bolt import App, BoltContext
+from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
@@ -65,6 +66,7 @@ def build_app(
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
     oauth: OAuthSettings | None = None,
+    authorize: Authorize | None = None,
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None,
     privacy_url: str | None = None,
     file_hosts: Sequence[str] = (SLACK_FILES,),
@@ -99,6 +101,8 @@ def build_app(
             "installation_store": oauth.installation_store,
             "user_facing_authorize_error_message": text(DEFAULT_LOCALE, "error.not_installed"),
         }
+        if authorize is not None:  # refreshing through the process's one rotator
+            installations["authorize"] = authorize
     app = BotApp(
         signing_secret=signing_secret,
         after=deps.after,

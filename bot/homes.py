@@ -29,6 +29,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     team: TeamHome | None = None
     choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
     for user in sorted(u for u in users if u):
+        deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
         locale = deps.locales.get(user)
         try:
             overview = deps.engine.overview(venue.id, user, now=now)

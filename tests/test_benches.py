@@ -91,6 +91,29 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             r"^ +\d+ function calls .*in [0-9.]+ seconds$",
         ],
     ),
+    # issue 27: the ledger taken out (feed, 304, export)
+    "exports": (
+        "--feed 60 --rows 90 --samples 3",
+        [
+            r"^venue: 10 rooms, 60 live holds, 30 that left$",
+            r"^feed: [0-9.]+ MB; first GET of the process \(every hold rendered\) [0-9]+ ms$",
+            *(
+                rf"^feed {what} +" + FIGURE
+                for what in (
+                    "GET after one change",
+                    "GET, nothing changed",
+                    r"poll, If-None-Match \(304\)",
+                )
+            ),
+            r"^x 304 poll, full GET after a change [0-9.]+$",
+            r"^feed after a change \(p50\) [0-9.]+ s: (under|OVER) 0.3 s$",
+            r"^304 poll \(p50\) [0-9.]+ s: (under|OVER) 0.02 s$",
+            r"^export: 90 rows \(90 holds\)$",
+            r"^export read \(--all\) +" + FIGURE,
+            *(rf"^export {fmt} \(rows \+ file\) +" + FIGURE for fmt in ("xlsx", "csv")),
+            r"^a year's export, 90 rows, read \+ xlsx \(p50\) [0-9.]+ s: (under|OVER) 5 s$",
+        ],
+    ),
     "diary": (
         "--rooms 6 --holds 40 --rounds 1",
         [

@@ -16,11 +16,11 @@ JA: dict[str, str] = {
     "setup.start.lead": (
         "osae を追加していただきありがとうございます。まず会場（部屋・営業チャンネル・"
         "マネージャー）を設定しましょう。近いテンプレートで始めて部屋を直すか、"
-        "会場ファイル（`osae venue export` で書き出した TOML）を貼り付けてください。"
+        "会場ファイル（`osae venue export` で書き出した TOML）をアップロードするか貼り付けてください。"
     ),
     "setup.template.hotel_banquet": "ホテル宴会場のテンプレートで始める",
     "setup.template.wedding_house": "ゲストハウスのテンプレートで始める",
-    "setup.paste": "会場ファイルを貼り付ける",
+    "setup.paste": "会場ファイルをアップロード・貼り付け",
     "setup.open": "会場の設定",
     "setup.about.venue": " · 会場 {name}",
     "setup.about.privacy": "<{url}|プライバシーポリシー>",
@@ -95,12 +95,12 @@ EN: dict[str, str] = {
     "setup.start.title": "Set up your venue",
     "setup.start.lead": (
         "Thank you for adding osae. First set up your venue (rooms, sales channel, managers): "
-        "start from the template closest to it and adjust the rooms, or paste a venue file "
-        "(the TOML `osae venue export` writes)."
+        "start from the template closest to it and adjust the rooms, or upload or paste a "
+        "venue file (the TOML `osae venue export` writes)."
     ),
     "setup.template.hotel_banquet": "Start from a hotel banquet floor",
     "setup.template.wedding_house": "Start from a wedding house",
-    "setup.paste": "Paste a venue file",
+    "setup.paste": "Upload or paste a venue file",
     "setup.open": "Venue settings",
     "setup.about.venue": " · venue {name}",
     "setup.about.privacy": "<{url}|Privacy policy>",

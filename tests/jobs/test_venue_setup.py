@@ -75,7 +75,8 @@ def test_a_newcomer_sets_the_venue_up_from_app_home(
     home = home_of(slack, INSTALLER, 1)
     shown = blocks_text(home)
     assert "会場の設定" in shown and "ホテル宴会場のテンプレートで始める" in shown
-    assert "ゲストハウスのテンプレートで始める" in shown and "会場ファイルを貼り付ける" in shown
+    assert "ゲストハウスのテンプレートで始める" in shown
+    assert "会場ファイルをアップロード・貼り付け" in shown
     assert bearer(slack.last("views.publish")) == token
 
     # A colleague who did not install it may not start one.
@@ -258,7 +259,7 @@ def test_a_venue_file_uploaded_in_slack_sets_the_venue_up_and_a_foreign_url_is_n
     install(two.url, slack, team, installer=INSTALLER)
     two.post(sr.app_home_opened_event(INSTALLER, team_id=team))
     home = home_of(slack, INSTALLER, 1)
-    assert "Paste a venue file" in blocks_text(home)
+    assert "Upload or paste a venue file" in blocks_text(home)
     two.post(
         sr.block_actions(
             actions=[sr.action(ids.SETUP_PASTE, "paste")],
