@@ -121,10 +121,16 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             *(
                 rf"^{grid} {phase} +" + FIGURE
                 for grid in ("empty", "full")
-                for phase in ("layout", "png", "pdf", r"layout \+ png")
+                for phase in ("layout", "png", "pdf", r"layout \+ png", "cold png")
             ),
-            *(rf"^x empty grid, {phase} +[0-9.]+$" for phase in ("png", "pdf", r"layout \+ png")),
+            *(
+                rf"^x empty grid, {phase} +[0-9.]+$"
+                for phase in ("png", "pdf", r"layout \+ png", "cold png")
+            ),
             r"^a month drawn \(layout \+ png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^a month drawn cold \(layout \+ cold png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^a month drawn cold, CPU \(p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^  cpu full cold png +" + FIGURE,
         ],
     ),
     "team": (
