@@ -40,6 +40,7 @@ from cli.workspace_parts import Workspaces, file_hosts
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
+from core.exports.feed_tokens import FeedKey
 from jobs import heartbeat, queues
 from jobs.actors import Actors, JobDeps, register
 from jobs.broker import build_broker
@@ -213,7 +214,15 @@ def bot_app(
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
         file_hosts=file_hosts(settings),
+        feed_link=partial(feed_link, engine, settings, now),
     )
+
+
+def feed_link(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
+    """A calendar feed's URL (its token issued on first use), or None if it cannot be."""
+    secret = settings.feed_secret.encode() if settings.feed_secret else None
+    token = engine.feed_token(feed, secret=secret, now=now())
+    return f"{settings.feed_base}/calendar/{token}.ics" if isinstance(token, str) else None
 
 
 # -- a running process -----------------------------------------------------------------------
