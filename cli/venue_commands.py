@@ -64,7 +64,20 @@ def show_venue(args: argparse.Namespace) -> int:
         f"  {r.id:<12} {r.name}  parts {','.join(sorted(r.parts))}  turnover {r.turnover_min} min"
         for r in active
     ]
-    return emit(args.json, {"venue": found.id, "name": found.name, "rooms": rooms}, lines)
+    link = engine.venue_workspace(found.id)
+    where = {
+        "sales_channel": found.sales_channel,
+        "language": found.language,
+        "managers": sorted(found.managers),
+        "workspace": link.workspace_id if link else None,
+    }
+    lines.append(
+        "  sales channel {}, language {}, managers {}, workspace {}".format(
+            *(v if isinstance(v, str) else ", ".join(v or []) or "-" for v in where.values())
+        )
+    )
+    payload = {"venue": found.id, "name": found.name, "rooms": rooms, **where}
+    return emit(args.json, payload, lines)
 
 
 def _rooms_line(venue: Venue) -> str:

@@ -97,6 +97,29 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             r"^ +\d+ function calls .*in [0-9.]+ seconds$",
         ],
     ),
+    # issue 27: the ledger taken out (feed, 304, export)
+    "exports": (
+        "--feed 60 --rows 90 --samples 3",
+        [
+            r"^venue: 10 rooms, 60 live holds, 30 that left$",
+            r"^feed: [0-9.]+ MB; first GET of the process \(every hold rendered\) [0-9]+ ms$",
+            *(
+                rf"^feed {what} +" + FIGURE
+                for what in (
+                    "GET after one change",
+                    "GET, nothing changed",
+                    r"poll, If-None-Match \(304\)",
+                )
+            ),
+            r"^x 304 poll, full GET after a change [0-9.]+$",
+            r"^feed after a change \(p50\) [0-9.]+ s: (under|OVER) 0.3 s$",
+            r"^304 poll \(p50\) [0-9.]+ s: (under|OVER) 0.02 s$",
+            r"^export: 90 rows \(90 holds\)$",
+            r"^export read \(--all\) +" + FIGURE,
+            *(rf"^export {fmt} \(rows \+ file\) +" + FIGURE for fmt in ("xlsx", "csv")),
+            r"^a year's export, 90 rows, read \+ xlsx \(p50\) [0-9.]+ s: (under|OVER) 5 s$",
+        ],
+    ),
     "diary": (
         "--rooms 6 --holds 40 --rounds 1",
         [
@@ -104,10 +127,16 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             *(
                 rf"^{grid} {phase} +" + FIGURE
                 for grid in ("empty", "full")
-                for phase in ("layout", "png", "pdf", r"layout \+ png")
+                for phase in ("layout", "png", "pdf", r"layout \+ png", "cold png")
             ),
-            *(rf"^x empty grid, {phase} +[0-9.]+$" for phase in ("png", "pdf", r"layout \+ png")),
+            *(
+                rf"^x empty grid, {phase} +[0-9.]+$"
+                for phase in ("png", "pdf", r"layout \+ png", "cold png")
+            ),
             r"^a month drawn \(layout \+ png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^a month drawn cold \(layout \+ cold png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^a month drawn cold, CPU \(p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^  cpu full cold png +" + FIGURE,
         ],
     ),
     "team": (

@@ -74,7 +74,30 @@ def live_stamp(
     conn: sa.Connection, venue_id: str, salesperson: str | None
 ) -> tuple[int, int, int, int, object]:
     """What changes whenever a live hold of the scope changes, arrives or leaves (counts and
-    sums of ids and versions, the latest change): one aggregate, no hold read."""
+    sums of ids and versions, the latest change), and its enquiries' versions: aggregates
+    only, no hold read. The venue's: two single-table aggregates (its live holds from
+    ``ix_holds_live_stamp`` alone; every enquiry of the venue, which only errs on the side of
+    a fresh 200); a salesperson's: their enquiries' live holds."""
+    if salesperson is not None:
+        return _joined_stamp(conn, venue_id, salesperson)
+    live = sa.select(
+        sa.func.count(),
+        sa.func.coalesce(sa.func.sum(holds.c.id), 0),
+        sa.func.coalesce(sa.func.sum(holds.c.version), 0),
+        sa.func.max(holds.c.updated_at),
+    ).where(*_live_scope(venue_id, None))
+    asked = sa.select(
+        sa.func.coalesce(sa.func.sum(enquiries.c.version), 0), sa.func.max(enquiries.c.updated_at)
+    ).where(enquiries.c.venue_id == venue_id)
+    count, ids, versions, held = conn.execute(live).one()
+    enquiry_versions, asked_last = conn.execute(asked).one()
+    last = max((t for t in (held, asked_last) if t is not None), default=None)
+    return int(count), int(ids), int(versions), int(enquiry_versions), last
+
+
+def _joined_stamp(
+    conn: sa.Connection, venue_id: str, salesperson: str
+) -> tuple[int, int, int, int, object]:
     latest = sa.func.greatest(sa.func.max(holds.c.updated_at), sa.func.max(enquiries.c.updated_at))
     query = (
         sa.select(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
 
 import sqlalchemy as sa
@@ -147,11 +148,29 @@ def test_a_token_about_to_expire_is_refreshed_once_not_per_call(
 
     time.sleep(max(0.0, issued + 3.5 - time.time()))
     courier = two.runtime.courier()
-    for n in range(3):
+    # A burst as the token enters its window: commands and a drain at the same moment.
+    promote(engine, two.hotel_a, clock(), day=factories.DAY.replace(day=1))
+    start = threading.Barrier(5)
+
+    def command() -> None:
+        start.wait()
+        assert two.command(two.team_a, INSTALLER_A)[0] == 200
+
+    def drain() -> None:
+        start.wait()
+        courier.drain(two.hotel_a.id)
+
+    burst = [threading.Thread(target=command) for _ in range(4)] + [threading.Thread(target=drain)]
+    for thread in burst:
+        thread.start()
+    for thread in burst:
+        thread.join(timeout=30)
+    slack.wait_for("views.open", 5)
+    for n in range(2):  # and calls after it
         status, _ = two.command(two.team_a, INSTALLER_A)
         assert status == 200
-        slack.wait_for("views.open", n + 2)
-        promote(engine, two.hotel_a, clock(), day=factories.DAY.replace(day=n + 1))
+        slack.wait_for("views.open", n + 6)
+        promote(engine, two.hotel_a, clock(), day=factories.DAY.replace(day=n + 2))
         courier.drain(two.hotel_a.id)
     refreshes = [c for c in slack.calls_to("oauth.v2.access") if c.body.get("grant_type")]
     assert len(refreshes) == 1, "refreshed once, not per call"
