@@ -335,4 +335,6 @@ TEXTS: dict[str, str] = {
     # the lead of an edited hold's post (the hold itself follows it once)
     "edit.kept_lead": "Changed, keeps its place ({rank_text})",
     "edit.swapped_lead": "Changed as a new hold #{id} ({rank_text})",
+    # Clock changes (daylight saving): a local time the clocks skip that day
+    "refusal.bad_times.gap": "{detail} does not exist that day: in {zone} the clocks skip {gap} (daylight saving starts). Use a time before or after it.",
 }

@@ -336,4 +336,6 @@ TEXTS: dict[str, str] = {
     # the lead of an edited hold's post (the hold itself follows it once)
     "edit.kept_lead": "変更しました（順位はそのまま・{rank_text}）",
     "edit.swapped_lead": "新しい押さえ #{id}（{rank_text}）として変更しました",
+    # Clock changes (daylight saving): a local time the clocks skip that day
+    "refusal.bad_times.gap": "{detail} はこの日にはない時刻です（{zone} では {gap} が夏時間への切り替えで飛ばされます）。その前か後の時刻にしてください。",
 }
