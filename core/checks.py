@@ -41,18 +41,32 @@ def codepoint(char: str) -> str:
     return f"U+{ord(char):04X}"
 
 
+def unfit(char: str, *, lines: bool = False) -> bool:
+    """A control character (line breaks and tabs pass where ``lines`` are allowed) or a
+    bidi override: what ``text`` refuses and ``cleaned`` removes."""
+    control = unicodedata.category(char) == "Cc" and not (lines and char in "\n\t\r")
+    return control or _bidi(char)
+
+
+def cleaned(value: str, *, spaces: bool = False) -> str:
+    """``value`` without what ``unfit`` names (a pasted NUL, ESC, U+202E); ``spaces``: white
+    space controls (line breaks, tabs) stay, for a caller that splits on them."""
+    return "".join(c for c in value if (spaces and c.isspace()) or not unfit(c))
+
+
+def _bidi(char: str) -> bool:
+    return unicodedata.bidirectional(char) in _BIDI_CONTROLS
+
+
 def text(
     value: str, *, longest: int | None = None, lines: bool = False, required: bool = False
 ) -> Problem | None:
     """Text a person typed: no control character (NUL, ESC …; line breaks and tabs only
     where ``lines`` are allowed), no bidi override; at most ``longest`` characters; not
     blank if ``required``."""
-    allowed = "\n\t\r" if lines else ""
     for char in value:
-        if unicodedata.category(char) == "Cc" and char not in allowed:
-            return Problem("control", codepoint(char))
-        if unicodedata.bidirectional(char) in _BIDI_CONTROLS:
-            return Problem("bidi", codepoint(char))
+        if unfit(char, lines=lines):
+            return Problem("bidi" if _bidi(char) else "control", codepoint(char))
     if required and not value.strip():
         return Problem("empty")
     if longest is not None and len(value.strip()) > longest:
@@ -94,10 +108,5 @@ def unknown_key(given: Iterable[str], known: Collection[str]) -> Problem | None:
 def _quoted(value: str) -> str:
     """A value safe to quote back: control characters and bidi overrides as code points,
     at most 40 characters."""
-    shown = "".join(
-        codepoint(c)
-        if unicodedata.category(c) == "Cc" or unicodedata.bidirectional(c) in _BIDI_CONTROLS
-        else c
-        for c in value[:40]
-    )
+    shown = "".join(codepoint(c) if unfit(c) else c for c in value[:40])
     return shown + ("…" if len(value) > 40 else "")

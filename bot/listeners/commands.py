@@ -20,12 +20,10 @@ from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
 from bot.texts import dates, text
-from bot.texts.checked import said
 from bot.texts.refusals import describe
 from bot.views.dialogs import cancel_modal
 from bot.views.hold_modal import hold_modal, loading_modal, quick_notes
 from bot.views.messages import help_message, weekday_question
-from core import checks
 from core.model import Hold, Venue
 from core.results import Code, Refused
 
@@ -45,10 +43,7 @@ def hold_command(deps: Deps, args: Args) -> None:
     body = args.body
     typed = strict.command_text(body.get("text") or "").strip()
     word = typed.split(maxsplit=1)[0].casefold() if typed else ""
-    unclean = checks.text(typed, lines=True)  # the check every way in passes (core.checks)
-    if unclean is not None:
-        args.ack(text=said(unclean, None, deps.locales.get(body["user_id"])))
-    elif word in HELP_WORDS:
+    if word in HELP_WORDS:
         message = help_message(deps.locales.get(body["user_id"]), _venue_or_none(deps, args))
         args.ack(text=message.text, blocks=message.blocks)
     elif word in LIST_WORDS:

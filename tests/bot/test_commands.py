@@ -161,19 +161,10 @@ def test_hold_help_answers_in_a_workspace_without_a_venue(
     assert "`/hold 部屋名 5/15 11:00-15:00 婚礼 山田様`" in said and "鳳凰" not in said
 
 
-def test_a_command_with_a_control_character_or_a_bidi_override_is_refused_at_once(
+def test_a_quick_form_drops_control_characters_and_bidi_overrides_from_the_customer(
     bot: Harness,
 ) -> None:
-    """The check every way in passes (core.checks): said in the user's language, no modal
-    opened, nothing held."""
-    for typed, named, user, words in (
-        ("明日 鳳凰 11:00-15:00 婚礼 山田様\x1b[2J", "U+001B", sr.USER_ID, "制御文字"),
-        ("tomorrow hoo 11:00-15:00 wedding Hanako\u202eokanaH", "U+202E", ENGLISH_USER, "override"),
-    ):
-        status, _, answer = bot.post(sr.slash_command(text=typed, user_id=user))
-        assert status == 200
-        said = answer  # an ack of text alone: the ephemeral answer itself
-        assert named in said and words in said, said
-        assert "\x1b" not in said and "\u202e" not in said
-    assert bot.slack.calls_to("views.open") == []
-    assert bot.engine.holds(bot.venue.id) == []
+    """Removed, as core.checks names them (the modal's fields refuse them instead)."""
+    view_id = bot.command("鳳凰 3/10 11:00-15:00 婚礼 山田\u202e\x1b様")
+    customer = block(bot.slack.view(view_id), ids.CUSTOMER)["element"]["initial_value"]
+    assert customer == "山田様"
