@@ -6,9 +6,10 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
+from bot.texts.checked import said
 from cli import venue_export, venue_links
 from cli.bootstrap import engine_for
-from cli.context import emit, now_of, settings_of, venue_id
+from cli.context import emit, locale, now_of, settings_of, venue_id
 from cli.errors import CommandError
 from core.errors import VenueConflict
 from core.model import Venue
@@ -32,7 +33,10 @@ def load_venue(args: argparse.Namespace) -> int:
     try:
         parsed = read_venue_file(args.file)
     except VenueFileError as err:
-        raise CommandError("bad_venue_file", str(err), exit_code=1) from None
+        # A shared check's failure is said in the terminal's language; a bad file is bad
+        # input, as a bad flag is (exit code 2), and nothing was written.
+        message = str(err) if err.problem is None else said(err.problem, err.where, locale())
+        raise CommandError("bad_venue_file", message, exit_code=2) from None
     engine = engine_for(settings_of(args))
     try:
         saved = engine.save_venue(parsed, now=now_of(args, UTC))

@@ -66,7 +66,7 @@ from core.rules.search import Search
 from core.runner import Runner
 from core.store import audit, cards, venues
 from core.store import workspaces as stored_workspaces
-from core.uow import Observer, RetryObserver, RetryPolicy, UnitOfWork
+from core.uow import ROW_CONFLICTS, SERIALIZABLE, Observer, RetryObserver, RetryPolicy, UnitOfWork
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
@@ -251,7 +251,8 @@ class HoldEngine:
     def confirm(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> ConfirmAnswer | Refused:
-        return self._answer(venue_id, now, partial(decisions.confirm, hold_id=hold_id, actor=actor))
+        operation = partial(decisions.confirm, hold_id=hold_id, actor=actor)
+        return self._answer(venue_id, now, operation, isolation=ROW_CONFLICTS)
 
     def confirm_plan(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
@@ -262,19 +263,21 @@ class HoldEngine:
     def release(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> ReleaseAnswer | Refused:
-        return self._answer(venue_id, now, partial(decisions.release, hold_id=hold_id, actor=actor))
+        operation = partial(decisions.release, hold_id=hold_id, actor=actor)
+        return self._answer(venue_id, now, operation, isolation=ROW_CONFLICTS)
 
     def extend(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> ExtendAnswer | Refused:
-        return self._answer(venue_id, now, partial(decisions.extend, hold_id=hold_id, actor=actor))
+        operation = partial(decisions.extend, hold_id=hold_id, actor=actor)
+        return self._answer(venue_id, now, operation, isolation=ROW_CONFLICTS)
 
     def cancel(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
     ) -> CancelAnswer | Refused:
         """A manager's cancel; ``reason`` is told to the hold's salesperson and its card."""
         cancel = partial(decisions.cancel, hold_id=hold_id, actor=actor, reason=reason)
-        return self._answer(venue_id, now, cancel)
+        return self._answer(venue_id, now, cancel, isolation=ROW_CONFLICTS)
 
     def edit(
         self, venue_id: str, change: HoldEdit, *, now: datetime, announce: bool = False
@@ -284,7 +287,7 @@ class HoldEngine:
         redrawn; ``announce``: the caller posts no card for a swap's new hold (CLI, App
         Home), the jobs post it in the sales channel."""
         operation = partial(edit.edit, change=change, announce=announce)
-        return self._answer(venue_id, now, operation)
+        return self._answer(venue_id, now, operation, isolation=ROW_CONFLICTS)
 
     def edit_plan(self, venue_id: str, change: HoldEdit, *, now: datetime) -> EditPlan | Refused:
         """What ``edit`` would do now (the form's preview); nothing is written."""
@@ -498,12 +501,20 @@ class HoldEngine:
         trusted: bool = False,
         then: Callable[[sa.Connection, R], R] | None = None,
         look: Callable[[Snapshot], R | None] | None = None,
+        isolation: str = SERIALIZABLE,
     ) -> R | Refused:
         """A write whose every outcome is an answer: an unknown venue and lasting contention
-        are refusals like any other."""
+        are refusals like any other. Decisions run at ``ROW_CONFLICTS`` (``core.uow``)."""
         try:
             return self._run.write(
-                venue_id, now, operation, keys=keys, trusted=trusted, then=then, look=look
+                venue_id,
+                now,
+                operation,
+                keys=keys,
+                trusted=trusted,
+                then=then,
+                look=look,
+                isolation=isolation,
             )
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)

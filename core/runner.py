@@ -16,7 +16,7 @@ from core.errors import StaleVenue
 from core.journal import Journal
 from core.operations.tx import Snapshot, Tx
 from core.results import Refused
-from core.uow import Retry, Rollback, UnitOfWork
+from core.uow import SERIALIZABLE, Retry, Rollback, UnitOfWork
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
@@ -38,6 +38,7 @@ class Runner:
         trusted: bool = False,
         then: Callable[[sa.Connection, R], R] | None = None,
         look: Callable[[Snapshot], R | None] | None = None,
+        isolation: str = SERIALIZABLE,
     ) -> R:
         """Run ``operation`` until it commits; a ``Refused`` answer rolls back (writes nothing).
 
@@ -45,13 +46,14 @@ class Runner:
         venue, if capped: ``core.admission``); the commit ends its turn. ``trusted``: its
         first read checks the cached venue's revision itself (``core.venue_cache``).
         ``then``: a read after the commit on the same connection; ``look``: a read that may
-        answer first when the turn waited for another's (both ``UnitOfWork.run``).
+        answer first when the turn waited for another's (both ``UnitOfWork.run``);
+        ``isolation``: the transaction's (``core.uow``).
         Raises ``UnknownVenue``, and ``Busy`` when every attempt conflicted.
         """
         attempt = partial(self._attempt, venue_id, now, operation, trusted)
         admitted = partial(self._admission.write, venue_id, tuple(keys))
         seen = None if look is None else partial(self._look, venue_id, look, trusted)
-        return self._uow.run(attempt, then=then, admitted=admitted, look=seen)
+        return self._uow.run(attempt, then=then, admitted=admitted, look=seen, isolation=isolation)
 
     def read(
         self, venue_id: str, operation: Callable[[Snapshot], R], *, trusted: bool = False

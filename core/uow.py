@@ -49,6 +49,11 @@ class RetryPolicy:
         return float(rand() * min(self.max_delay, self.base_delay * 2**attempt))
 
 
+# The isolation of most writes; and of decisions, whose every conflict with another write is
+# on a row both write (docs/architecture.md, Decisions under a crowd).
+SERIALIZABLE = "SERIALIZABLE"
+ROW_CONFLICTS = "REPEATABLE READ"
+
 Observer = Callable[[str, int], None]  # (outcome: "ok" | "seen" | "busy" | "error", attempts)
 # (SQLSTATE, PostgreSQL's reason) of each attempt started again: where false aborts come from
 RetryObserver = Callable[[str, str], None]
@@ -79,8 +84,9 @@ class UnitOfWork:
         then: Callable[[sa.Connection, T], T] | None = None,
         admitted: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
         look: Callable[[sa.Connection], T | None] | None = None,
+        isolation: str = SERIALIZABLE,
     ) -> T:
-        """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2, ...).
+        """``work(connection, attempt)`` at ``isolation`` until it commits (attempt 1, 2, ...).
 
         ``Retry`` starts again, and so do the retryable SQLSTATEs; ``Rollback`` rolls back and
         answers its result; after the last attempt, ``Busy``. Each attempt's transaction runs
@@ -106,7 +112,7 @@ class UnitOfWork:
                         outcome = "ok" if result is None else "seen"
                         try:
                             if result is None:
-                                with self._begun(raw, "SERIALIZABLE") as conn:
+                                with self._begun(raw, isolation) as conn:
                                     result = work(conn, attempt)
                         except Rollback as rollback:  # rolled back, and still the answer
                             result = cast(T, rollback.result)

@@ -24,7 +24,7 @@ ROW = r"[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +(1|[0-9]\.[0-9]{3}) +[0-9]+\.[0-9]{2
 # bench -> (its smallest arguments, lines its output must have: one regex each)
 SMALL: dict[str, tuple[str, list[str]]] = {
     "hot_slot": (
-        "--trials 1 --contenders 3 --requests 12 --threads 2 --rounds 1",
+        "--trials 1 --contenders 3 --requests 12 --threads 2 --rounds 1 --bursts 1",
         [
             r"^  engine \(SERIALIZABLE \+ part-day bump\)$",
             r"^  naive READ COMMITTED$",
@@ -36,6 +36,12 @@ SMALL: dict[str, tuple[str, list[str]]] = {
                 for mix in ("hot slot", "1 venue", "4 venues")
                 for variant in ("engine", "FOR UPDATE", "bare lock", "floor")
             ),
+            *(
+                rf"^decisions +{variant} +{ROW}$"
+                for variant in ("engine", "serializable", "FOR UPDATE", "floor")
+            ),
+            r"^decisions answered busy: \{'engine': 0, .*\} in 40 each$",
+            r"^serializable decisions attempts started again: \d+ in 40 decisions$",
             r"^engine attempts started again: \d+ in \d+ requests$",
             r"^engine requests refused on sight: \d+ in \d+$",
             r"^machine: Python reference loop \d+ ms CPU \(median of 5\)$",

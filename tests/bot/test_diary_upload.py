@@ -77,7 +77,12 @@ def test_a_week_and_a_month_and_a_channel_osae_is_not_in_goes_to_the_dm(bot: Har
     sent(bot, 4)  # refused in the channel, then shared in the DM
     refused, *_ = [c for c in bot.slack.calls_to("files.completeUploadExternal") if not c.ok]
     assert refused.error == "not_in_channel"
-    assert bot.slack.uploads()[-1].shares[0][0] == bot.slack.dm_channel(ASKER)
+    dm, ts = bot.slack.uploads()[-1].shares[0]
+    assert dm == bot.slack.dm_channel(ASKER)
+    note = bot.slack.message(dm, ts)
+    moved = f"<#{sr.CHANNEL_ID}> には投稿できなかったため（osae がメンバーではありません）"
+    assert note is not None and note["text"].startswith(moved)
+    assert note["text"].endswith("· 5 室")  # the summary follows
 
 
 def test_bad_dates_are_refused_in_the_ack_with_what_works_and_nothing_is_drawn(
