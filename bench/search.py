@@ -75,7 +75,7 @@ def main() -> None:
             f"filled {total:,} holds ({spans:,} live span rows) in "
             f"{time.perf_counter() - started:.0f} s"
         )
-        engine.venue(measured.id)  # cached, as in a serving process
+        engine.venues.venue(measured.id)  # cached, as in a serving process
         places = DAYS * len(measured.rooms) * 3
         print(
             f"\nsearch of {DAYS} days × {len(measured.rooms)} rooms × 3 slots ({places:,} places)"
@@ -114,7 +114,7 @@ def populate(db: sa.Engine, engine: HoldEngine, total: int) -> Venue:
     later = NOW + timedelta(days=7)
     measured = None
     for n in range(venues):
-        venue = engine.save_venue(venue_spec(f"search-{n:03d}"), now=NOW)
+        venue = engine.venues.save_venue(venue_spec(f"search-{n:03d}"), now=NOW)
         with db.begin() as conn:
             # confirmed on five rooms, 1st holds on three with a 2nd behind a third of them,
             # two rooms free; released rows to make up the 20,000
@@ -145,7 +145,7 @@ def searches(engine: HoldEngine, venue: Venue, samples: int, name: str) -> list[
     with collections() as full:
         for query in queries(samples):
             started = time.perf_counter()
-            answer = engine.search(venue.id, query, now=NOW)
+            answer = engine.reads.search(venue.id, query, now=NOW)
             latencies.append(time.perf_counter() - started)
             assert isinstance(answer, Availability) and answer.looked == DAYS * len(venue.rooms) * 3
             for found in answer.found:
@@ -229,7 +229,7 @@ def profile(engine: HoldEngine, venue: Venue, samples: int, order: str = "tottim
     profiler = cProfile.Profile()
     profiler.enable()
     for query in queries(samples):
-        engine.search(venue.id, query, now=NOW)
+        engine.reads.search(venue.id, query, now=NOW)
     profiler.disable()
     print("\nprofile of the whole calls, by own time:")
     pstats.Stats(profiler).sort_stats(order).print_stats(25)

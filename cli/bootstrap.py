@@ -227,7 +227,7 @@ class Runtime:
         # Without Slack the terminal plays the sales channel: cards print there too.
         on_console = CONSOLE_CHANNEL if isinstance(carrier, Console) else None
         return Courier(
-            engine=self.engine,
+            delivery=self.engine.delivery,
             transport=carrier,
             render=render_notice,
             render_report=render_failure_report,
@@ -243,7 +243,12 @@ class Runtime:
     def actors(self, courier: Courier | None = None) -> Actors:
         """Declare the actors on this runtime's broker (once)."""
         if self._actors is None:
-            deps = JobDeps(engine=self.engine, courier=courier or self.courier(), now=self.now)
+            deps = JobDeps(
+                writes=self.engine.writes,
+                venues=self.engine.venues,
+                courier=courier or self.courier(),
+                now=self.now,
+            )
             self._actors = register(self.broker, deps)
         return self._actors
 
@@ -256,7 +261,7 @@ class Runtime:
 
     def clock(self) -> Clock:
         schedule = self.settings.tuning.schedule
-        return Clock(self.broker, engine_zones(self.engine), schedule, now=self.now)
+        return Clock(self.broker, engine_zones(self.engine.venues), schedule, now=self.now)
 
     def bot(self) -> BotApp:
         """The Bolt app, its notices hook enqueuing drains."""
@@ -274,7 +279,7 @@ class Runtime:
         """OSAE_VENUE, else the only venue loaded (a single hotel needs no setting)."""
         if self.settings.venue_id:
             return self.settings.venue_id
-        known = self.engine.venue_ids()
+        known = self.engine.venues.venue_ids()
         return known[0] if len(known) == 1 else None
 
     def on_notices(self) -> Callable[[str], None]:
@@ -282,7 +287,7 @@ class Runtime:
 
     def drain_all(self) -> None:
         """A drain per venue: what a restarted worker left leased or pending goes out."""
-        for venue_id in self.engine.venue_ids():
+        for venue_id in self.engine.venues.venue_ids():
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
     def health(self) -> tuple[bool, dict[str, Any]]:
