@@ -131,7 +131,7 @@ class TimedEngine(HoldEngine):
             waited.seconds = 0.0
             started = time.perf_counter()
             try:
-                with timings.timed("engine.request"):
+                with timings.timed("engine.writes.request"):
                     return request(*args, **kwargs)
             finally:
                 took = time.perf_counter() - started
@@ -365,7 +365,7 @@ def measure(
                 raise RuntimeError("after-ack work still running 30 s after a burst")
     seen: dict[str, list[float]] = server.ask("seen")
     lines = []
-    parts = ("engine.request", "admission wait", "transaction", "after-ack work")
+    parts = ("engine.writes.request", "admission wait", "transaction", "after-ack work")
     for name in ["submit (one at a time)", *(name for name, _ in phases)]:
         lines.append(latency_line(f"{name}: server", seen[name]))
         for part in parts:

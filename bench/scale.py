@@ -176,7 +176,7 @@ def requests(engine: HoldEngine, venue: Venue, count: int, total: int) -> None:
         engine.writes.request(venue.id, req, now=NOW)
         latencies.append(time.perf_counter() - started)
     print(f"\nrequest at {total:,} holds (late-evening slots, free or 2nd)")
-    print("  " + latency_line("engine.request", latencies))
+    print("  " + latency_line("engine.writes.request", latencies))
 
 
 def sweep(engine: HoldEngine, venue: Venue, due: int) -> None:

@@ -7,7 +7,7 @@ The holds are written set-based (``tests.support.bulk``), 20,000 to a venue of 1
 with capacities and three slots. The searched venue has confirmed holds, 1st holds with 2nd
 holds behind some, rooms left free, and released rows. Prints, on the same searches:
 
-- p50/p95/p99 of ``engine.search`` (the whole call), first in this process as it started,
+- p50/p95/p99 of ``engine.reads.search`` (the whole call), first in this process as it started,
   then after ``settle_heap`` (what ``osae web`` and ``osae serve`` do once started), with the
   full garbage collections that fell inside the calls: their cost is the heap's, not the
   search's, and it is what made the 95th percentile;
@@ -40,6 +40,7 @@ from cli.processes import settle_heap
 from core.engine import HoldEngine
 from core.model import Room, Slot, Venue
 from core.results import Availability, Chance
+from core.rules import chances
 from core.rules import search as rules
 from core.rules.search import Search
 from core.rules.spans import MAX_SPAN, local_instant
@@ -189,17 +190,17 @@ def phases(db: sa.Engine, venue: Venue, samples: int) -> None:
         for query in queries(samples):
             with conn.begin():
                 laps.start()
-                looked, asked = rules.looked_at(query, venue, today, NOW)
+                looked, asked = chances.looked_at(query, venue, today, NOW)
                 laps.lap("dates, times, places")
                 rooms = {place.room.id: place.room for place in looked}.values()
-                reach = rules.reach(asked, rooms)
+                reach = chances.reach(asked, rooms)
                 assert reach is not None
                 parts = {part for room in rooms for part in room.parts}
                 rows = availability.spans_between(conn, venue, parts, *reach)
                 laps.lap("the statement")
                 live, deadlines = availability.live_items_of(rows, venue)
                 laps.lap("its rows to a ledger")
-                found = rules.decide_all(looked, asked, live, deadlines, venue)
+                found = chances.decide_all(looked, asked, live, deadlines, venue)
                 laps.lap("deciding every place")
                 Availability(tuple(found), len(looked))
                 laps.lap("the answer")
@@ -272,19 +273,19 @@ def deciding(db: sa.Engine, venue: Venue, samples: int) -> None:
         for query in queries(samples):
             looked = rules.places(query, venue, today)
             rooms = {place.room.id: place.room for place in looked}.values()
-            asked = rules.check_all(looked, venue, query.kind, NOW)
-            reach = rules.reach(asked, rooms)
+            asked = chances.check_all(looked, venue, query.kind, NOW)
+            reach = chances.reach(asked, rooms)
             assert reach is not None
             parts = {part for room in rooms for part in room.parts}
             with conn.begin():
                 live, deadlines = availability.live_between(conn, venue, parts, *reach)
             started = time.perf_counter()
-            asked = rules.check_all(looked, venue, query.kind, NOW)
-            got = rules.decide_all(looked, asked, live, deadlines, venue)
+            asked = chances.check_all(looked, venue, query.kind, NOW)
+            got = chances.decide_all(looked, asked, live, deadlines, venue)
             lean.append(time.perf_counter() - started)
             started = time.perf_counter()
-            asked = rules.check_all_reference(looked, venue, query.kind, NOW)
-            want = rules.decide_all_reference(looked, asked, live, deadlines, venue)
+            asked = chances.check_all_reference(looked, venue, query.kind, NOW)
+            want = chances.decide_all_reference(looked, asked, live, deadlines, venue)
             reference.append(time.perf_counter() - started)
             assert got == want
     print("  " + latency_line("deciding, lean (what search runs)", lean))

@@ -12,14 +12,28 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
+from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
+from bot import venue_choice
 from bot.after_ack import AfterAck
 from bot.deps import Deps
 from bot.errors import error_handler
-from bot.listeners import buttons, cancel, candidates, commands, edit, free, home, ledger, modal
+from bot.listeners import (
+    buttons,
+    cancel,
+    candidates,
+    commands,
+    edit,
+    free,
+    home,
+    ledger,
+    modal,
+    setup,
+)
 from bot.locales import UserLocales
+from bot.texts import DEFAULT_LOCALE, text
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
@@ -48,10 +62,18 @@ def build_app(
     now: Callable[[], datetime],
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
+    oauth: OAuthSettings | None = None,
+    installer: Callable[[str | None, str | None], str | None] = lambda team, org: None,
+    privacy_url: str | None = None,
 ) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
     error is logged and the action still stands.
+
+    With ``oauth`` (many workspaces), Bolt's OAuth flow installs the app, each request is
+    authorized with its workspace's installation (refreshed when it expires), and
+    ``app_uninstalled`` / ``tokens_revoked`` delete what was stored; ``client`` then carries
+    no token, only the Web API's base URL every per-request client and token refresh use.
     """
     locales = UserLocales(client)
     on_error = error_handler(locales.get)
@@ -63,7 +85,16 @@ def build_app(
         locales=locales,
         views=ViewUpdates(),
         after=AfterAck(on_error, AFTER_ACK_THREADS),
+        installer=installer,
+        privacy_url=privacy_url,
     )
+    installations: dict[str, Any] = {}
+    if oauth is not None:
+        installations = {
+            "oauth_settings": oauth,
+            "installation_store": oauth.installation_store,
+            "user_facing_authorize_error_message": text(DEFAULT_LOCALE, "error.not_installed"),
+        }
     app = BotApp(
         signing_secret=signing_secret,
         after=deps.after,
@@ -72,8 +103,34 @@ def build_app(
         token_verification_enabled=False,
         listener_executor=ThreadPoolExecutor(LISTENER_THREADS, thread_name_prefix="osae-bot"),
         logger=logging.getLogger("osae.bolt"),
+        **installations,
     )
-    for surface in (commands, modal, buttons, candidates, cancel, home, edit, free, ledger):
+    if oauth is not None:
+        _per_workspace(app, locales)
+    else:  # one bot token: nothing stored to delete; the operator sees it in the log
+        app.event("app_uninstalled")(_logged)
+        app.event("tokens_revoked")(_logged)
+    surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
+    for surface in (*surfaces, venue_choice):
         surface.register(app, deps)
     app.error(on_error)
     return app
+
+
+def _per_workspace(app: App, locales: UserLocales) -> None:
+    """What many workspaces add: uninstalls and revocations delete the stored tokens, and a
+    user's language is asked with the token of the workspace they write from."""
+    app.enable_token_revocation_listeners()
+
+    def bind_locale(context: BoltContext, next: Callable[[], None]) -> None:
+        if context.user_id and context.client is not None:
+            locales.bind(context.user_id, context.client)
+        next()
+
+    app.use(bind_locale)
+
+
+def _logged(event: dict[str, Any], context: BoltContext) -> None:
+    logging.getLogger("osae.bot").warning(
+        "slack.app_removed", extra={"event": event.get("type"), "team": context.team_id}
+    )

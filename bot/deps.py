@@ -35,14 +35,28 @@ class Deps:
     locales: UserLocales
     views: ViewUpdates
     after: AfterAck  # after-ack work: ``deps.after(body, client, lambda: ...)``
+    # Many workspaces: who installed osae in a workspace (team, enterprise) -> user id, the
+    # one who may set its venue up in App Home before it has managers
+    installer: Callable[[str | None, str | None], str | None] = lambda team, org: None
+    privacy_url: str | None = None  # OSAE_PRIVACY_URL, in App Home's about
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
         team = getattr(context, "team_id", None)
-        venue_id = self.venues(team)
-        if venue_id is None:
+        found = self.venues_of(context)
+        if not found:
             raise NoVenue(team)
-        return venue_id
+        if len(found) == 1:
+            return found[0]
+        # A hotel group's workspace: the venue this person chose last (the form asks)
+        user = getattr(context, "user_id", None)
+        chosen = self.engine.venues.chosen_venue(user, found) if user else None
+        return chosen or found[0]
+
+    def venues_of(self, context: Any) -> list[str]:
+        """Every venue of the workspace a request came from (a hotel group's: several)."""
+        team, org = getattr(context, "team_id", None), getattr(context, "enterprise_id", None)
+        return self.venues.all_of(team, org)
 
     def venue(self, context: Any) -> Venue:
         return self._stored(self.venue_id(context))

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.adapter.wsgi.http_response import WsgiHttpResponse
 
-from bot.payloads import Malformed, read_body
+from bot.payloads import read_body
+from bot.shapes import Malformed
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment

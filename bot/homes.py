@@ -8,10 +8,13 @@ from collections.abc import Iterable
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
+from bot import venue_names
+from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
 from bot.texts import dates
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
+from bot.views.setup import home_extras
 from core.errors import UnknownVenue
 from core.ledger_views import TeamHome
 from core.model import Venue
@@ -24,6 +27,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     Managers see the whole team's ledger above their own holds."""
     now = deps.now()
     team: TeamHome | None = None
+    choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
     for user in sorted(u for u in users if u):
         locale = deps.locales.get(user)
         try:
@@ -38,8 +42,17 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             view = manager_home_view(team, overview, venue.tz, locale, now, style=style)
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
+        extras = home_extras(
+            locale,
+            venue,
+            may_set_up=venue.is_manager(user),
+            privacy_url=deps.privacy_url,
+            choices=choices,
+        )
+        payload = view.to_dict()
+        payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:
-            client.views_publish(user_id=user, view=view.to_dict())
+            client.views_publish(user_id=user, view=payload)
         except SlackApiError as err:
             log.warning(
                 "slack.home_publish_failed",

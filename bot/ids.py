@@ -129,3 +129,23 @@ ALTERNATIVES = "hold_alternatives"  # block_id of a refusal's alternatives in th
 FIND_SLOT = "find_slot"  # App Home's "Find a slot" button
 FIND_MODAL = "find_modal"  # callback_id of the search form
 FIND_TEXT = "find_text"  # its one input: what to look for, as /hold free takes it
+
+# -- a venue's setup in Slack (App Home 会場の設定, issue 29) ---------------------------------
+SETUP_TEMPLATE = "setup_template"  # a button: value is a template's name (bot.venue_templates)
+SETUP_PASTE = "setup_paste"  # opens the modal a venue file is pasted in
+SETUP_OPEN = "setup_open"  # App Home's 会場の設定 button: opens the settings modal
+SETUP_MODAL = "setup_modal"  # callback_id of the settings modal
+SETUP_CHANNEL = "setup_channel"  # its sales channel (conversations_select): block and action
+SETUP_MANAGERS = "setup_managers"  # its managers (multi_users_select)
+SETUP_LANGUAGE = "setup_language"  # the channel's language (static_select: ja, en)
+SETUP_ROOM = "setup_room"  # a room's 編集 button in the settings modal: value is its id
+SETUP_ROOM_ADD = "setup_room_add"  # 部屋を追加
+SETUP_ROOM_MODAL = "setup_room_modal"  # callback_id of a room's modal (pushed)
+ROOM_ID = "setup_room_id"  # a new room's id
+ROOM_NAME = "setup_room_name"
+ROOM_PARTS = "setup_room_parts"  # part ids, separated by commas or spaces
+ROOM_CAPACITY = "setup_room_capacity"
+ROOM_TURNOVER = "setup_room_turnover"
+SETUP_PASTE_MODAL = "setup_paste_modal"  # callback_id of the venue-file modal
+SETUP_FILE = "setup_file"  # its multiline input: the venue file's TOML
+VENUE_PICK = "venue_pick"  # which venue (a workspace with several): /hold form and App Home

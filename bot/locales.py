@@ -36,6 +36,13 @@ class UserLocales:
         self._clock = clock
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, float]] = {}  # user -> (locale, good until)
+        # Many workspaces: the client of the workspace each user last wrote from
+        self._clients: dict[str, WebClient] = {}
+
+    def bind(self, user_id: str, client: WebClient) -> None:
+        """Ask about ``user_id`` with ``client`` (its workspace's token) from now on."""
+        with self._lock:
+            self._clients[user_id] = client
 
     def get(self, user_id: str) -> str:
         now = self._clock()
@@ -50,7 +57,9 @@ class UserLocales:
 
     def _lookup(self, user_id: str) -> tuple[str, float]:
         try:
-            answer = self.client.users_info(user=user_id, include_locale=True)
+            with self._lock:
+                client = self._clients.get(user_id, self.client)
+            answer = client.users_info(user=user_id, include_locale=True)
         except (SlackClientError, OSError) as err:  # API errors, 429s, timeouts, refused
             log.warning("slack.locale_lookup_failed", extra={"user": user_id, "error": str(err)})
             return DEFAULT_LOCALE, FAILURE_TTL

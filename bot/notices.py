@@ -22,6 +22,7 @@ from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from bot.views import manager
+from core.event_kinds import dm_kinds
 from core.model import Hold
 from core.notices import Notice, NoticeKind
 from core.serialize import hold_from_json
@@ -53,11 +54,18 @@ def render_notice(
     ``rokuyo``: the venue's ``show_rokuyo``; ``now`` (default: when the row was written)
     decides which dates carry their year and the time left to each deadline."""
     try:
-        render = _RENDERERS[NoticeKind(notice.kind)]
+        render = _renderer(NoticeKind(notice.kind))
         at = now or notice.created_at
-        return render(notice.payload, tz, locale, _style(at, tz, rokuyo), at)
+        return render(notice.payload, tz, locale, style_at(at, tz, rokuyo), at)
     except (KeyError, TypeError, ValueError) as err:
         raise UnrenderableNotice(f"notice {notice.id} ({notice.kind}): {err!r}") from err
+
+
+def _renderer(kind: NoticeKind) -> Renderer:
+    """The renderer of a kind of DM some event sends (a card row is none: KeyError)."""
+    if kind not in dm_kinds():
+        raise KeyError(kind)
+    return RENDERERS[kind]
 
 
 def render_failure_report(
@@ -71,7 +79,7 @@ def render_failure_report(
     """For the sales channel: which notices could not be delivered, to whom, and why."""
     count = len(notices)
     title = text(locale, "failures.title", count=count)
-    style = _style(now, tz, rokuyo) if now else DateStyle(rokuyo=rokuyo)
+    style = style_at(now, tz, rokuyo) if now else DateStyle(rokuyo=rokuyo)
     items = [_failure_item(n, tz, locale, style) for n in notices[:MAX_FAILURES_LISTED]]
     blocks: list[Block] = [section(title)]
     blocks += [section(chunk) for chunk in chunk_lines(items)]
@@ -89,20 +97,20 @@ def _promoted(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
     """Says why it moved up, with Confirm, Extend, Release and Edit (as App Home shows them)."""
-    hold = _hold(payload)
+    hold = hold_of(payload)
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
     }
     cause = payload.get("cause") or "unknown"
-    why = text(locale, f"promoted.why.{cause}", ahead=_ids(payload.get("after", [])))
+    why = text(locale, f"promoted.why.{cause}", ahead=ids_text(payload.get("after", [])))
     return _single("promoted", hold, facts, tz, locale, style, buttons=True, why=why)
 
 
 def _queued(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold, behind = _hold(payload), hold_from_json(payload["behind"])
+    hold, behind = hold_of(payload), hold_from_json(payload["behind"])
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "behind": cards.brief(behind, locale),
@@ -115,11 +123,11 @@ def _queued(
 def _cancelled(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold = _hold(payload)
+    hold = hold_of(payload)
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "actor": esc(str(payload["actor"])),
-        "reason": _reason(payload, locale),
+        "reason": reason_text(payload, locale),
     }
     return _single("cancelled", hold, facts, tz, locale, style)
 
@@ -127,7 +135,7 @@ def _cancelled(
 def _lost(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold, winner = _hold(payload), hold_from_json(payload["winner"])
+    hold, winner = hold_of(payload), hold_from_json(payload["winner"])
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "winner": cards.brief(winner, locale),
@@ -138,7 +146,7 @@ def _lost(
 def _other_date_chosen(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold, chosen = _hold(payload), hold_from_json(payload["chosen"])
+    hold, chosen = hold_of(payload), hold_from_json(payload["chosen"])
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "chosen": cards.line(chosen, tz, locale, style=style),
@@ -149,7 +157,7 @@ def _other_date_chosen(
 def _expired(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold = _hold(payload)
+    hold = hold_of(payload)
     return _single(
         "expired", hold, {"hold": cards.line(hold, tz, locale, style=style)}, tz, locale, style
     )
@@ -158,7 +166,7 @@ def _expired(
 def _extended(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold, ahead = _hold(payload), hold_from_json(payload["ahead"])
+    hold, ahead = hold_of(payload), hold_from_json(payload["ahead"])
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "rank_text": ordinal(hold.rank or 0, locale),
@@ -171,7 +179,7 @@ def _extended(
 def _reminder(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    hold = _hold(payload)
+    hold = hold_of(payload)
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
         "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
@@ -257,7 +265,8 @@ def _manager_digest(
     return Rendered(summary, dump(blocks))
 
 
-_RENDERERS: dict[NoticeKind, Renderer] = {
+# One renderer per kind of DM ``core.event_kinds`` declares (tests/engine/test_event_kinds.py).
+RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.PROMOTED: _promoted,
     NoticeKind.LOST: _lost,
     NoticeKind.OTHER_DATE_CHOSEN: _other_date_chosen,
@@ -269,91 +278,6 @@ _RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.QUEUED: _queued,
     NoticeKind.CANCELLED: _cancelled,
 }
-
-
-# -- a hold's card in the channel ------------------------------------------------------------
-def render_card(
-    hold: Hold,
-    *,
-    tz: ZoneInfo,
-    locale: str | None,
-    extend: bool,
-    rokuyo: bool = True,
-    now: datetime | None = None,
-) -> Rendered:
-    """The card as the hold stands, drawn like the one /hold posted (its rooms, dates as the
-    venue shows them at ``now``): buttons only while they can act (none once decided). No
-    time left to its deadline: the channel's card is not redrawn as time passes."""
-    style = _style(now, tz, rokuyo) if now else DateStyle(rokuyo=rokuyo)
-    blocks = cards.card(hold, tz, locale, extend=extend, another=True, style=style)
-    summary = text(
-        locale,
-        "card.text",
-        hold=cards.line(hold, tz, locale, style=style),
-        state=cards.state(hold, tz, locale, style=style),
-    )
-    return Rendered(summary, dump(blocks))
-
-
-def render_card_line(
-    notice: Notice,
-    *,
-    tz: ZoneInfo,
-    locale: str | None,
-    rokuyo: bool = True,
-    now: datetime | None = None,
-) -> Rendered | None:
-    """The line a card row adds to the card's thread: what happened, when, who did it. A
-    new card has none (it says all that itself). Raises ``UnrenderableNotice``."""
-    payload = notice.payload
-    style = _style(now or notice.created_at, tz, rokuyo)
-    try:
-        event = str(payload["event"])
-        if event == "requested":
-            return None
-        facts = _line_facts(event, notice, tz, locale, style)
-        key = "thread.replaced" if "replaced_by" in payload else f"thread.{event}"
-        line = text(locale, key, **facts)
-    except (KeyError, TypeError, ValueError) as err:
-        raise UnrenderableNotice(f"notice {notice.id} (card): {err!r}") from err
-    return Rendered(line, dump([section(line)]))
-
-
-def _line_facts(
-    event: str, notice: Notice, tz: ZoneInfo, locale: str | None, style: DateStyle
-) -> dict[str, str]:
-    payload = notice.payload
-    hold = _hold(payload)
-    facts = {
-        "when": dates.when(notice.created_at, tz, locale, style=style),
-        "actor": esc(str(payload["actor"])),
-        "salesperson": esc(hold.salesperson),
-        "deadline": cards.deadline(hold, tz, locale, style=style),
-        "reason": _reason(payload, locale),
-    }
-    if event == "lost":
-        facts["winner"] = cards.brief(hold_from_json(payload["winner"]), locale)
-    if event == "other_date_chosen":
-        facts["chosen"] = cards.line(hold_from_json(payload["chosen"]), tz, locale, style=style)
-    if event == "promoted":
-        cause = payload.get("cause") or "unknown"
-        facts["cause"] = text(locale, f"thread.cause.{cause}", ahead=_ids(payload.get("after", [])))
-    if event == "edited":
-        facts |= _edit_facts(payload, tz, locale, style)
-    return facts
-
-
-def _edit_facts(
-    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle
-) -> dict[str, str]:
-    """In place: the hold as it was; swapped: the hold that replaced it, and its place."""
-    if "replaced_by" in payload:
-        new = hold_from_json(payload["replaced_by"])
-        place = (
-            ordinal(new.rank, locale) if new.rank else text(locale, f"status.{new.status.value}")
-        )
-        return {"replaced_by": f"#{new.id}", "rank_text": place}
-    return {"before": cards.line(hold_from_json(payload["before"]), tz, locale, style=style)}
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -382,15 +306,15 @@ def _single(
     return Rendered(text(locale, f"notice.{kind}.text", **facts), dump(blocks))
 
 
-def _hold(payload: Payload) -> Hold:
+def hold_of(payload: Payload) -> Hold:
     return hold_from_json(payload["hold"])
 
 
-def _ids(ids: list[int]) -> str:
+def ids_text(ids: list[int]) -> str:
     return "・".join(f"#{int(i)}" for i in ids) or "-"
 
 
-def _reason(payload: Payload, locale: str | None) -> str:
+def reason_text(payload: Payload, locale: str | None) -> str:
     reason = str(payload.get("reason") or "").strip()
     return esc(reason) if reason else text(locale, "reason.none")
 
@@ -417,5 +341,5 @@ def _failure_item(notice: Notice, tz: ZoneInfo, locale: str | None, style: DateS
     )
 
 
-def _style(now: datetime, tz: ZoneInfo, rokuyo: bool) -> DateStyle:
+def style_at(now: datetime, tz: ZoneInfo, rokuyo: bool) -> DateStyle:
     return DateStyle(today=now.astimezone(tz).date(), rokuyo=rokuyo)

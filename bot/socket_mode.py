@@ -14,7 +14,8 @@ from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_sdk.socket_mode.builtin import SocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 
-from bot.payloads import Malformed, check
+from bot.payloads import check
+from bot.shapes import Malformed
 
 log = logging.getLogger("osae.bot")
 

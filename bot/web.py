@@ -1,5 +1,7 @@
-"""The HTTP face: ``POST /slack/events`` (the trust boundary of ``bot.gate``, then Bolt) and
-``GET /healthz``, served by waitress (a production WSGI server, pure Python, threaded).
+"""The HTTP face: ``POST /slack/events`` (the trust boundary of ``bot.gate``, then Bolt),
+``GET /healthz`` and, with many workspaces, Bolt's ``GET /slack/install`` and
+``GET /slack/oauth_redirect``; served by waitress (a production WSGI server, pure Python,
+threaded).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress.server import create_server
 
 from bot.gate import SlackGate
@@ -21,15 +24,19 @@ if TYPE_CHECKING:
     from bot.app import BotApp
 
 HEALTH_PATH = "/healthz"
+CALENDAR_PREFIX = "/calendar/"  # calendar feeds (bot.feeds): their own secret, not Slack's
 Health = Callable[[], tuple[bool, dict[str, Any]]]
 
 log = logging.getLogger("osae.web")
 
 
-def build_wsgi(app: BotApp | None, health: Health) -> WSGIApplication:
+def build_wsgi(
+    app: BotApp | None, health: Health, calendars: WSGIApplication | None = None
+) -> WSGIApplication:
     """Slack's requests go through the gate (401 to anything not signed by Slack within the
     last five minutes, 400 to a malformed body) to Bolt; ``/healthz`` answers 200 or 503 with
     ``health()``'s facts as JSON. Without an app (running without Slack), only ``/healthz``.
+    ``calendars``: what answers under ``/calendar/`` (``bot.feeds``), Slack or not.
     """
     missing = (
         {"error": "not_found"}
@@ -37,10 +44,19 @@ def build_wsgi(app: BotApp | None, health: Health) -> WSGIApplication:
         else {"error": "not_found", "slack": "not configured"}
     )
 
+    flow = app.oauth_flow if app is not None else None
+    install_paths = {flow.install_path, flow.redirect_uri_path} if flow is not None else set()
+    installing = SlackRequestHandler(app) if app is not None and flow is not None else None
+
     def others(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
         if path == HEALTH_PATH and method in ("GET", "HEAD"):
             return _health(health, start_response)
+        if calendars is not None and (path or "").startswith(CALENDAR_PREFIX):
+            return calendars(environ, start_response)
+        if installing is not None and path in install_paths and method == "GET":
+            # Add to Slack: Bolt's install page and its OAuth redirect (state checked there)
+            return installing(environ, start_response)
         return _send(start_response, "404 Not Found", missing)
 
     if app is None:

@@ -22,19 +22,23 @@ from typing import Any, TextIO
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
+from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 
 from bot.app import BotApp, build_app
+from bot.card_notices import render_card, render_card_line
 from bot.locales import UserLocales
-from bot.notices import render_card, render_card_line, render_failure_report, render_notice
+from bot.notices import render_failure_report, render_notice
 from bot.texts import DEFAULT_LOCALE
 from bot.workspaces import VenueResolver
-from cli import console_buttons, local_stack, localservices
+from cli import console_buttons, installs, local_stack, localservices
 from cli.errors import CommandError
 from cli.settings import SettingError, Settings
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
+from core.model import WorkspaceLink
 from jobs import queues
 from jobs.actors import Actors, JobDeps, register
 from jobs.broker import build_broker
@@ -43,7 +47,7 @@ from jobs.console import CHANNEL as CONSOLE_CHANNEL
 from jobs.console import Console
 from jobs.delivery import Courier
 from jobs.queues import DRAIN
-from jobs.slack_post import SlackDM
+from jobs.slack_post import ChannelPacer, SlackDM, WorkspaceDMs
 from jobs.transport import Transport
 
 SLACK_API = "https://slack.com/api/"
@@ -139,11 +143,12 @@ def wake_drain(settings: Settings, venue_id: str) -> bool:
 
 
 # -- Slack -----------------------------------------------------------------------------------
-def slack_client(settings: Settings) -> WebClient:
-    """No retry handlers: a post is retried only by the outbox, never twice by the SDK."""
+def slack_client(settings: Settings, token: str | None = None) -> WebClient:
+    """No retry handlers: a post is retried only by the outbox, never twice by the SDK.
+    ``token``: a workspace's (many workspaces); else SLACK_BOT_TOKEN (none when distributed)."""
     base = settings.slack_api_url or SLACK_API
     return WebClient(
-        token=settings.slack_bot_token,
+        token=token or (None if settings.distributed else settings.slack_bot_token),
         base_url=base if base.endswith("/") else f"{base}/",
         timeout=settings.tuning.slack_timeout,
         retry_handlers=[],
@@ -168,7 +173,7 @@ def transport(settings: Settings, engine: HoldEngine) -> Transport:
         return console(settings, engine)
     client = slack_client(settings)
     locales = UserLocales(client, ttl_seconds=LOCALE_TTL)
-    return SlackDM(client, locales, timeout=settings.tuning.slack_timeout)
+    return SlackDM(client, locales, timeout=settings.tuning.slack_timeout, pacer=ChannelPacer())
 
 
 def bot_app(
@@ -180,8 +185,13 @@ def bot_app(
     now: Now = utc_now,
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
+    oauth: OAuthSettings | None = None,
 ) -> BotApp:
-    """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET."""
+    """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET; with ``oauth``,
+    installed by any workspace (``oauth_settings``), whose installer sets its venue up."""
+    installer = None
+    if oauth is not None and isinstance(oauth.installation_store, SQLAlchemyInstallationStore):
+        installer = installs.installer_of(oauth.installation_store)
     return build_app(
         engine=engine,
         signing_secret=settings.slack_signing_secret or "",
@@ -190,6 +200,24 @@ def bot_app(
         now=now,
         on_notices=on_notices,
         process_before_response=process_before_response,
+        oauth=oauth,
+        installer=installer or (lambda team, org: None),
+        privacy_url=settings.privacy_url,
+    )
+
+
+def oauth_settings(settings: Settings, stores: installs.Stores) -> OAuthSettings:
+    """Bolt's OAuth flow on osae's stores: /slack/install, /slack/oauth_redirect, rotation."""
+    assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101 - distributed
+    return OAuthSettings(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret,
+        scopes=list(installs.SCOPES),
+        user_scopes=[],
+        redirect_uri=settings.slack_redirect_uri,
+        installation_store=stores.installations,
+        state_store=stores.states,
+        token_rotation_expiration_minutes=installs.REFRESH_MINUTES,
     )
 
 
@@ -202,7 +230,9 @@ class Runtime:
     engine: HoldEngine
     broker: RedisBroker
     now: Now = utc_now
+    database_url: str | None = None  # for the installation stores (many workspaces)
     _actors: Actors | None = field(default=None, init=False)
+    _stores: installs.Stores | None = field(default=None, init=False)
 
     @classmethod
     def open(
@@ -219,14 +249,53 @@ class Runtime:
             hold_engine(database_url, pool_size=pool_size),
             broker(settings, redis_url),
             now,
+            database_url,
+        )
+
+    def stores(self) -> installs.Stores:
+        """slack_sdk's installation and state stores in osae's database (opened once)."""
+        if self._stores is None:
+            url = self.database_url or database_url(self.settings)
+            self._stores = installs.Stores.open(url, self.settings.slack_client_id or "")
+            self.seed_links()
+        return self._stores
+
+    def seed_links(self) -> None:
+        """OSAE_VENUES as stored links: a venue listed there and not linked yet is linked."""
+        for team, venue_id in self.settings.venues_by_team.items():
+            if (
+                self.engine.venues.venue(venue_id)
+                and self.engine.venues.venue_workspace(venue_id) is None
+            ):
+                link = WorkspaceLink(venue_id, team)
+                self.engine.venues.link_workspace(link, now=self.now())
+
+    def workspace_dms(self) -> WorkspaceDMs:
+        """Each venue's DMs and cards with its workspace's token, refreshed when due."""
+        settings = self.settings
+        assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
+        tokens = installs.VenueTokens(
+            self.engine,
+            self.stores().installations,
+            installs.rotator(
+                settings.slack_client_id, settings.slack_client_secret, slack_client(settings)
+            ),
+        )
+        return WorkspaceDMs(
+            tokens,
+            lambda token: slack_client(settings, token),
+            lambda client: UserLocales(client, ttl_seconds=LOCALE_TTL),
+            timeout=settings.tuning.slack_timeout,
         )
 
     def courier(self, via: Transport | None = None) -> Courier:
         """Outbox delivery through ``via`` (default: Slack DMs, or the terminal)."""
+        many = via is None and self.settings.distributed
         carrier = via or transport(self.settings, self.engine)
         # Without Slack the terminal plays the sales channel: cards print there too.
         on_console = CONSOLE_CHANNEL if isinstance(carrier, Console) else None
         return Courier(
+            transport_for=self.workspace_dms() if many else None,
             delivery=self.engine.delivery,
             transport=carrier,
             render=render_notice,
@@ -264,15 +333,24 @@ class Runtime:
         return Clock(self.broker, engine_zones(self.engine.venues), schedule, now=self.now)
 
     def bot(self) -> BotApp:
-        """The Bolt app, its notices hook enqueuing drains."""
+        """The Bolt app, its notices hook enqueuing drains; installed by any workspace when
+        SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set."""
         settings = self.settings
+        oauth = oauth_settings(settings, self.stores()) if settings.distributed else None
+        linked = self.engine.venues.workspace_venues
+        venues = (
+            VenueResolver(by_team=settings.venues_by_team, linked=linked)
+            if oauth is not None
+            else VenueResolver(default=self.default_venue(), by_team=settings.venues_by_team)
+        )
         return bot_app(
             self.engine,
             settings,
             client=slack_client(settings),
-            venues=VenueResolver(default=self.default_venue(), by_team=settings.venues_by_team),
+            venues=venues,
             now=self.now,
             on_notices=self.on_notices(),
+            oauth=oauth,
         )
 
     def default_venue(self) -> str | None:
@@ -299,6 +377,8 @@ class Runtime:
         return all(v == "ok" for v in checks.values()), checks
 
     def close(self) -> None:
+        if self._stores is not None:
+            self._stores.close()
         self.broker.close()
         self.broker.client.close()
         self.engine.close()

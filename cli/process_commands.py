@@ -196,7 +196,15 @@ def _runtime(settings: Settings, pool_size: int = 10) -> Runtime:
 
 # -- Slack credentials ----------------------------------------------------------------------
 def missing_slack(settings: Settings, *, sending_only: bool) -> list[str]:
-    """What must still be set: a bot token, and (to receive) an app token or signing secret."""
+    """What must still be set: a bot token (or, for many workspaces, the app's client id and
+    secret), and (to receive) an app token or signing secret."""
+    if settings.slack_client_id or settings.slack_client_secret:
+        wanted = {
+            "SLACK_CLIENT_ID": settings.slack_client_id,
+            "SLACK_CLIENT_SECRET": settings.slack_client_secret,
+            "SLACK_SIGNING_SECRET": settings.slack_signing_secret,  # Add to Slack is HTTP only
+        }
+        return [name for name, value in wanted.items() if not value]
     missing = [] if settings.slack_bot_token else ["SLACK_BOT_TOKEN"]
     receives = settings.slack_app_token or settings.slack_signing_secret
     if not sending_only and not receives:
@@ -232,8 +240,16 @@ def _listening(settings: Settings, host: str) -> str:
     base = f"http://{'127.0.0.1' if host == ALL_INTERFACES else host}:{settings.port}"
     if not settings.slack_configured:
         return f"web on {base} (GET /healthz; no Slack endpoint without Slack)"
-    if settings.slack_app_token:
-        return f"Slack over Socket Mode (no public URL needed); GET {base}/healthz"
+    if settings.slack_app_token and not settings.distributed:
+        return (
+            f"Slack over Socket Mode, for development (no public URL needed; production and "
+            f"the Slack Marketplace use HTTP: unset SLACK_APP_TOKEN); GET {base}/healthz"
+        )
+    if settings.distributed:
+        return (
+            f"listening on {base} (Add to Slack at GET {base}/slack/install, Slack's redirect "
+            f"to /slack/oauth_redirect, POST /slack/events from Slack, GET /healthz)"
+        )
     return f"listening on {base} (POST /slack/events from Slack, GET /healthz)"
 
 

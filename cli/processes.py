@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
+from bot.feeds import CalendarFeeds
 from bot.socket_mode import run_socket_mode
 from bot.texts import dates
 from bot.web import Server, build_wsgi
@@ -132,13 +133,16 @@ def serve_web(
     only. ``ready`` is called once the port is bound. Returns on Ctrl-C or SIGTERM; raises
     OSError if the port cannot be bound."""
     app = runtime.bot() if runtime.settings.slack_configured else None
-    server = Server(build_wsgi(app, runtime.health), host=host, port=port, threads=threads)
+    calendars = CalendarFeeds(runtime.engine, runtime.now)
+    wsgi = build_wsgi(app, runtime.health, calendars)
+    server = Server(wsgi, host=host, port=port, threads=threads)
     warm_up(runtime)
     settle_heap()
     server.start()
     ready()
     try:
-        token = runtime.settings.slack_app_token
+        # Installs through OAuth are HTTP: Socket Mode is for one workspace in development.
+        token = None if runtime.settings.distributed else runtime.settings.slack_app_token
         if app is not None and token:
             run_socket_mode(app, token)
         else:

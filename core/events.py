@@ -30,6 +30,9 @@ class Action(StrEnum):
     PROMOTED = "promoted"
     EXPIRED = "expired"
     EDITED = "edited"  # rooms, times or people changed: in place, or replaced by a new hold
+    # The venue itself changed (its rooms, sales channel, managers, language, workspace):
+    # not a hold's event (hold_id None); its detail says what and from where.
+    VENUE_SET = "venue_set"
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 Operations record events as they go; the runner flushes the journal once the operation has
 answered, so a change, its trail and its notices commit together or not at all (a refusal
-rolls back and flushes nothing). This module is the one place that says what each event
-leaves behind.
+rolls back and flushes nothing). What each kind of event leaves behind is declared once, in
+``core.event_kinds``; this module writes it down.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from core import events
-from core.events import SYSTEM, Action, AuditEvent, Event
+from core.event_kinds import Dm, Redraw, kind_of, told
+from core.events import Action, AuditEvent, Event
 from core.model import Hold
-from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT, NewNotice, Notice, NoticeKind
+from core.notices import CARD_RECIPIENT, NewNotice, Notice, NoticeKind
 from core.serialize import hold_to_json
 from core.store import audit, outbox
 
@@ -45,108 +45,29 @@ class Journal:
         return written
 
 
-def audit_event(event: Event, at: datetime) -> AuditEvent | None:  # noqa: PLR0911 - one per kind
-    """The audit event an event leaves (None for reminders and digests)."""
-    match event:
-        case events.Requested():
-            detail = {
-                "rank": event.rank,
-                "expires_at": _iso(event.expires_at),
-                "items": [{"room": room, "rank": rank} for room, rank in event.items],
-            }
-            return AuditEvent(None, event.actor, Action.REQUESTED, at, detail)
-        case events.Confirmed():
-            released, candidates = [*event.released], [*event.candidates]
-            return _on(
-                event.hold,
-                event.actor,
-                Action.CONFIRMED,
-                at,
-                released=released,
-                candidates=candidates,
-            )
-        case events.Lost():
-            return _on(event.hold, event.actor, Action.LOST, at, winner=event.winner.id)
-        case events.OtherDateChosen():
-            chosen = event.chosen.id
-            return _on(event.hold, event.actor, Action.OTHER_DATE_CHOSEN, at, chosen=chosen)
-        case events.Released():
-            return _on(event.hold, event.actor, Action.RELEASED, at, rank=event.hold.rank)
-        case events.Extended():
-            new = event.expires_at.isoformat()
-            return _on(event.hold, event.actor, Action.EXTENDED, at, expires_at=new)
-        case events.Cancelled():
-            return _on(event.hold, event.actor, Action.CANCELLED, at, reason=event.reason)
-        case events.Promoted():
-            expires = _iso(event.hold.expires_at)
-            return _on(event.hold, event.actor, Action.PROMOTED, at, expires_at=expires)
-        case events.Expired():
-            return _on(event.hold, SYSTEM, Action.EXPIRED, at)
-        case events.Edited():
-            return _on(
-                event.before,
-                event.actor,
-                Action.EDITED,
-                at,
-                kept_place=event.kept_place,
-                now_id=event.after.id,
-                before=_as_edited(event.before),
-                after=_as_edited(event.after),
-            )
-        case (
-            events.ReminderDue()
-            | events.DigestDue()
-            | events.ManagerDigestDue()
-            | events.Announced()
-            | events.Queued()
-        ):
-            return None
+def audit_event(event: Event, at: datetime) -> AuditEvent | None:
+    """The audit event an event leaves (None for reminders, digests, queued and announced)."""
+    trail = kind_of(event).trail
+    if trail is None:
+        return None
+    action, line_of = trail
+    line = line_of(event)
+    hold_id = line.hold.id if line.hold is not None else None
+    return AuditEvent(hold_id, line.actor, action, at, dict(line.detail))
 
 
 def notices_of(event: Event, now: datetime) -> list[NewNotice]:
     """The notices an event sends, each to the salesperson it concerns, and the update of
     the hold's card in the channel."""
-    return _dms(event, now) + _cards(event)
-
-
-def _dms(event: Event, now: datetime) -> list[NewNotice]:  # noqa: PLR0911 - one per kind
-    match event:
-        case events.Lost():
-            return [_notice(NoticeKind.LOST, event.hold, winner=event.winner)]
-        case events.OtherDateChosen():
-            return [_notice(NoticeKind.OTHER_DATE_CHOSEN, event.hold, chosen=event.chosen)]
-        case events.Extended():
-            return [_notice(NoticeKind.EXTENDED, h, ahead=event.extended) for h in event.behind]
-        case events.Promoted():
-            # A hold whose event has begun moves up with a deadline already due: no Confirm
-            # button could work, so it gets no DM; the next sweep expires it and says so.
-            if event.hold.is_due(now):
-                return []
-            after = list(event.after)
-            return [_notice(NoticeKind.PROMOTED, event.hold, cause=event.cause, after=after)]
-        case events.Expired():
-            return [_notice(NoticeKind.EXPIRED, event.hold)]
-        case events.ReminderDue():
-            stamp = _iso(event.hold.expires_at) or ""
-            key = f"reminder:{event.hold.id}:{stamp}"
-            return [_notice(NoticeKind.REMINDER, event.hold, dedupe_key=key)]
-        case events.DigestDue():
-            return [_digest(event)]
-        case events.ManagerDigestDue():
-            return [_manager_digest(event)]
-        case events.Cancelled():
-            # A manager's act: its salesperson hears who cancelled and why.
-            hold = event.hold
-            return [_notice(NoticeKind.CANCELLED, hold, actor=event.actor, reason=event.reason)]
-        case events.Queued():
-            # Whom to tell is read at delivery (``told_queued``): one row names them all.
-            payload = {"hold": hold_to_json(event.hold), "ahead": list(event.ahead)}
-            key = f"queued:{event.hold.id}"
-            return [
-                NewNotice(NoticeKind.QUEUED.value, QUEUED_RECIPIENT, payload, event.hold.id, key)
-            ]
-        case _:
-            return []
+    kind = kind_of(event)
+    notices = []
+    if kind.dms is not None:
+        notice_kind, dms_of = kind.dms
+        notices += [_row(notice_kind, dm) for dm in dms_of(event, now)]
+    if kind.card is not None:
+        action, redraw_of = kind.card
+        notices.append(_card(action, redraw_of(event)))
+    return notices
 
 
 def told_queued(queued: Notice, firsts: Sequence[Hold]) -> list[NewNotice]:
@@ -154,120 +75,20 @@ def told_queued(queued: Notice, firsts: Sequence[Hold]) -> list[NewNotice]:
     (the holds it names that are still 1st), saying which hold waits behind it (as the row
     has it). A 1st's salesperson is told once per waiting hold, however often this runs."""
     behind = queued.payload["hold"]
-    return [
-        _notice(
-            NoticeKind.QUEUED,
-            first,
-            dedupe_key=f"queued:{first.id}:{queued.hold_id}",
-            behind=behind,
-        )
-        for first in firsts
-    ]
+    dms = [told(first, f"queued:{first.id}:{queued.hold_id}", behind=behind) for first in firsts]
+    return [_row(NoticeKind.QUEUED, dm) for dm in dms]
 
 
-def _cards(event: Event) -> list[NewNotice]:  # noqa: PLR0911 - one per kind
-    """A hold's change redraws its card and adds one line to its thread (``kind`` card)."""
-    match event:
-        case events.Announced():
-            return [_card(Action.REQUESTED, event.hold, event.actor)]
-        case events.Confirmed():
-            return [_card(Action.CONFIRMED, event.hold, event.actor)]
-        case events.Lost():
-            return [_card(Action.LOST, event.hold, event.actor, winner=event.winner)]
-        case events.OtherDateChosen():
-            return [_card(Action.OTHER_DATE_CHOSEN, event.hold, event.actor, chosen=event.chosen)]
-        case events.Released():
-            return [_card(Action.RELEASED, event.hold, event.actor)]
-        case events.Extended():
-            return [_card(Action.EXTENDED, event.extended, event.actor)]
-        case events.Cancelled():
-            return [_card(Action.CANCELLED, event.hold, event.actor, reason=event.reason)]
-        case events.Promoted():
-            hold = event.hold
-            after = list(event.after)
-            return [_card(Action.PROMOTED, hold, event.actor, cause=event.cause, after=after)]
-        case events.Expired():
-            return [_card(Action.EXPIRED, event.hold, SYSTEM)]
-        case events.Edited() if event.kept_place:
-            return [_card(Action.EDITED, event.after, event.actor, before=event.before)]
-        case events.Edited():
-            # Swapped: the old card shows it released, replaced by the new hold (whose card
-            # its surface posts, or the jobs when asked to: ``Announced``).
-            return [_card(Action.EDITED, event.before, event.actor, replaced_by=event.after)]
-        case _:
-            return []
+def _row(kind: NoticeKind, dm: Dm) -> NewNotice:
+    return NewNotice(kind.value, dm.recipient, dm.payload, dm.hold_id, dm.dedupe_key)
 
 
-def _card(action: Action, hold: Hold, actor: str, **extra: Any) -> NewNotice:
+def _card(action: Action, redraw: Redraw) -> NewNotice:
     """The payload names what happened, who did it and the hold as the event saw it; the
     card itself is drawn from the hold as it is when the row is delivered."""
-    payload: dict[str, Any] = {"event": action.value, "actor": actor, "hold": hold_to_json(hold)}
-    for key, value in extra.items():
+    hold = redraw.hold
+    payload: dict[str, Any] = {"event": action.value, "actor": redraw.actor}
+    payload["hold"] = hold_to_json(hold)
+    for key, value in redraw.extra.items():
         payload[key] = hold_to_json(value) if isinstance(value, Hold) else value
     return NewNotice(NoticeKind.CARD.value, CARD_RECIPIENT, payload, hold.id)
-
-
-def _on(hold: Hold, actor: str, action: Action, at: datetime, **detail: Any) -> AuditEvent:
-    return AuditEvent(hold.id, actor, action, at, detail)
-
-
-def _notice(kind: NoticeKind, hold: Hold, dedupe_key: str | None = None, **extra: Any) -> NewNotice:
-    payload = {"hold": hold_to_json(hold)}
-    for key, value in extra.items():
-        payload[key] = hold_to_json(value) if isinstance(value, Hold) else value
-    return NewNotice(kind.value, hold.salesperson, payload, hold.id, dedupe_key)
-
-
-def _digest(event: events.DigestDue) -> NewNotice:
-    return NewNotice(
-        kind=NoticeKind.DIGEST.value,
-        recipient=event.salesperson,
-        payload={
-            "holds": [hold_to_json(h) for h in event.holds],
-            "week": event.week,
-            "from": event.start.isoformat(),
-            "until": event.until.isoformat(),
-        },
-        dedupe_key=f"digest:{event.salesperson}:{event.week}",
-    )
-
-
-def _as_edited(hold: Hold) -> dict[str, Any]:
-    """What an edit may change, and the place it had: the before and after of the trail."""
-    return {
-        "id": hold.id,
-        "local_date": hold.local_date.isoformat(),
-        "items": [
-            {"room": i.room_id, "start_at": i.start_at.isoformat(), "end_at": i.end_at.isoformat()}
-            for i in hold.items
-        ],
-        "customer": hold.customer,
-        "note": hold.note,
-        "salesperson": hold.salesperson,
-        "status": hold.status.value,
-        "rank": hold.rank,
-        "expires_at": _iso(hold.expires_at),
-    }
-
-
-def _manager_digest(event: events.ManagerDigestDue) -> NewNotice:
-    waiting = [
-        {"hold": hold_to_json(h), "ahead": [hold_to_json(a) for a in ahead]}
-        for h, ahead in event.waiting
-    ]
-    return NewNotice(
-        kind=NoticeKind.MANAGER_DIGEST.value,
-        recipient=event.manager,
-        payload={
-            "holds": [hold_to_json(h) for h in event.holds],
-            "waiting": waiting,
-            "week": event.week,
-            "from": event.start.isoformat(),
-            "until": event.until.isoformat(),
-        },
-        dedupe_key=f"manager-digest:{event.manager}:{event.week}",
-    )
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None

@@ -120,6 +120,8 @@ class Venue:
     rooms: Mapping[str, Room]
     revision: int = 0  # the stored row's save counter (0: not stored yet)
     slots: tuple[Slot, ...] = ()  # named times a search without times uses, in file order
+    sales_channel: str | None = None  # where its cards and reports go (unset: the default)
+    language: str | None = None  # the language of its channel ("ja", "en"; unset: the default)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -127,6 +129,17 @@ class Venue:
 
     def is_manager(self, user: str) -> bool:
         return user in self.managers
+
+
+@dataclass(frozen=True)
+class WorkspaceLink:
+    """Where a venue is used from: a Slack workspace, or an Enterprise Grid org for an
+    org-wide install (then ``workspace_id`` is the org's id and ``org_wide`` is true)."""
+
+    venue_id: str
+    workspace_id: str
+    enterprise_id: str | None = None
+    org_wide: bool = False
 
 
 @dataclass(frozen=True)

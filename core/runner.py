@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import sqlalchemy as sa
 
@@ -18,7 +18,7 @@ from core.errors import Busy, StaleVenue
 from core.journal import Journal
 from core.operations.tx import Snapshot, Tx
 from core.results import Refused
-from core.uow import Attempt, Retry, UnitOfWork
+from core.uow import Attempt, Retry, Rollback, UnitOfWork
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
@@ -45,7 +45,7 @@ class Runner:
         self.venues = venues
 
     def write(self, venue_id: str, now: datetime, operation: Callable[[Tx], R]) -> R:
-        """``operation`` until it commits; a ``Refused`` answer rolls back (writes nothing).
+        """``operation`` until it commits; a ``Refused`` answer (or ``Rollback``) rolls back.
 
         Each attempt waits for its turn among this process's writers of the venue, if they
         are capped (``core.admission``); its commit ends the turn. Raises ``UnknownVenue``,
@@ -54,7 +54,10 @@ class Runner:
         for attempt in self.uow.attempts():
             with attempt, self.admission.write(venue_id):
                 with self.unit(attempt, attempt.connect(), venue_id, now) as unit:
-                    answer = operation(unit.tx)
+                    try:
+                        answer = operation(unit.tx)
+                    except Rollback as rollback:  # rolled back, and still the answer
+                        return cast(R, rollback.result)
                     if not isinstance(answer, Refused):
                         unit.commit()
                 return answer

@@ -29,6 +29,15 @@ class Retry(Exception):
     """Raised inside a unit of work to start it again on a fresh snapshot."""
 
 
+class Rollback(Exception):
+    """Raised by an operation to roll its transaction back and still answer ``result``
+    (an import that places nothing unless it places every row)."""
+
+    def __init__(self, result: object) -> None:
+        super().__init__(type(result).__name__)
+        self.result = result
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """Capped exponential backoff with full jitter, a bounded number of attempts."""

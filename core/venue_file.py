@@ -36,6 +36,8 @@ _POLICY_KEYS = {
 _KIND_ID = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --kind nijikai
 MAX_KIND_NAME = 30
 MAX_KINDS = 50  # one menu in the form holds them all
+_CHANNEL = re.compile(r"[CG][A-Z0-9]{2,20}")  # a public or private channel's id
+LANGUAGES = ("ja", "en")  # the languages osae writes in
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekdays names them
 
 
@@ -65,6 +67,7 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
     if not isinstance(managers, list) or not all(isinstance(m, str) and m for m in managers):
         raise VenueFileError("venue.managers must be a list of Slack user ids")
     rooms = _rooms(data.get("rooms", []))
+    sales_channel, language = _channel(head)
     policy = replace(_policy(data.get("policy", {})), kinds=_kinds(data.get("kinds", [])))
     return Venue(
         id=venue_id,
@@ -74,7 +77,24 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
         policy=policy,
         rooms=rooms,
         slots=_slots(data.get("slots", [])),
+        sales_channel=sales_channel,
+        language=language,
     )
+
+
+def _channel(head: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """``sales_channel = "C0123"`` (a Slack channel id) and ``language = "ja"``: where the
+    venue's cards and reports go, in which language; unset, the deployment's defaults."""
+    channel = head.get("sales_channel")
+    if channel is not None and (not isinstance(channel, str) or not _CHANNEL.fullmatch(channel)):
+        raise VenueFileError(
+            f'venue.sales_channel must be a Slack channel id like "C0123ABCD", not {channel!r}'
+        )
+    language = head.get("language")
+    if language is not None and language not in LANGUAGES:
+        names = ", ".join(f'"{name}"' for name in LANGUAGES)
+        raise VenueFileError(f"venue.language must be one of {names}, not {language!r}")
+    return channel, language
 
 
 def _slots(raw: Any) -> tuple[Slot, ...]:

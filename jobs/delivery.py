@@ -103,9 +103,15 @@ class Drained:
 
 @dataclass
 class _Run:
-    """One drain's state: its tally, and recipients Slack told us to leave alone until when."""
+    """One drain's state: the venue and how its messages go (its workspace's transport, its
+    own channel and language, else the deployment's), its tally, and recipients Slack told
+    us to leave alone until when."""
 
     venue: Venue
+    transport: Transport
+    sales_channel: str | None  # where failures are reported
+    card_channel: str | None  # where a hold no Slack surface posted gets its card
+    locale: str  # the channel's language
     tally: Drained = field(default_factory=Drained)
     quiet_until: dict[str, datetime] = field(default_factory=dict)  # next free turn
     pace: dict[str, timedelta] = field(default_factory=dict)  # one turn per Retry-After
@@ -130,13 +136,18 @@ class Courier:
     budget: float = 30.0  # seconds of claiming per drain; then the actor enqueues another
     backoff_base: float = BACKOFF_BASE  # seconds before the first retry after a transient error
     owner: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+    # Many workspaces: each venue's messages go with its workspace's token; None for a venue
+    # whose workspace has none (not installed, or uninstalled): its rows wait, untouched.
+    transport_for: Callable[[str], Transport | None] | None = None
 
     def drain(self, venue_id: str) -> Drained:
         venue = self.delivery.venue(venue_id)
         if venue is None:
             log.warning("drain: unknown venue", extra=fields(venue_id, "drain", "unknown_venue"))
             return Drained()
-        run = _Run(venue)
+        run = self._run(venue)
+        if run is None:
+            return Drained()
         started = time.monotonic()
         while not run.token_refused:
             claimed_at = time.monotonic()  # before the claim: the lease may only be shorter
@@ -150,16 +161,36 @@ class Courier:
             if time.monotonic() - started > self.budget:
                 run.tally.more = True
                 break
-        self.report_failures(venue)
+        self.report_failures(run)
         return run.tally
 
-    def report_failures(self, venue: Venue) -> None:
+    def _run(self, venue: Venue) -> _Run | None:
+        """The drain's state, or None when the venue's workspace has no token now: its rows
+        stay pending (``osae outbox list`` shows them), neither failed nor sent elsewhere."""
+        carrier = self.transport if self.transport_for is None else self.transport_for(venue.id)
+        if carrier is None:
+            log.warning(
+                "drain: no token for the venue's workspace; its notices wait",
+                extra=fields(venue.id, "drain", "no_token"),
+            )
+            return None
+        own = venue.sales_channel
+        return _Run(
+            venue,
+            carrier,
+            sales_channel=own or self.sales_channel,
+            card_channel=own or self.card_channel,
+            locale=venue.language or self.report_locale,
+        )
+
+    def report_failures(self, run: _Run) -> None:
         """Tell the sales channel about rows that failed since it was last told; once."""
-        if not self.sales_channel:
+        if not run.sales_channel:
             return
+        venue = run.venue
         try:
             told = self.delivery.report_failures(
-                venue.id, lambda failed: self._post_report(venue, failed), now=self.now()
+                venue.id, lambda failed: self._post_report(run, failed), now=self.now()
             )
         except ReportNotPosted as err:
             # The rows stay unreported, so the next drain tries again.
@@ -203,13 +234,13 @@ class Courier:
         if notice.recipient == QUEUED_RECIPIENT:
             self._resolve_queued(run, notice)
             return True
-        message = self._render(run.venue, notice)  # may ask Slack for the locale first
+        message = self._render(run, notice)  # may ask Slack for the locale first
         if message is None:
             run.tally.failed += 1
             return True
-        if not self._lease_allows_post(claimed_at):
+        if not self._lease_allows_post(run, claimed_at):
             return False
-        outcome = self.transport.send(notice.recipient, message, notice=notice)
+        outcome = run.transport.send(notice.recipient, message, notice=notice)
         self._record(run, notice, outcome)
         return True
 
@@ -235,7 +266,7 @@ class Courier:
             return True
         card, line, hold = drawn
         spot = self.delivery.card(run.venue.id, hold.id)
-        if not self._lease_allows_post(claimed_at):
+        if not self._lease_allows_post(run, claimed_at):
             return False
         if spot is None:
             self._post_card(run, notice, hold, card)
@@ -243,10 +274,10 @@ class Courier:
         return self._redraw(run, notice, spot, card, line, claimed_at)
 
     def _post_card(self, run: _Run, notice: Notice, hold: Hold, card: Message) -> None:
-        if notice.payload.get("event") != "requested" or not self.card_channel:
+        if notice.payload.get("event") != "requested" or not run.card_channel:
             self._done(run, notice, "-", "no card")  # nothing posted, nothing to redraw
             return
-        outcome = self.transport.send(self.card_channel, card, notice=notice)
+        outcome = run.transport.send(run.card_channel, card, notice=notice)
         if isinstance(outcome, Delivered):
             posted = CardSpot(outcome.channel, outcome.ref)
             self.delivery.card_posted(run.venue.id, hold.id, posted, now=self.now())
@@ -261,7 +292,7 @@ class Courier:
         line: Message | None,
         claimed_at: float,
     ) -> bool:
-        outcome = self.transport.update(spot.channel, spot.ts, card, notice=notice)
+        outcome = run.transport.update(spot.channel, spot.ts, card, notice=notice)
         if isinstance(outcome, Permanent) and outcome.error in CARD_GONE:
             # Someone deleted the card: later changes have nothing to redraw, and this row
             # must not hold the outbox up.
@@ -271,9 +302,9 @@ class Courier:
         if not isinstance(outcome, Delivered) or line is None or notice.id in spot.lines:
             self._record(run, notice, outcome)  # a redelivered row's line is there already
             return True
-        if not self._lease_allows_post(claimed_at):
+        if not self._lease_allows_post(run, claimed_at):
             return False  # put back: redrawing it again is harmless
-        posted = self.transport.send(spot.channel, line, thread=spot.ts)
+        posted = run.transport.send(spot.channel, line, thread=spot.ts)
         if isinstance(posted, Delivered):
             self.delivery.card_line_posted(run.venue.id, notice.hold_id or 0, notice.id)
         self._record(run, notice, posted)
@@ -289,7 +320,7 @@ class Courier:
         if isinstance(hold, Refused):
             self._fail(run, notice, f"hold {notice.hold_id} not found")
             return None
-        locale = self.report_locale  # the channel's language, like its failure reports
+        locale = run.locale  # the channel's language, like its failure reports
         extend = hold.extensions_used < venue.policy.max_extensions
         rokuyo, now = venue.policy.show_rokuyo, self.now()
         try:
@@ -342,9 +373,10 @@ class Courier:
         run.tally.failed += 1
         _log_notice(notice, "failed", level=logging.ERROR, error=error)
 
-    def _render(self, venue: Venue, notice: Notice) -> Message | None:
+    def _render(self, run: _Run, notice: Notice) -> Message | None:
         """The DM in the recipient's language, or None after marking the row failed."""
-        locale = self.transport.locale(notice.recipient)
+        venue = run.venue
+        locale = run.transport.locale(notice.recipient)
         try:
             return self.render(
                 notice,
@@ -360,24 +392,25 @@ class Courier:
             self.delivery.notice_failed(venue.id, notice.id, error=f"render failed: {err}")
             return None
 
-    def _post_report(self, venue: Venue, failed: list[Notice]) -> None:
-        assert self.sales_channel is not None  # noqa: S101 - checked by report_failures
+    def _post_report(self, run: _Run, failed: list[Notice]) -> None:
+        assert run.sales_channel is not None  # noqa: S101 - checked by report_failures
+        venue = run.venue
         message = self.render_report(
             failed,
             tz=venue.tz,
-            locale=self.report_locale,
+            locale=run.locale,
             rokuyo=venue.policy.show_rokuyo,
             now=self.now(),
         )
-        outcome = self.transport.send(self.sales_channel, message)
+        outcome = run.transport.send(run.sales_channel, message)
         if not isinstance(outcome, Delivered):
             raise ReportNotPosted(outcome.error)
 
-    def _lease_allows_post(self, claimed_at: float) -> bool:
+    def _lease_allows_post(self, run: _Run, claimed_at: float) -> bool:
         """A send may take the transport's timeout; it must end before another worker may
         claim the row."""
         elapsed = time.monotonic() - claimed_at
-        return elapsed + self.transport.timeout < self.lease.total_seconds()
+        return elapsed + run.transport.timeout < self.lease.total_seconds()
 
     def _put_back(self, notices: list[Notice], run: _Run, at: datetime) -> None:
         for notice in notices:

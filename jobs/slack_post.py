@@ -8,6 +8,9 @@ row's lease held, never a silent second post inside the SDK.
 from __future__ import annotations
 
 import http.client
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -47,6 +50,37 @@ class Locales(Protocol):
     def get(self, user_id: str) -> str: ...
 
 
+PER_CHANNEL = 1.0  # seconds between two posts in one conversation: Slack's chat.postMessage rule
+
+
+class ChannelPacer:
+    """At most one post a second per conversation, across this process's threads: each post
+    takes the next free second of its channel and waits for it (a burst of cards in the
+    sales channel goes out at Slack's pace instead of meeting 429s). Another process's posts
+    are not seen here: Slack's 429 and its Retry-After pace those."""
+
+    def __init__(
+        self,
+        gap: float = PER_CHANNEL,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._gap, self._clock, self._sleep = gap, clock, sleep
+        self._lock = threading.Lock()
+        self._next: dict[str, float] = {}
+
+    def wait(self, channel: str) -> None:
+        with self._lock:
+            now = self._clock()
+            at = max(now, self._next.get(channel, now))
+            self._next[channel] = at + self._gap
+            if len(self._next) > 10_000:  # forget conversations long quiet
+                self._next = {k: v for k, v in self._next.items() if v > now}
+        if at > now:
+            self._sleep(at - now)
+
+
 @dataclass(frozen=True)
 class SlackDM:
     """The transport with Slack: a DM to the user id (chat.postMessage opens the IM)."""
@@ -54,6 +88,7 @@ class SlackDM:
     client: WebClient  # with retry_handlers=[]: no second post behind our back
     locales: Locales  # each recipient's Slack language (users.info), cached
     timeout: float  # the client's own timeout for one Web API call
+    pacer: ChannelPacer | None = None  # one post a second per conversation
 
     def locale(self, recipient: str) -> str:
         return self.locales.get(recipient)
@@ -61,6 +96,8 @@ class SlackDM:
     def send(
         self, to: str, message: Message, *, notice: Notice | None = None, thread: str | None = None
     ) -> DeliveryOutcome:
+        if self.pacer is not None:
+            self.pacer.wait(to)
         return post_message(
             self.client,
             channel=to,
@@ -131,3 +168,39 @@ def _retry_after(headers: Any) -> float:
         return max(1.0, float(raw)) if raw is not None else DEFAULT_RETRY_AFTER
     except (TypeError, ValueError):
         return DEFAULT_RETRY_AFTER
+
+
+class WorkspaceDMs:
+    """Many workspaces: ``dms(venue_id)`` is a ``SlackDM`` with the token of the venue's
+    workspace, or None when it has none now (not installed, uninstalled, revoked). A venue
+    keeps its client (and its cache of languages) while its token stays the same; a refreshed
+    token gets a new one."""
+
+    def __init__(
+        self,
+        token_for: Callable[[str], str | None],
+        client_for: Callable[[str], WebClient],
+        locales_for: Callable[[WebClient], Locales],
+        *,
+        timeout: float,
+    ) -> None:
+        self._token_for = token_for
+        self._client_for = client_for
+        self._locales_for = locales_for
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._by_venue: dict[str, tuple[str, SlackDM]] = {}
+        self._pacer = ChannelPacer()  # channel ids are unique across workspaces
+
+    def __call__(self, venue_id: str) -> SlackDM | None:
+        token = self._token_for(venue_id)
+        if token is None:
+            return None
+        with self._lock:
+            kept = self._by_venue.get(venue_id)
+            if kept is not None and kept[0] == token:
+                return kept[1]
+            client = self._client_for(token)
+            found = SlackDM(client, self._locales_for(client), self._timeout, self._pacer)
+            self._by_venue[venue_id] = (token, found)
+            return found

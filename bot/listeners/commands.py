@@ -10,7 +10,7 @@ from typing import Any
 
 from slack_bolt import App, Args
 
-from bot import ids, strict
+from bot import ids, strict, venue_names
 from bot.deps import Deps
 from bot.errors import UserError
 from bot.form import Form
@@ -130,6 +130,7 @@ def fill_form(
         response_url=body.get("response_url"),
         notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
         rows=tuple(row.key for row in form.rows),
+        venues=venue_names.choices_of(deps, args.context),  # a hotel group's: which venue
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

@@ -9,6 +9,7 @@ from datetime import datetime
 from core.model import HoldRequest, Kind
 from core.operations.tx import Snapshot
 from core.results import Availability, Code, Found, Place, Refused
+from core.rules import chances, live_items
 from core.rules import search as rules
 from core.rules.search import Search
 from core.store import availability, venues
@@ -21,27 +22,27 @@ def search(snap: Snapshot, query: Search, now: datetime) -> Availability | Refus
         venues.ensure_current(snap.conn, snap.venue)
         return refused
     today = now.astimezone(snap.venue.tz).date()
-    looked, asked = rules.looked_at(query, snap.venue, today, now)
+    looked, asked = chances.looked_at(query, snap.venue, today, now)
     return Availability(tuple(_decide(snap, looked, asked)), len(looked))
 
 
 def decide_all(snap: Snapshot, looked: Sequence[Place], kind: Kind, now: datetime) -> list[Found]:
     """Each place decided as a request would be, from one read of everything in their way;
     places no request could be made for now are left out."""
-    return _decide(snap, looked, rules.check_all(looked, snap.venue, kind, now))
+    return _decide(snap, looked, chances.check_all(looked, snap.venue, kind, now))
 
 
-def _decide(snap: Snapshot, looked: Sequence[Place], asked: Sequence[rules.Asked]) -> list[Found]:
+def _decide(snap: Snapshot, looked: Sequence[Place], asked: Sequence[chances.Asked]) -> list[Found]:
     venue = snap.venue
     rooms = {place.room.id: place.room for place in looked}.values()
-    reach = rules.reach(asked, rooms)
+    reach = chances.reach(asked, rooms)
     if reach is None:  # nothing to read: every place is refused on its input
         venues.ensure_current(snap.conn, venue)
-        live, deadlines = rules.LiveItems({}), dict[int, datetime | None]()
+        live, deadlines = live_items.LiveItems({}), dict[int, datetime | None]()
     else:
         parts = {part for room in rooms for part in room.parts}
         live, deadlines = availability.live_between(snap.conn, venue, parts, *reach)
-    return rules.decide_all(looked, asked, live, deadlines, venue)
+    return chances.decide_all(looked, asked, live, deadlines, venue)
 
 
 # Refusals that say the place is taken: the ones that offer other places.

@@ -4,14 +4,16 @@ an unknown venue raises ``UnknownVenue``."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import date, datetime
 from functools import partial
 
+from core.diary.model import DiaryRange, DiaryRead
 from core.events import AuditEvent
+from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, Status
-from core.operations import reads, search, team
+from core.operations import diary, exports, feeds, reads, search, team
 from core.results import Availability, EnquiryView, Overview, Refused
 from core.rules.search import Search
 from core.runner import Runner
@@ -73,3 +75,23 @@ class Reads:
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
+
+    def diary(self, venue_id: str, days: DiaryRange) -> DiaryRead:
+        """The live holds a diary picture of ``days`` draws: one statement, one snapshot."""
+        return self._run.read(venue_id, partial(diary.diary, days=days))
+
+    # -- the ledger leaving osae (export, calendar feeds) -------------------------------------
+    def ledger_out(
+        self, venue_id: str, start: date, end: date, *, left: bool = False
+    ) -> exports.LedgerOut:
+        """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
+        read = partial(exports.ledger_out, start=start, end=end, left=left)
+        return self._run.read(venue_id, read)
+
+    def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:
+        """The feed a token opens, with its ETag; None for an unknown or rotated token."""
+        return self._run.uow.read(partial(feeds.stamp_by_token, given=given_token))
+
+    def feed_read(self, feed: FeedKey, known: Callable[[feeds.Entry], bool]) -> feeds.FeedRead:
+        """The feed's live holds: each by version, and in full those ``known`` has not."""
+        return self._run.read(feed.venue_id, partial(feeds.read, feed=feed, known=known))

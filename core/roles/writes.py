@@ -13,8 +13,20 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from core.errors import Busy, StaleVenue, UnknownVenue
+from core.exports.feed_tokens import FeedKey
+from core.exports.reading import Sheet
 from core.model import Hold, HoldEdit, HoldRequest
-from core.operations import answering, decisions, digests, edit, preview, search, sweep
+from core.operations import (
+    answering,
+    decisions,
+    digests,
+    edit,
+    feeds,
+    imports,
+    preview,
+    search,
+    sweep,
+)
 from core.operations.request import (
     Asked,
     Attempted,
@@ -138,6 +150,30 @@ class Writes:
         """Have the jobs post the hold's card in the sales channel (where it was asked for,
         it could not be posted)."""
         return self._write(venue_id, now, partial(decisions.announce, hold_id=hold_id, actor=actor))
+
+    def import_ledger(
+        self, venue_id: str, sheet: Sheet, *, actor: str | None, now: datetime, dry_run: bool
+    ) -> imports.ImportAnswer | Refused:
+        """A ledger's rows placed as holds in one transaction: all, or (a row that cannot be
+        placed, or ``dry_run``) none; the answer names every row that cannot, and why."""
+        place = partial(imports.place, sheet=sheet, actor=actor, dry_run=dry_run)
+        return self._write(venue_id, now, place)
+
+    def feed_token(
+        self, feed: FeedKey, *, secret: bytes | None, now: datetime, rotate: bool = False
+    ) -> str | Refused:
+        """A calendar feed's secret token (issued on first use); ``rotate``: a new one, the
+        old one then opens nothing. ``secret``: the deployment's key (None: the venue's)."""
+        try:
+            if not rotate:
+                shown = partial(feeds.shown_token, feed=feed, secret=secret)
+                found = self._run.read(feed.venue_id, shown)
+                if found is not None:
+                    return found
+        except UnknownVenue:
+            return Refused(Code.UNKNOWN_VENUE, detail=feed.venue_id)
+        issue = partial(feeds.issue, feed=feed, secret=secret, rotate=rotate)
+        return self._write(feed.venue_id, now, issue)
 
     # -- what the jobs write on time ----------------------------------------------------------
     def expire_due(self, venue_id: str, *, now: datetime, limit: int) -> Swept | Refused:

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from core.errors import StaleVenue
 from core.model import Venue
-from core.rules.search import Live, LiveItems
+from core.rules.live_items import Live, LiveItems
 from core.rules.spans import MAX_SPAN
 
 # One statement whatever the range: a range scan of the span B-tree (venue, part, start) per

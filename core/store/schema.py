@@ -32,7 +32,32 @@ venues = sa.Table(
     sa.Column("updated_at", TS, nullable=False),
     # named slots ([{"name", "start_min", "end_min"}], file order): what a search uses
     sa.Column("slots", JSONB, nullable=False, server_default=sa.text("'[]'::jsonb")),
+    sa.Column("sales_channel", sa.Text),  # the channel of its cards and reports (0008)
+    sa.Column("language", sa.Text),  # the language of that channel (0008)
 )
+
+# Where each venue is used from (0008): a workspace, or an org (Enterprise Grid) for an
+# org-wide install. A workspace may hold several venues (a hotel group).
+venue_workspaces = sa.Table(
+    "venue_workspaces",
+    metadata,
+    sa.Column("venue_id", sa.Text, sa.ForeignKey("venues.id"), primary_key=True),
+    sa.Column("workspace_id", sa.Text, nullable=False),  # the team id, or the org's id
+    sa.Column("enterprise_id", sa.Text),
+    sa.Column("org_wide", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("linked_at", TS, nullable=False),
+)
+sa.Index("ix_venue_workspaces_workspace", venue_workspaces.c.workspace_id)
+
+# Which venue a person works in when their workspace has several (0010): the latest chosen.
+user_venues = sa.Table(
+    "user_venues",
+    metadata,
+    sa.Column("venue_id", sa.Text, sa.ForeignKey("venues.id"), primary_key=True),
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("chosen_at", TS, nullable=False),
+)
+sa.Index("ix_user_venues_user", user_venues.c.user_id)
 
 parts = sa.Table(
     "parts",
@@ -279,4 +304,27 @@ hold_cards = sa.Table(
     sa.Column("posted_at", TS, nullable=False),
     # the outbox rows whose line is in its thread: a redelivered row adds none again
     sa.Column("lines", ARRAY(sa.BigInteger), nullable=False, server_default="{}"),
+)
+
+# Calendar feeds (issue 27): one secret URL per salesperson and per venue. Only the token's
+# hash is kept; the token itself is derived again (``core.exports.feed_tokens``) from the key
+# below (or the deployment's own secret) and the generation, which a rotation bumps.
+calendar_feeds = sa.Table(
+    "calendar_feeds",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("scope", sa.Text, primary_key=True),  # "venue" or "salesperson"
+    sa.Column("subject", sa.Text, primary_key=True),  # the salesperson's Slack id; "" for venue
+    sa.Column("generation", sa.Integer, nullable=False),
+    sa.Column("token_hash", sa.Text, nullable=False, unique=True),  # sha256 hex of the token
+    sa.Column("created_at", TS, nullable=False),
+)
+
+# A venue's key for its feed tokens, when the deployment gives none (OSAE_FEED_SECRET).
+feed_keys = sa.Table(
+    "feed_keys",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("secret", sa.Text, nullable=False),
+    sa.Column("created_at", TS, nullable=False),
 )

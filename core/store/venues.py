@@ -106,6 +106,8 @@ def load(conn: sa.Connection, venue_id: str) -> Venue | None:
         rooms=dict(sorted(found.items(), key=lambda kv: (kv[1].position, kv[0]))),
         revision=row.revision,
         slots=slots_from_json(row.slots),
+        sales_channel=row.sales_channel,
+        language=row.language,
     )
 
 
@@ -135,6 +137,8 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
             policy=policy_to_json(venue.policy),
             managers=sorted(venue.managers),
             slots=slots_to_json(venue.slots),
+            sales_channel=venue.sales_channel,
+            language=venue.language,
             revision=1,
             updated_at=now,
         )
@@ -146,6 +150,8 @@ def save(conn: sa.Connection, venue: Venue, now: datetime) -> None:
                 "policy": policy_to_json(venue.policy),
                 "managers": sorted(venue.managers),
                 "slots": slots_to_json(venue.slots),
+                "sales_channel": venue.sales_channel,
+                "language": venue.language,
                 "revision": venues.c.revision + 1,
                 "updated_at": now,
             },

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot import ids
 from bot.gate import EVENTS_PATH
+from cli import installs
 
 MANIFEST = Path(__file__).resolve().parents[2] / "manifest.yml"
 
@@ -29,10 +30,15 @@ def test_the_bot_asks_for_exactly_the_scopes_it_uses() -> None:
     assert sorted(items_under("bot")) == ["chat:write", "commands", "users:read"]
 
 
+def test_an_install_asks_for_the_scopes_the_manifest_lists() -> None:
+    assert sorted(installs.SCOPES) == sorted(items_under("bot"))
+    assert items_under("redirect_urls") == ["https://osae.example.com/slack/oauth_redirect"]
+
+
 def test_the_command_events_and_interactivity_match_the_app() -> None:
     text = MANIFEST.read_text()
     assert f"- command: {ids.COMMAND}\n" in text
-    assert items_under("bot_events") == ["app_home_opened"]
+    assert items_under("bot_events") == ["app_home_opened", "app_uninstalled", "tokens_revoked"]
     urls = re.findall(r"(?:url|request_url|message_menu_options_url): (\S+)", text)
     assert len(urls) == 4 and all(u.endswith(EVENTS_PATH) for u in urls)
     assert "message_menu_options_url: " in text  # the type-ahead room menu of big venues

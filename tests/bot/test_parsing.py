@@ -12,7 +12,8 @@ import pytest
 from bot import ids, strict
 from bot.form import read_form
 from bot.metadata import Meta, Source
-from bot.payloads import FORM, JSON, Malformed, check, read_body
+from bot.payloads import FORM, JSON, check, read_body
+from bot.shapes import Malformed
 from tests.bot.conftest import values
 from tests.support import slack_requests as sr
 

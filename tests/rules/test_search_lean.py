@@ -1,4 +1,4 @@
-"""The lean search path (core/rules/search.py) against the whole-rule reference: pure, no
+"""The lean search path (core/rules/chances.py) against the whole-rule reference: pure, no
 database. The engine test (tests/engine/test_search.py) holds the lean path to the engine's
 preview; this one tries many more shapes of items in the way, on one set of live items
 per example."""
@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from core.model import Kind, Policy, Room, Venue
 from core.results import Chance, Place
+from core.rules import chances
 from core.rules import search as rules
-from core.rules.search import Live, LiveItems
+from core.rules.live_items import Live, LiveItems
 from core.rules.spans import local_instant
 from tests.support import factories
 from tests.support.factories import JST, NOW
@@ -44,7 +45,7 @@ def live_items(draw: st.DrawFn, day: date) -> tuple[LiveItems, dict[int, datetim
     without a deadline."""
     by_part: dict[str, list[Live]] = {}
     deadlines: dict[int, datetime | None] = {}
-    midnight = rules.micros(local_instant(day, 0, JST))
+    midnight = chances.micros(local_instant(day, 0, JST))
     for hold_id in range(1, draw(st.integers(min_value=0, max_value=10)) + 1):
         start = midnight + draw(st.integers(min_value=-12 * 4, max_value=36 * 4)) * 900_000_000
         end = start + draw(st.integers(min_value=1, max_value=16 * 4)) * 900_000_000
@@ -58,7 +59,7 @@ def live_items(draw: st.DrawFn, day: date) -> tuple[LiveItems, dict[int, datetim
     return LiveItems(by_part), deadlines
 
 
-def shown(asked: rules.Asked) -> tuple[object, ...]:
+def shown(asked: chances.Asked) -> tuple[object, ...]:
     """What a search reads of a check (a refusal's code and when it opens, not its fields
     for a form: the reference names the first room, the lean check no room)."""
     refused = asked.refused
@@ -81,11 +82,11 @@ def test_the_lean_path_answers_as_the_whole_rule(data: st.DataObject) -> None:
         for start, length in times
         for room in venue.rooms.values()
     ]
-    asked = rules.check_all(looked, venue, kind, NOW)
-    reference = rules.check_all_reference(looked, venue, kind, NOW)
+    asked = chances.check_all(looked, venue, kind, NOW)
+    reference = chances.check_all_reference(looked, venue, kind, NOW)
     assert [shown(a) for a in asked] == [shown(a) for a in reference]
-    got = rules.decide_all(looked, asked, live, deadlines, venue)
-    assert got == rules.decide_all_reference(looked, asked, live, deadlines, venue)
+    got = chances.decide_all(looked, asked, live, deadlines, venue)
+    assert got == chances.decide_all_reference(looked, asked, live, deadlines, venue)
     for outcome in {f.outcome for f in got}:
         event(str(outcome))
 
@@ -98,19 +99,19 @@ def test_a_place_next_to_an_item_is_free_and_one_touching_its_turnover_is_not() 
     day = date(2027, 3, 10)
 
     def at(minute: int) -> int:
-        return rules.micros(local_instant(day, minute, JST))
+        return chances.micros(local_instant(day, minute, JST))
 
     before = Live(1, 1, at(600), at(720), False, True)  # 10:00–12:00
     after = Live(2, 1, at(960), at(1020), True, False)  # 16:00–17:00, confirmed
     live = LiveItems({"P1": [before, after]})
     looked = [Place(day, None, 720, 900, room), Place(day, None, 720, 960, room)]
-    asked = rules.check_all(looked, venue, Kind.WEDDING, NOW)
-    free, taken = rules.decide_all(looked, asked, live, {}, venue)
+    asked = chances.check_all(looked, venue, Kind.WEDDING, NOW)
+    free, taken = chances.decide_all(looked, asked, live, {}, venue)
     # 12:00–15:00 and its hour of turnover end as the confirmed item starts
     assert (free.outcome, free.ahead) == (Chance.FIRST, ())
     # 12:00–16:00: its turnover runs into the confirmed item
     assert (taken.outcome, taken.ahead) == (Chance.TAKEN, (2,))
-    assert [free, taken] == rules.decide_all_reference(looked, asked, live, {}, venue)
+    assert [free, taken] == chances.decide_all_reference(looked, asked, live, {}, venue)
 
 
 @settings(max_examples=200, deadline=None)
@@ -129,6 +130,6 @@ def test_looked_at_is_places_and_check_all_of_them(data: st.DataObject) -> None:
         kind=data.draw(st.sampled_from(list(Kind))),
     )
     today = NOW.astimezone(venue.tz).date()
-    looked, asked = rules.looked_at(query, venue, today, NOW)
+    looked, asked = chances.looked_at(query, venue, today, NOW)
     assert looked == rules.places(query, venue, today)
-    assert asked == rules.check_all(looked, venue, query.kind, NOW)
+    assert asked == chances.check_all(looked, venue, query.kind, NOW)

@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 from tests.support.slack_limits import Refusal
+from tests.support.slack_oauth import Installs
 from tests.support.slack_workspace import Handler, Workspace
 
 DEFAULT_TOKEN = "xoxb-test"
@@ -143,8 +144,11 @@ class SlackStandin(Workspace):
         channels: Iterable[str] | None = None,
         strict_triggers: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        installs: Installs | None = None,
     ) -> None:
         self.tokens = {tokens} if isinstance(tokens, str) else set(tokens)
+        # Workspaces that installed the app through OAuth, each with its own tokens
+        self.installs = installs or Installs()
         self.per_channel_rate = per_channel_rate
         self.per_channel_burst = per_channel_burst
         self._stopping = threading.Event()
@@ -153,6 +157,8 @@ class SlackStandin(Workspace):
         self.errors: list[BaseException] = []  # bugs in the stand-in itself, surfaced as 500s
         super().__init__(channels=channels, strict_triggers=strict_triggers, clock=clock)
         self._handlers: dict[str, Handler] = self.handlers()
+        for method in _INSTALL_METHODS:  # answered with the request's token (_install_method)
+            self._handlers.setdefault(method, lambda body: {"ok": True})
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -364,31 +370,67 @@ class SlackStandin(Workspace):
             handler = self._handlers.get(method)
             if handler is None:
                 return _Reply(200, {"ok": False, "error": "unknown_method", "req_method": method})
-            refused = (
-                self._fault(method)
-                or (None if method == "api.test" else self._check_auth(headers, body))
-                or self._rate_limit(method, body)
-            )
-            if refused is not None:
-                return refused
-            try:
-                return _Reply(200, handler(body))
-            except Refusal as refusal:
-                return _Reply(200, refusal.body())
+            return self._call(method, handler, headers, body)
+
+    def _call(
+        self, method: str, handler: Handler, headers: dict[str, str], body: dict[str, Any]
+    ) -> _Reply:
+        unauthed = method in ("api.test", "oauth.v2.access")  # the app's own credentials
+        refused = (
+            self._fault(method)
+            or (None if unauthed else self._check_auth(headers, body))
+            or self._rate_limit(method, body)
+        )
+        if refused is not None:
+            return refused
+        if method in _INSTALL_METHODS:
+            return _Reply(200, self._install_method(method, headers, body))
+        try:
+            answer = handler(body)
+        except Refusal as refusal:
+            return _Reply(200, refusal.body())
+        self._own_view(_token(headers, body), answer)
+        return _Reply(200, answer)
+
+    def _own_view(self, token: str, answer: dict[str, Any]) -> None:
+        """A view opened with an installed workspace's token is that workspace's (Slack puts
+        its team in the view, and in the payloads of what is done in it)."""
+        grant = self.installs.grant_of(token) if token not in self.tokens else None
+        view = answer.get("view")
+        if grant is None or not isinstance(view, dict):
+            return
+        team = grant.team_id or grant.enterprise_id
+        for held in (view, self._views.get(str(view.get("id")), {})):
+            held["team_id"] = held["app_installed_team_id"] = team
 
     def _fault(self, method: str) -> _Reply | None:
         faults = self._faults.get(method)
         return faults.popleft() if faults else None
 
     def _check_auth(self, headers: dict[str, str], body: dict[str, Any]) -> _Reply | None:
-        authorization = _header(headers, "Authorization") or ""
-        token = authorization.removeprefix("Bearer ").strip() if authorization else ""
-        token = token or str(body.get("token") or "")
+        token = _token(headers, body)
         if not token:
             return _Reply(200, {"ok": False, "error": "not_authed"})
-        if token not in self.tokens:
-            return _Reply(200, {"ok": False, "error": "invalid_auth"})
-        return None
+        if token in self.tokens:
+            return None
+        why = self.installs.refusal(token)
+        if why is None:
+            return None
+        return _Reply(200, {"ok": False, "error": "invalid_auth" if why == "unknown" else why})
+
+    def _install_method(
+        self, method: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> dict[str, Any]:
+        """oauth.v2.access, and auth.test / apps.uninstall with an installed workspace's token
+        (the single-workspace token answers as the stand-in's own workspace)."""
+        if method == "oauth.v2.access":
+            return self.installs.oauth_v2_access(headers, body)
+        token = _token(headers, body)
+        if token in self.tokens:
+            return self._auth_test(body) if method == "auth.test" else {"ok": True}
+        if method == "auth.test":
+            return self.installs.auth_test(token)
+        return self.installs.uninstall(token, body)
 
     def _rate_limit(self, method: str, body: dict[str, Any]) -> _Reply | None:
         """Slack's chat.postMessage limit: about ``per_channel_rate``/s per channel, bursts ok."""
@@ -410,6 +452,14 @@ class SlackStandin(Workspace):
 
 
 # ----------------------------------------------------------------- helpers
+
+_INSTALL_METHODS = frozenset({"oauth.v2.access", "auth.test", "apps.uninstall"})
+
+
+def _token(headers: dict[str, str], body: dict[str, Any]) -> str:
+    authorization = _header(headers, "Authorization") or ""
+    token = authorization.removeprefix("Bearer ").strip() if authorization else ""
+    return token or str(body.get("token") or "")
 
 
 def _header(headers: dict[str, str], name: str) -> str | None:
