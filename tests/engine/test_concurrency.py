@@ -60,7 +60,7 @@ def truncate(db: sa.Engine) -> None:
         conn.execute(
             sa.text(
                 "TRUNCATE venues, parts, rooms, room_parts, enquiries, holds, hold_items,"
-                " hold_spans, part_days, outbox, audit_events, idempotency_records"
+                " hold_spans, part_days, outbox, audit_events, idempotency_records CASCADE"
             )
         )
 
