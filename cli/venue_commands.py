@@ -6,6 +6,7 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
+from bot.texts import text
 from bot.texts.checked import said
 from cli import venue_export, venue_links
 from cli.bootstrap import engine_for
@@ -35,7 +36,10 @@ def load_venue(args: argparse.Namespace) -> int:
     except VenueFileError as err:
         # A shared check's failure is said in the terminal's language; a bad file is bad
         # input, as a bad flag is (exit code 2), and nothing was written.
-        message = str(err) if err.problem is None else said(err.problem, err.where, locale())
+        if err.problem is None:  # not a shared check: its English, framed in the reader's
+            message = text(locale(), "check.venue_file", detail=str(err))
+        else:
+            message = said(err.problem, err.where, locale())
         raise CommandError("bad_venue_file", message, exit_code=2) from None
     engine = engine_for(settings_of(args))
     try:
