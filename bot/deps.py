@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,9 +18,11 @@ from slack_bolt import Args
 from bot.after_ack import AfterAck
 from bot.errors import NoVenue, UserError
 from bot.locales import UserLocales
+from bot.setup_files import FileFetcher
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
+from core.exports.feed_tokens import FeedKey
 from core.model import Venue
 
 log = logging.getLogger("osae.bot")
@@ -39,6 +41,9 @@ class Deps:
     # one who may set its venue up in App Home before it has managers
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None
     privacy_url: str | None = None  # OSAE_PRIVACY_URL, in App Home's about
+    fetch_file: FileFetcher = field(default_factory=FileFetcher)  # an uploaded venue file
+    # issue 27: a calendar feed's URL for App Home (None: no feed link can be shown)
+    feed_link: Callable[[FeedKey], str | None] = lambda feed: None
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""

@@ -11,6 +11,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot import venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
+from bot.takeout import home_blocks
 from bot.texts import dates
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
@@ -29,6 +30,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     team: TeamHome | None = None
     choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
     for user in sorted(u for u in users if u):
+        deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
         locale = deps.locales.get(user)
         try:
             overview = deps.engine.reads.overview(venue.id, user, now=now)
@@ -49,6 +51,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             privacy_url=deps.privacy_url,
             choices=choices,
         )
+        extras = [*home_blocks(venue, user, locale, deps.feed_link), *extras]
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
+from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
@@ -32,20 +33,22 @@ from bot.locales import UserLocales
 from bot.notices import render_failure_report, render_notice
 from bot.texts import DEFAULT_LOCALE
 from bot.workspaces import VenueResolver
-from cli import console_buttons, installs, local_stack, localservices
+from cli import console_buttons, installs, local_access, local_redis, local_stack, localservices
 from cli.errors import CommandError
 from cli.settings import SettingError, Settings
+from cli.workspace_parts import Workspaces, file_hosts
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
-from core.model import WorkspaceLink
-from jobs import queues
+from core.exports.feed_tokens import FeedKey
+from jobs import heartbeat, queues
 from jobs.actors import Actors, JobDeps, register
 from jobs.broker import build_broker
 from jobs.clock import Clock, engine_zones
 from jobs.console import CHANNEL as CONSOLE_CHANNEL
 from jobs.console import Console
 from jobs.delivery import Courier
+from jobs.heartbeat import Heartbeat
 from jobs.queues import DRAIN
 from jobs.slack_post import ChannelPacer, SlackDM, WorkspaceDMs
 from jobs.transport import Transport
@@ -54,6 +57,7 @@ SLACK_API = "https://slack.com/api/"
 # An idle worker asks Redis for work at most this often (Dramatiq's default is 1 s): a DM a
 # few hundred ms sooner, for a handful of cheap Redis calls a second per worker.
 POLL_MS = 200
+BEATING = (heartbeat.WORKER, heartbeat.CLOCK)  # the parts /healthz wants heartbeats of
 LOCALE_TTL = 3600  # seconds a user's Slack language is trusted before it is asked again
 Now = Callable[[], datetime]
 
@@ -91,7 +95,8 @@ def database_url(settings: Settings) -> str:
             f"`{settings.command('serve')}` in another terminal (it keeps PostgreSQL and Redis "
             "there), or set DATABASE_URL=postgres://user@host/db",
         ) from None
-    url = f"postgresql://postgres@127.0.0.1:{port}/{local_stack.DATABASE}"
+    secret = local_access.kept_password(settings.data_dir / local_access.PG_PASSWORD)
+    url = local_access.pg_url(port, secret, local_stack.DATABASE)
     if not localservices.postgres_answers(url, timeout=2):
         raise CommandError(
             "not_running",
@@ -118,11 +123,14 @@ def redis_url(settings: Settings) -> str | None:
     """REDIS_URL, else the Redis of the local `osae serve` when it answers."""
     if settings.redis_url:
         return settings.redis_url
+    folder = settings.data_dir / "redis"
     try:
-        port = int((settings.data_dir / "redis" / localservices.REDIS_PORT_FILE).read_text())
+        port = int((folder / local_redis.PORT_FILE).read_text())
     except (OSError, ValueError):
         return None
-    return f"redis://127.0.0.1:{port}/0" if localservices.redis_answers("127.0.0.1", port) else None
+    secret = local_access.kept_password(folder / local_access.REDIS_PASSWORD)
+    answers = localservices.redis_answers("127.0.0.1", port, password=secret)
+    return local_access.redis_url(port, secret) if answers else None
 
 
 def broker(settings: Settings, url: str) -> RedisBroker:
@@ -186,9 +194,10 @@ def bot_app(
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
     oauth: OAuthSettings | None = None,
+    authorize: Authorize | None = None,
 ) -> BotApp:
     """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET; with ``oauth``,
-    installed by any workspace (``oauth_settings``), whose installer sets its venue up."""
+    installed by any workspace (``Workspaces.oauth``), whose installer sets its venue up."""
     installer = None
     if oauth is not None and isinstance(oauth.installation_store, SQLAlchemyInstallationStore):
         installer = installs.installer_of(oauth.installation_store)
@@ -201,24 +210,19 @@ def bot_app(
         on_notices=on_notices,
         process_before_response=process_before_response,
         oauth=oauth,
+        authorize=authorize,
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
+        file_hosts=file_hosts(settings),
+        feed_link=partial(feed_link, engine, settings, now),
     )
 
 
-def oauth_settings(settings: Settings, stores: installs.Stores) -> OAuthSettings:
-    """Bolt's OAuth flow on osae's stores: /slack/install, /slack/oauth_redirect, rotation."""
-    assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101 - distributed
-    return OAuthSettings(
-        client_id=settings.slack_client_id,
-        client_secret=settings.slack_client_secret,
-        scopes=list(installs.SCOPES),
-        user_scopes=[],
-        redirect_uri=settings.slack_redirect_uri,
-        installation_store=stores.installations,
-        state_store=stores.states,
-        token_rotation_expiration_minutes=installs.REFRESH_MINUTES,
-    )
+def feed_link(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
+    """A calendar feed's URL (its token issued on first use), or None if it cannot be."""
+    secret = settings.feed_secret.encode() if settings.feed_secret else None
+    token = engine.writes.feed_token(feed, secret=secret, now=now())
+    return f"{settings.feed_base}/calendar/{token}.ics" if isinstance(token, str) else None
 
 
 # -- a running process -----------------------------------------------------------------------
@@ -232,7 +236,7 @@ class Runtime:
     now: Now = utc_now
     database_url: str | None = None  # for the installation stores (many workspaces)
     _actors: Actors | None = field(default=None, init=False)
-    _stores: installs.Stores | None = field(default=None, init=False)
+    _workspaces: Workspaces | None = field(default=None, init=False)
 
     @classmethod
     def open(
@@ -252,41 +256,19 @@ class Runtime:
             database_url,
         )
 
-    def stores(self) -> installs.Stores:
-        """slack_sdk's installation and state stores in osae's database (opened once)."""
-        if self._stores is None:
+    def workspaces(self) -> Workspaces:
+        """Many workspaces' parts: installation stores, token refresh, per-venue DMs."""
+        if self._workspaces is None:
             url = self.database_url or database_url(self.settings)
-            self._stores = installs.Stores.open(url, self.settings.slack_client_id or "")
-            self.seed_links()
-        return self._stores
+            client = partial(slack_client, self.settings)
+            self._workspaces = Workspaces(self.settings, self.engine, url, client, self.now)
+        return self._workspaces
 
-    def seed_links(self) -> None:
-        """OSAE_VENUES as stored links: a venue listed there and not linked yet is linked."""
-        for team, venue_id in self.settings.venues_by_team.items():
-            if (
-                self.engine.venues.venue(venue_id)
-                and self.engine.venues.venue_workspace(venue_id) is None
-            ):
-                link = WorkspaceLink(venue_id, team)
-                self.engine.venues.link_workspace(link, now=self.now())
+    def stores(self) -> installs.Stores:
+        return self.workspaces().stores()
 
     def workspace_dms(self) -> WorkspaceDMs:
-        """Each venue's DMs and cards with its workspace's token, refreshed when due."""
-        settings = self.settings
-        assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
-        tokens = installs.VenueTokens(
-            self.engine,
-            self.stores().installations,
-            installs.rotator(
-                settings.slack_client_id, settings.slack_client_secret, slack_client(settings)
-            ),
-        )
-        return WorkspaceDMs(
-            tokens,
-            lambda token: slack_client(settings, token),
-            lambda client: UserLocales(client, ttl_seconds=LOCALE_TTL),
-            timeout=settings.tuning.slack_timeout,
-        )
+        return self.workspaces().dms(LOCALE_TTL)
 
     def courier(self, via: Transport | None = None) -> Courier:
         """Outbox delivery through ``via`` (default: Slack DMs, or the terminal)."""
@@ -336,7 +318,9 @@ class Runtime:
         """The Bolt app, its notices hook enqueuing drains; installed by any workspace when
         SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set."""
         settings = self.settings
-        oauth = oauth_settings(settings, self.stores()) if settings.distributed else None
+        many = self.workspaces() if settings.distributed else None
+        oauth = many.oauth() if many is not None else None
+        authorize = many.authorize() if many is not None else None
         linked = self.engine.venues.workspace_venues
         venues = (
             VenueResolver(by_team=settings.venues_by_team, linked=linked)
@@ -351,6 +335,7 @@ class Runtime:
             now=self.now,
             on_notices=self.on_notices(),
             oauth=oauth,
+            authorize=authorize,
         )
 
     def default_venue(self) -> str | None:
@@ -369,16 +354,22 @@ class Runtime:
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
     def health(self) -> tuple[bool, dict[str, Any]]:
-        """For /healthz: can we reach the database and Redis?"""
+        """For /healthz: can we reach the database and Redis, and do the worker and the
+        clock beat (wherever they run)?"""
         checks = {
             "database": _check(self.engine.ping, DatabaseUnavailable),
             "redis": _check(self.broker.client.ping, redis.RedisError),
+            **heartbeat.read(self.broker.client, self.settings.tuning.namespace, BEATING),
         }
         return all(v == "ok" for v in checks.values()), checks
 
+    def beat_for(self, part: str, alive: Callable[[], bool]) -> Heartbeat:
+        """``part``'s heartbeat (not started), in this runtime's Redis namespace."""
+        return Heartbeat(self.broker.client, self.settings.tuning.namespace, part, alive)
+
     def close(self) -> None:
-        if self._stores is not None:
-            self._stores.close()
+        if self._workspaces is not None:
+            self._workspaces.close()
         self.broker.close()
         self.broker.client.close()
         self.engine.close()

@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument("--room", required=True)
+    req.add_argument("--room", required=True, type=arguments.typed)
     req.add_argument(
         "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
     )
@@ -61,17 +61,25 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     )
     req.add_argument(
         "--kind",
+        type=arguments.typed,
         help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
         "required without --enquiry",
     )
-    req.add_argument("--customer", help="required without --enquiry")
-    req.add_argument("--salesperson", help="Slack user id; required without --enquiry")
-    req.add_argument("--creator", help="Slack user id of who asks (default: the salesperson)")
-    req.add_argument("--note", default="", help="shown wherever the hold is")
+    req.add_argument("--customer", type=arguments.typed, help="required without --enquiry")
+    req.add_argument(
+        "--salesperson", type=arguments.user, help="Slack user id; required without --enquiry"
+    )
+    req.add_argument(
+        "--creator",
+        type=arguments.user,
+        help="Slack user id of who asks (default: the salesperson)",
+    )
+    req.add_argument("--note", default="", type=arguments.lines, help="shown wherever the hold is")
     req.add_argument("--guests", type=arguments.guests, metavar="N", help="人数: how many guests")
     req.add_argument(
         "--contact",
         default="",
+        type=arguments.typed,
         metavar="TEXT",
         help="the customer's contact: shown only to the salesperson and managers",
     )
@@ -80,15 +88,22 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     for name in ACTIONS:
         act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
         act.add_argument("id", type=int)
-        act.add_argument("--actor", required=True, help="Slack user id of who acts")
+        act.add_argument(
+            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
+        )
         if name == "cancel":
             act.add_argument(
-                "--reason", default="", help="why (told to the hold's salesperson and its card)"
+                "--reason",
+                default="",
+                type=arguments.lines,
+                help="why (told to the hold's salesperson and its card)",
             )
         act.set_defaults(handler=decide, action=name)
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
     listing.add_argument("--date", type=arguments.iso_date)
-    listing.add_argument("--salesperson", help="only this salesperson's holds (Slack user id)")
+    listing.add_argument(
+        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
+    )
     listing.add_argument(
         "--all",
         action="store_true",
@@ -256,16 +271,21 @@ def _register_edit(actions: argparse._SubParsersAction, common: argparse.Argumen
     )
     edit.add_argument("id", type=int)
     edit.add_argument(
-        "--item", metavar="ROOM", help="which room of a package --room/--start/--end change"
+        "--item",
+        metavar="ROOM",
+        type=arguments.typed,
+        help="which room of a package --room/--start/--end change",
     )
-    edit.add_argument("--room", help="the item's new room")
+    edit.add_argument("--room", type=arguments.typed, help="the item's new room")
     edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
     edit.add_argument("--start", type=arguments.clock, help="HH:MM")
     edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
-    edit.add_argument("--customer")
-    edit.add_argument("--note")
-    edit.add_argument("--salesperson", help="Slack user id")
-    edit.add_argument("--actor", required=True, help="Slack user id of who changes it")
+    edit.add_argument("--customer", type=arguments.typed)
+    edit.add_argument("--note", type=arguments.lines)
+    edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
+    edit.add_argument(
+        "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
+    )
     edit.add_argument(
         "--version", required=True, type=int, help="the version `osae hold show` gave"
     )

@@ -18,7 +18,7 @@ from core.errors import Busy, StaleVenue
 from core.journal import Journal
 from core.operations.tx import Snapshot, Tx
 from core.results import Refused
-from core.uow import Attempt, Retry, Rollback, UnitOfWork
+from core.uow import SERIALIZABLE, Attempt, Retry, Rollback, UnitOfWork
 from core.venue_cache import VenueCache
 
 R = TypeVar("R")
@@ -44,16 +44,24 @@ class Runner:
         self.admission = admission
         self.venues = venues
 
-    def write(self, venue_id: str, now: datetime, operation: Callable[[Tx], R]) -> R:
+    def write(
+        self,
+        venue_id: str,
+        now: datetime,
+        operation: Callable[[Tx], R],
+        *,
+        isolation: str = SERIALIZABLE,
+    ) -> R:
         """``operation`` until it commits; a ``Refused`` answer (or ``Rollback``) rolls back.
 
         Each attempt waits for its turn among this process's writers of the venue, if they
-        are capped (``core.admission``); its commit ends the turn. Raises ``UnknownVenue``,
-        and ``Busy`` when every attempt conflicted.
+        are capped (``core.admission``); its commit ends the turn. Decisions run at
+        ``ROW_CONFLICTS`` (``core.uow``). Raises ``UnknownVenue``, and ``Busy`` when every
+        attempt conflicted.
         """
         for attempt in self.uow.attempts():
             with attempt, self.admission.write(venue_id):
-                with self.unit(attempt, attempt.connect(), venue_id, now) as unit:
+                with self.unit(attempt, attempt.connect(), venue_id, now, isolation) as unit:
                     try:
                         answer = operation(unit.tx)
                     except Rollback as rollback:  # rolled back, and still the answer
@@ -70,17 +78,18 @@ class Runner:
         conn: sa.Connection,
         venue_id: str,
         now: datetime,
+        isolation: str = SERIALIZABLE,
         *,
         trusted: bool = False,
     ) -> Iterator[Unit]:
-        """The attempt's SERIALIZABLE transaction on ``conn`` with the venue as it sees it.
+        """The attempt's transaction on ``conn`` with the venue as it sees it.
 
         ``trusted``: the operation's first read checks the cached venue's revision itself
         (``core.venue_cache``); a copy found stale is forgotten and the attempt started
         again. Ended without ``commit()``, the transaction is rolled back keeping the
         connection's prepared statements: a refusal writes nothing and drops nothing.
         """
-        with attempt.serializable(conn) as transaction:
+        with attempt.transaction(conn, isolation) as transaction:
             begun = transaction.connection
             venue = self.venues.get(begun, venue_id, trusted=trusted)
             tx = Tx(begun, venue, now, attempt.number, Journal(begun, venue_id, now))

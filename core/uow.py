@@ -50,6 +50,11 @@ class RetryPolicy:
         return float(rand() * min(self.max_delay, self.base_delay * 2**attempt))
 
 
+# The isolation of most writes; and of decisions, whose every conflict with another write is
+# on a row both write (docs/architecture.md, Decisions under a crowd).
+SERIALIZABLE = "SERIALIZABLE"
+ROW_CONFLICTS = "REPEATABLE READ"
+
 Observer = Callable[[str, int], None]  # (outcome: "ok" | "seen" | "busy" | "error", attempts)
 # (SQLSTATE, PostgreSQL's reason) of each attempt started again: where false aborts come from
 RetryObserver = Callable[[str, str], None]
@@ -90,11 +95,11 @@ class UnitOfWork:
                 self._sleep(self.policy.delay(number))
         self.observe("busy", self.policy.attempts)
 
-    def run(self, work: Callable[[sa.Connection, int], T]) -> T:
-        """``work(connection, attempt)`` at SERIALIZABLE until it commits (attempt 1, 2,
+    def run(self, work: Callable[[sa.Connection, int], T], *, isolation: str = SERIALIZABLE) -> T:
+        """``work(connection, attempt)`` at ``isolation`` until it commits (attempt 1, 2,
         ...); ``Busy`` after the last attempt."""
         for attempt in self.attempts():
-            with attempt, attempt.serializable(attempt.connect()) as transaction:
+            with attempt, attempt.transaction(attempt.connect(), isolation) as transaction:
                 return work(transaction.connection, attempt.number)
         raise Busy(self.policy.attempts)
 
@@ -142,7 +147,7 @@ class Attempt:
     """One attempt of a write: its connection, taken when it asks (after any turn in a
     queue, so a queue holds none of the pool's), closed when it ends.
 
-    It has its answer once its transaction has ended cleanly (``serializable``) or it
+    It has its answer once its transaction has ended cleanly (``transaction``) or it
     answered without one (``seen``); what fails after that is raised, never retried.
     """
 
@@ -158,10 +163,12 @@ class Attempt:
         return self._conn
 
     @contextlib.contextmanager
-    def serializable(self, conn: sa.Connection) -> Iterator[sa.RootTransaction]:
-        """``conn`` in a SERIALIZABLE transaction (the level goes into the BEGIN itself: no
-        round trip of its own), committed at the end unless the body ended it."""
-        begun = conn.execution_options(isolation_level="SERIALIZABLE", postgresql_readonly=False)
+    def transaction(
+        self, conn: sa.Connection, isolation: str = SERIALIZABLE
+    ) -> Iterator[sa.RootTransaction]:
+        """``conn`` in a transaction at ``isolation`` (the level goes into the BEGIN itself:
+        no round trip of its own), committed at the end unless the body ended it."""
+        begun = conn.execution_options(isolation_level=isolation, postgresql_readonly=False)
         with begun.begin() as transaction:
             yield transaction
         self.answered = True

@@ -165,11 +165,18 @@ def room_modal(room: Room | None, locale: str, meta: Meta) -> View:
 
 
 def paste_modal(locale: str) -> View:
+    """Upload the venue file (a ``.toml``), or paste it."""
     field: Json = {
         "type": "plain_text_input",
         "action_id": ids.SETUP_FILE,
         "multiline": True,
         "max_length": MAX_FILE,
+    }
+    upload: Json = {
+        "type": "file_input",
+        "action_id": ids.SETUP_UPLOAD,
+        "filetypes": ["toml", "txt"],
+        "max_files": 1,
     }
     return View(
         type="modal",
@@ -180,11 +187,19 @@ def paste_modal(locale: str) -> View:
         private_metadata=Meta(locale=locale).dump(),
         blocks=[
             _input(
+                ids.SETUP_UPLOAD,
+                text(locale, "setup.upload.label"),
+                upload,
+                hint=text(locale, "setup.upload.hint"),
+                optional=True,
+            ),
+            _input(
                 ids.SETUP_FILE,
                 text(locale, "setup.paste.label"),
                 field,
                 hint=text(locale, "setup.paste.hint"),
-            )
+                optional=True,
+            ),
         ],
     )
 

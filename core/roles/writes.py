@@ -51,7 +51,7 @@ from core.results import (
 )
 from core.runner import Runner
 from core.store import venues
-from core.uow import Attempt, autocommit
+from core.uow import ROW_CONFLICTS, SERIALIZABLE, Attempt, autocommit
 
 R = TypeVar("R")
 
@@ -108,7 +108,8 @@ class Writes:
     def confirm(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> ConfirmAnswer | Refused:
-        return self._write(venue_id, now, partial(decisions.confirm, hold_id=hold_id, actor=actor))
+        confirm = partial(decisions.confirm, hold_id=hold_id, actor=actor)
+        return self._write(venue_id, now, confirm, isolation=ROW_CONFLICTS)
 
     def confirm_plan(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
@@ -119,19 +120,21 @@ class Writes:
     def release(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> ReleaseAnswer | Refused:
-        return self._write(venue_id, now, partial(decisions.release, hold_id=hold_id, actor=actor))
+        release = partial(decisions.release, hold_id=hold_id, actor=actor)
+        return self._write(venue_id, now, release, isolation=ROW_CONFLICTS)
 
     def extend(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime
     ) -> ExtendAnswer | Refused:
-        return self._write(venue_id, now, partial(decisions.extend, hold_id=hold_id, actor=actor))
+        extend = partial(decisions.extend, hold_id=hold_id, actor=actor)
+        return self._write(venue_id, now, extend, isolation=ROW_CONFLICTS)
 
     def cancel(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
     ) -> CancelAnswer | Refused:
         """A manager's cancel; ``reason`` is told to the hold's salesperson and its card."""
         cancel = partial(decisions.cancel, hold_id=hold_id, actor=actor, reason=reason)
-        return self._write(venue_id, now, cancel)
+        return self._write(venue_id, now, cancel, isolation=ROW_CONFLICTS)
 
     def edit(
         self, venue_id: str, change: HoldEdit, *, now: datetime, announce: bool = False
@@ -140,7 +143,8 @@ class Writes:
         keeps its place, anything else swaps it for a new arrival, atomically. Its card is
         redrawn; ``announce``: the caller posts no card for a swap's new hold (CLI, App
         Home), the jobs post it in the sales channel."""
-        return self._write(venue_id, now, partial(edit.edit, change=change, announce=announce))
+        change_it = partial(edit.edit, change=change, announce=announce)
+        return self._write(venue_id, now, change_it, isolation=ROW_CONFLICTS)
 
     def edit_plan(self, venue_id: str, change: HoldEdit, *, now: datetime) -> EditPlan | Refused:
         """What ``edit`` would do now (the form's preview); nothing is written."""
@@ -199,9 +203,18 @@ class Writes:
         return self._write(venue_id, now, digests.queue_digests)
 
     # -- how they answer ----------------------------------------------------------------------
-    def _write(self, venue_id: str, now: datetime, operation: Callable[[Tx], R]) -> R | Refused:
+    def _write(
+        self,
+        venue_id: str,
+        now: datetime,
+        operation: Callable[[Tx], R],
+        *,
+        isolation: str = SERIALIZABLE,
+    ) -> R | Refused:
+        """Decisions run at ``ROW_CONFLICTS``: each of their conflicts with another write is
+        on a row both write (docs/architecture.md, Decisions under a crowd)."""
         try:
-            return self._run.write(venue_id, now, operation)
+            return self._run.write(venue_id, now, operation, isolation=isolation)
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
         except Busy:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
 
 import sqlalchemy as sa
@@ -147,11 +148,29 @@ def test_a_token_about_to_expire_is_refreshed_once_not_per_call(
 
     time.sleep(max(0.0, issued + 3.5 - time.time()))
     courier = two.runtime.courier()
-    for n in range(3):
+    # A burst as the token enters its window: commands and a drain at the same moment.
+    promote(engine, two.hotel_a, clock(), day=factories.DAY.replace(day=1))
+    start = threading.Barrier(5)
+
+    def command() -> None:
+        start.wait()
+        assert two.command(two.team_a, INSTALLER_A)[0] == 200
+
+    def drain() -> None:
+        start.wait()
+        courier.drain(two.hotel_a.id)
+
+    burst = [threading.Thread(target=command) for _ in range(4)] + [threading.Thread(target=drain)]
+    for thread in burst:
+        thread.start()
+    for thread in burst:
+        thread.join(timeout=30)
+    slack.wait_for("views.open", 5)
+    for n in range(2):  # and calls after it
         status, _ = two.command(two.team_a, INSTALLER_A)
         assert status == 200
-        slack.wait_for("views.open", n + 2)
-        promote(engine, two.hotel_a, clock(), day=factories.DAY.replace(day=n + 1))
+        slack.wait_for("views.open", n + 6)
+        promote(engine, two.hotel_a, clock(), day=factories.DAY.replace(day=n + 2))
         courier.drain(two.hotel_a.id)
     refreshes = [c for c in slack.calls_to("oauth.v2.access") if c.body.get("grant_type")]
     assert len(refreshes) == 1, "refreshed once, not per call"
@@ -243,3 +262,30 @@ def test_an_org_wide_install_serves_each_workspace_of_the_org_with_the_orgs_toke
     assert two.runtime.courier().drain(venue.id).sent >= 1
     card = slack.last("chat.postMessage")
     assert card.ok and card.body["channel"] == "C0ORG01" and bearer(card) == token
+
+
+def test_tokens_revoked_deletes_the_bot_token_and_the_venues_notices_wait(
+    two: Two, slack: SlackStandin, engine: HoldEngine, clock: MovingClock
+) -> None:
+    install(two.url, slack, two.team_a, installer=INSTALLER_A)
+    tokens = two.runtime.workspace_dms()
+    assert tokens(two.hotel_a.id) is not None
+    revoked = {
+        "type": "tokens_revoked",
+        "tokens": {"bot": ["U0BOTXXXX"]},
+        "event_ts": sr.action_ts(),
+    }
+    status, _ = two.post(sr.event_callback(revoked, team_id=two.team_a))
+    assert status == 200
+    stores = two.runtime.stores()
+    deadline = time.monotonic() + 10
+    while stores.installations.find_bot(enterprise_id=None, team_id=two.team_a) is not None:
+        assert time.monotonic() < deadline, "tokens_revoked left the bot token stored"
+        time.sleep(0.05)
+    assert tokens(two.hotel_a.id) is None
+    engine.request(two.hotel_a.id, factories.request(room="sakura"), now=clock(), announce=True)
+    waiting = len(engine.notices(two.hotel_a.id, status="pending"))
+    slack.clear()
+    assert two.runtime.courier().drain(two.hotel_a.id).sent == 0
+    assert len(engine.notices(two.hotel_a.id, status="pending")) == waiting >= 1
+    assert slack.calls_to("chat.postMessage") == []
