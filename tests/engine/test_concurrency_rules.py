@@ -64,14 +64,20 @@ def db(db_url: str) -> Iterator[sa.Engine]:
 
 
 def test_the_statement_capture_sees_a_hold_read_where_there_is_one(db: sa.Engine) -> None:
-    """The detector is not blind: a confirmation reads its hold in its transaction."""
+    """The detector is not blind: a candidate date (the one request that reads holds in its
+    transaction: its enquiry's live dates) and a sweep read them, and it sees both."""
     engine = HoldEngine(db, queue=False)
     venue = engine.venues.save_venue(factories.venue(), now=NOW)
     first = engine.writes.request(venue.id, request(), now=NOW)
     assert isinstance(first, RequestAnswer)
+    other_date = _candidate(first.hold.enquiry_id, DAY + timedelta(days=1))
     with serializable_statements(db) as sent:
-        confirmed = engine.writes.confirm(venue.id, first.hold.id, actor=SALES, now=NOW)
-    assert not isinstance(confirmed, Refused)
+        joined = engine.writes.request(venue.id, other_date, now=NOW)
+    assert isinstance(joined, RequestAnswer)
+    assert hold_reads(sent)
+    with serializable_statements(db) as sent:
+        swept = engine.writes.expire_due(venue.id, now=NOW, limit=10)
+    assert not isinstance(swept, Refused)
     assert hold_reads(sent)
 
 
