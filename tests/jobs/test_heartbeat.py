@@ -56,3 +56,21 @@ def test_a_worker_whose_threads_died_is_started_again_and_beats(runtime: Runtime
         eventually(lambda: runtime.health()[1]["worker"] == "ok", what="beats again")
     finally:
         parts.stop()
+
+
+def test_a_clock_that_stopped_is_started_again(runtime: Runtime) -> None:
+    parts = processes.Parts()
+    said: list[str] = []
+    try:
+        clock = processes.start_clock(runtime, parts)
+        watched = [Watched("part.clock", clock.alive, clock.restart)]
+        supervisor = Supervisor(watched, said.append, command="osae serve").start()
+        parts.add("supervisor", supervisor.stop)
+        assert clock.clock is not None
+        dead = clock.clock
+        dead.stop()  # its scheduler's thread ends, as if it had died
+        eventually(lambda: len(said) == 2, what="restarted")
+        assert clock.clock is not dead and clock.alive()
+        assert said[0] == ops_texts.say("part.died", part=ops_texts.say("part.clock"))
+    finally:
+        parts.stop()
