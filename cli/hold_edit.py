@@ -78,7 +78,7 @@ def edit_hold(args: argparse.Namespace) -> int:
     if args.dry_run:
         return _dry_run(args, engine, venue, change)
     # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
-    result = engine.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
+    result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
     if isinstance(result, Refused):
         exit_code = emit_refusal(args.json, result, venue.tz)
         # Not an error of the ledger: the person is asked to say yes (exit 2, like a usage).
@@ -122,7 +122,7 @@ def _dry_run(args: argparse.Namespace, engine: HoldEngine, venue: Venue, change:
     """What the edit would do now: ``would`` keep or swap, its ``rank`` then, who would be
     ``promoted``; exit 0 (nothing written) or the refusal the edit would meet."""
     now = now_of(args, venue.tz)
-    plan = engine.edit_plan(venue.id, change, now=now)
+    plan = engine.writes.edit_plan(venue.id, change, now=now)
     if isinstance(plan, Refused):
         return emit_refusal(args.json, plan, venue.tz)
     hold, loc = plan.hold, locale()

@@ -6,6 +6,7 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
+from bot.texts import text
 from bot.texts.checked import said
 from cli import venue_export, venue_links
 from cli.bootstrap import engine_for
@@ -35,11 +36,14 @@ def load_venue(args: argparse.Namespace) -> int:
     except VenueFileError as err:
         # A shared check's failure is said in the terminal's language; a bad file is bad
         # input, as a bad flag is (exit code 2), and nothing was written.
-        message = str(err) if err.problem is None else said(err.problem, err.where, locale())
+        if err.problem is None:  # not a shared check: its English, framed in the reader's
+            message = text(locale(), "check.venue_file", detail=str(err))
+        else:
+            message = said(err.problem, err.where, locale())
         raise CommandError("bad_venue_file", message, exit_code=2) from None
     engine = engine_for(settings_of(args))
     try:
-        saved = engine.save_venue(parsed, now=now_of(args, UTC))
+        saved = engine.venues.save_venue(parsed, now=now_of(args, UTC))
     except VenueConflict as err:
         raise CommandError("venue_conflict", str(err), exit_code=1) from None
     return emit(
@@ -52,7 +56,7 @@ def load_venue(args: argparse.Namespace) -> int:
 def show_venue(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     engine = engine_for(settings)
-    found = engine.venue(venue_id(args, engine, settings))
+    found = engine.venues.venue(venue_id(args, engine, settings))
     if found is None:
         raise CommandError("unknown_venue", f"venue {args.venue!r} is not loaded", exit_code=1)
     active = [r for r in found.rooms.values() if r.active]
@@ -64,7 +68,7 @@ def show_venue(args: argparse.Namespace) -> int:
         f"  {r.id:<12} {r.name}  parts {','.join(sorted(r.parts))}  turnover {r.turnover_min} min"
         for r in active
     ]
-    link = engine.venue_workspace(found.id)
+    link = engine.venues.venue_workspace(found.id)
     where = {
         "sales_channel": found.sales_channel,
         "language": found.language,

@@ -15,6 +15,7 @@ JA: dict[str, str] = {
     "check.out_of_range": "{where}は {low} から {high} までにしてください（{detail} ではなく）。",
     "check.unknown_key": "{where}に知らない項目「{detail}」があります。",
     "check.this_value": "この値",
+    "check.venue_file": "会場ファイルを読み込めません（何も書き込んでいません）: {detail}",
     "check.unknown_key.close": "{where}に知らない項目「{detail}」があります。「{close}」のことですか？",
 }
 EN: dict[str, str] = {
@@ -28,5 +29,6 @@ EN: dict[str, str] = {
     "check.out_of_range": "{where} must be from {low} to {high}, not {detail}.",
     "check.unknown_key": "{where} has an unknown key {detail!r}.",
     "check.this_value": "The value",
+    "check.venue_file": "{detail}",
     "check.unknown_key.close": "{where} has an unknown key {detail!r}. Did you mean {close!r}?",
 }

@@ -99,6 +99,12 @@ def _load(url: str, tmp_path: Path, text: str, lang: str = "C.UTF-8") -> tuple[i
             "not a Slack user id",
             "ユーザー ID ではありません",
         ),
+        # not a shared check: its English detail, framed in the reader's language
+        (
+            ('timezone = "Asia/Tokyo"', 'timezone = "Mars/Olympus"'),
+            "'Mars/Olympus' is not an IANA time zone",
+            "会場ファイルを読み込めません（何も書き込んでいません）",
+        ),
     ],
 )
 def test_a_venue_file_that_fails_a_check_is_one_line_in_the_readers_language(
