@@ -55,6 +55,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "which venue each person of a hotel group's workspace chose last",
         "ja": "ホテルグループのワークスペースで各人が最後に選んだ会場",
     },
+    "0011_leave_reasons": {
+        "en": "why each released hold left (reason and note), and which were replaced by an edit",
+        "ja": "取り下げた押さえの理由（コードとメモ）、変更で置き換わった押さえの区別",
+    },
 }
 
 

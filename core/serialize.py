@@ -43,6 +43,8 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "outcome": hold.outcome.value if hold.outcome else None,
         # One booking number for life (issue 25): the enquiry's, never a hold id.
         "booking": booking_number(hold.enquiry_id),
+        "reason": hold.reason,
+        "reason_note": hold.reason_note,
     }
 
 

@@ -11,7 +11,17 @@ from zoneinfo import ZoneInfo
 from core import events
 from core.events import Requested
 from core.journal import audit_event
-from core.model import LIVE, Hold, HoldEdit, HoldItem, HoldRequest, ItemRequest, Status, Venue
+from core.model import (
+    LIVE,
+    Hold,
+    HoldEdit,
+    HoldItem,
+    HoldRequest,
+    ItemRequest,
+    Outcome,
+    Status,
+    Venue,
+)
 from core.operations.promotion import promote_after, waiting_behind
 from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot, Tx
@@ -350,7 +360,7 @@ def _swap(
     bumped = _bump(tx, plan)
     _amend(tx, plan)
     # The old spans go first: the new hold may block where the old one did.
-    holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
+    holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now, Outcome.REPLACED)
     items = ranked_items(checked, ranked)
     happened = Requested(
         actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)
