@@ -19,7 +19,7 @@ from core.results import Code, EditAnswer, EditPlan, Refused
 from core.rules.customers import customer_key
 from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank, spans_of
 from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
-from core.store import edits, enquiries, holds, part_days
+from core.store import edits, enquiries, hold_writes, holds, part_days
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> EditAnswer | Ref
     bumped = _bump(tx, plan)
     _amend(tx, plan)
     # The old spans go first: the new hold may block where the old one did.
-    holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
+    hold_writes.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
     items = ranked_items(checked, ranked)
     happened = Requested(
         actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)
@@ -290,7 +290,7 @@ def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> EditAnswer | Ref
     assert requested is not None  # noqa: S101 - every request leaves one
     requested = replace(requested, detail={**requested.detail, "replaces": hold.id})
     enquiry = enquiries.get(tx.conn, venue, hold.enquiry_id)
-    new = holds.insert(
+    new = hold_writes.insert(
         tx.conn, venue, new_hold(plan.req, checked, ranked, items, enquiry), tx.now, requested
     )
     released = _reload(tx, hold.id)

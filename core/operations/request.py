@@ -28,8 +28,8 @@ from core.rules.customers import customer_key
 from core.rules.obstacles import in_the_way
 from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
 from core.rules.spans import part_day_keys, span_counts
-from core.store import enquiries, holds, idempotency, part_days, venues
-from core.store.holds import NewHold
+from core.store import enquiries, hold_writes, holds, idempotency, part_days, venues
+from core.store.hold_writes import NewHold
 from core.uow import Retry
 
 
@@ -160,7 +160,7 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> RequestAnswe
     )
     requested = audit_event(event, now)
     assert requested is not None  # noqa: S101 - every request leaves one
-    hold = holds.insert(
+    hold = hold_writes.insert(
         conn, venue, new_hold(check.req, checked, ranked, items, enquiry), now, requested
     )
     if key:
