@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cli.context import emit, emit_refusal, open_venue
-from cli.hold_commands import item_lines, ledger_line
+from cli.hold_lines import item_lines, ledger_line
 from core.results import Refused
 from core.serialize import hold_summary
 

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.texts import dates, text
-from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
 from cli import arguments
 from cli.bootstrap import wake_drain
@@ -21,9 +20,10 @@ from cli.context import (
     settings_of,
 )
 from cli.errors import CommandError
+from cli.hold_lines import carried, carried_lines, item_lines, ledger_line
 from core.engine import HoldEngine
-from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Venue
-from core.results import Refused
+from core.model import HoldEdit, HoldRequest, ItemRequest, Venue
+from core.results import Refused, RequestAnswer
 from core.rules.spans import end_minute
 from core.serialize import hold_summary, hold_to_json
 
@@ -35,6 +35,34 @@ MAX_REASON = 500  # as the cancel dialog's field allows
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
+    _register_request(actions, common)
+    for name in ACTIONS:
+        act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
+        act.add_argument("id", type=int)
+        act.add_argument("--actor", required=True, help="Slack user id of who acts")
+        if name == "cancel":
+            act.add_argument(
+                "--reason", default="", help="why (told to the hold's salesperson and its card)"
+            )
+        act.set_defaults(handler=decide, action=name)
+    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
+    listing.add_argument("--date", type=arguments.iso_date)
+    listing.add_argument("--salesperson", help="only this salesperson's holds (Slack user id)")
+    listing.add_argument(
+        "--all",
+        action="store_true",
+        help=f"every hold that matches (without it, the first {LISTED} by date)",
+    )
+    listing.set_defaults(handler=list_holds)
+    _register_edit(actions, common)
+    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
+    show.add_argument("id", type=int)
+    show.set_defaults(handler=show_hold)
+    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
+    sweep.set_defaults(handler=run_sweep)
+
+
+def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
     req.add_argument("--room", required=True)
     req.add_argument(
@@ -76,30 +104,6 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     )
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
-    for name in ACTIONS:
-        act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
-        act.add_argument("id", type=int)
-        act.add_argument("--actor", required=True, help="Slack user id of who acts")
-        if name == "cancel":
-            act.add_argument(
-                "--reason", default="", help="why (told to the hold's salesperson and its card)"
-            )
-        act.set_defaults(handler=decide, action=name)
-    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
-    listing.add_argument("--date", type=arguments.iso_date)
-    listing.add_argument("--salesperson", help="only this salesperson's holds (Slack user id)")
-    listing.add_argument(
-        "--all",
-        action="store_true",
-        help=f"every hold that matches (without it, the first {LISTED} by date)",
-    )
-    listing.set_defaults(handler=list_holds)
-    _register_edit(actions, common)
-    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
-    show.add_argument("id", type=int)
-    show.set_defaults(handler=show_hold)
-    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
-    sweep.set_defaults(handler=run_sweep)
 
 
 def request(args: argparse.Namespace) -> int:
@@ -112,8 +116,27 @@ def request(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     engine, venue = _open(args)
+    req = _request_of(args, engine, venue)
+    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
+    result = engine.request(
+        venue.id,
+        req,
+        now=now_of(args, venue.tz),
+        idempotency_key=args.idempotency_key,
+        announce=True,
+    )
+    if isinstance(result, Refused):
+        return emit_refusal(args.json, result, venue.tz)
+    if not result.replayed:
+        wake_drain(settings_of(args), venue.id)
+    return _answered(args, result, venue)
+
+
+def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> HoldRequest:
+    """The request the flags ask for (the creator: --creator, the salesperson, or the
+    enquiry's salesperson)."""
     start = args.start
-    req = HoldRequest(
+    return HoldRequest(
         room_id=args.room,
         local_date=args.date,
         start_min=start,
@@ -128,18 +151,10 @@ def request(args: argparse.Namespace) -> int:
         guests=args.guests,
         contact=args.contact,
     )
-    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
-    result = engine.request(
-        venue.id,
-        req,
-        now=now_of(args, venue.tz),
-        idempotency_key=args.idempotency_key,
-        announce=True,
-    )
-    if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
-    if not result.replayed:
-        wake_drain(settings_of(args), venue.id)
+
+
+def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> int:
+    """The answer to an accepted request: its place, deadline, what is in its way, warnings."""
     deadline = result.expires_at
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
@@ -324,30 +339,6 @@ def edit_hold(args: argparse.Namespace) -> int:
     )
 
 
-def carried(hold: Hold) -> dict[str, Any]:
-    """What the ledger row carried, at the top of ``hold show --json``: ``kind`` is the id
-    ``--kind`` takes (``hold.kind`` stays the class the rules use)."""
-    return {
-        "kind": hold.kind_id,
-        "kind_name": hold.kind_name,
-        "kind_class": hold.kind.value,
-        "guests": hold.guests,
-        "contact": hold.contact,
-        "note": hold.note,
-        "outcome": hold.outcome.value if hold.outcome else None,
-    }
-
-
-def carried_lines(hold: Hold) -> list[str]:
-    """Guests, contact and note under a shown hold (the terminal is its operator's)."""
-    said = [
-        ("field.guests", text(locale(), "guests", count=hold.guests) if hold.guests else ""),
-        ("field.contact", hold.contact),
-        ("field.note", hold.note),
-    ]
-    return [f"  {text(locale(), key)}: {value}" for key, value in said if value]
-
-
 def run_sweep(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     result = engine.sweep(venue.id, now=now_of(args, venue.tz))
@@ -364,29 +355,6 @@ def run_sweep(args: argparse.Namespace) -> int:
 
 def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
     return open_venue(args)
-
-
-def ledger_line(hold: Hold, venue: Venue) -> str:
-    where = hold_line(hold, venue.tz, locale())
-    state = status_text(hold, locale())
-    if hold.expires_at:
-        deadline = dates.when(hold.expires_at, venue.tz, locale())
-        state = text(locale(), "hold.first_until", deadline=deadline)
-    elif hold.rank:
-        state = ordinal(hold.rank, locale())
-    return f"{where}  [{state}]  <{hold.salesperson}>"
-
-
-def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> list[str]:
-    """Each room of a hold of several rooms, with its own place while the hold waits."""
-    if not hold.is_package:
-        return []
-    lines = []
-    for item, rank in zip(hold.items, ranks or tuple(i.rank for i in hold.items), strict=True):
-        times = dates.time_range(item.start_at, item.end_at, venue.tz, locale())
-        place = f" {ordinal(rank, locale())}" if rank else ""
-        lines.append(f"  {item.room_name} {times}{place}")
-    return lines
 
 
 def _item(value: str) -> ItemRequest:
