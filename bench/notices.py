@@ -31,7 +31,7 @@ from pathlib import Path
 from slack_sdk import WebClient
 
 from bench.common import bench_database, percentile
-from cli import localservices
+from cli import local_redis, localservices
 from cli.bootstrap import Runtime
 from cli.settings import Settings
 from core.engine import HoldEngine
@@ -201,7 +201,7 @@ def redis_server() -> Iterator[str]:
     if localservices.redis_answers("127.0.0.1", 6379):
         yield "redis://127.0.0.1:6379/0"
         return
-    service = localservices.start_redis(Path(tempfile.mkdtemp(prefix="osae-bench-redis-")))
+    service = local_redis.start_redis(Path(tempfile.mkdtemp(prefix="osae-bench-redis-")))
     try:
         yield service.url
     finally:

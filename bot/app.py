@@ -7,15 +7,17 @@ checked with auth.test on the first request), so a web process starts while Slac
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
 from slack_bolt import App, BoltContext
+from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
+from bot import venue_choice
 from bot.after_ack import AfterAck
 from bot.deps import Deps
 from bot.errors import error_handler
@@ -24,6 +26,7 @@ from bot.listeners import (
     cancel,
     candidates,
     commands,
+    diary,
     edit,
     free,
     home,
@@ -32,6 +35,7 @@ from bot.listeners import (
     setup,
 )
 from bot.locales import UserLocales
+from bot.setup_files import SLACK_FILES, FileFetcher
 from bot.texts import DEFAULT_LOCALE, text
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
@@ -62,8 +66,10 @@ def build_app(
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
     oauth: OAuthSettings | None = None,
+    authorize: Authorize | None = None,
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None,
     privacy_url: str | None = None,
+    file_hosts: Sequence[str] = (SLACK_FILES,),
 ) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
@@ -86,6 +92,7 @@ def build_app(
         after=AfterAck(on_error, AFTER_ACK_THREADS),
         installer=installer,
         privacy_url=privacy_url,
+        fetch_file=FileFetcher(tuple(file_hosts)),
     )
     installations: dict[str, Any] = {}
     if oauth is not None:
@@ -94,6 +101,8 @@ def build_app(
             "installation_store": oauth.installation_store,
             "user_facing_authorize_error_message": text(DEFAULT_LOCALE, "error.not_installed"),
         }
+        if authorize is not None:  # refreshing through the process's one rotator
+            installations["authorize"] = authorize
     app = BotApp(
         signing_secret=signing_secret,
         after=deps.after,
@@ -109,7 +118,8 @@ def build_app(
     else:  # one bot token: nothing stored to delete; the operator sees it in the log
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
-    for surface in (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup):
+    surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
+    for surface in (*surfaces, venue_choice, diary):
         surface.register(app, deps)
     app.error(on_error)
     return app

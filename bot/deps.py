@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from slack_bolt import Args
 from bot.after_ack import AfterAck
 from bot.errors import NoVenue, UserError
 from bot.locales import UserLocales
+from bot.setup_files import FileFetcher
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
@@ -39,14 +40,25 @@ class Deps:
     # one who may set its venue up in App Home before it has managers
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None
     privacy_url: str | None = None  # OSAE_PRIVACY_URL, in App Home's about
+    fetch_file: FileFetcher = field(default_factory=FileFetcher)  # an uploaded venue file
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
         team = getattr(context, "team_id", None)
-        venue_id = self.venues(team, getattr(context, "enterprise_id", None))
-        if venue_id is None:
+        found = self.venues_of(context)
+        if not found:
             raise NoVenue(team)
-        return venue_id
+        if len(found) == 1:
+            return found[0]
+        # A hotel group's workspace: the venue this person chose last (the form asks)
+        user = getattr(context, "user_id", None)
+        chosen = self.engine.chosen_venue(user, found) if user else None
+        return chosen or found[0]
+
+    def venues_of(self, context: Any) -> list[str]:
+        """Every venue of the workspace a request came from (a hotel group's: several)."""
+        team, org = getattr(context, "team_id", None), getattr(context, "enterprise_id", None)
+        return self.venues.all_of(team, org)
 
     def venue(self, context: Any) -> Venue:
         return self._stored(self.venue_id(context))

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
+from bot import venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
 from bot.texts import dates
@@ -26,7 +27,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     Managers see the whole team's ledger above their own holds."""
     now = deps.now()
     team: TeamHome | None = None
+    choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
     for user in sorted(u for u in users if u):
+        deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
         locale = deps.locales.get(user)
         try:
             overview = deps.engine.overview(venue.id, user, now=now)
@@ -41,7 +44,11 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
         extras = home_extras(
-            locale, venue, may_set_up=venue.is_manager(user), privacy_url=deps.privacy_url
+            locale,
+            venue,
+            may_set_up=venue.is_manager(user),
+            privacy_url=deps.privacy_url,
+            choices=choices,
         )
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras

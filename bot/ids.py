@@ -148,3 +148,9 @@ ROOM_CAPACITY = "setup_room_capacity"
 ROOM_TURNOVER = "setup_room_turnover"
 SETUP_PASTE_MODAL = "setup_paste_modal"  # callback_id of the venue-file modal
 SETUP_FILE = "setup_file"  # its multiline input: the venue file's TOML
+VENUE_PICK = "venue_pick"  # which venue (a workspace with several): /hold form and App Home
+SETUP_UPLOAD = "setup_upload"  # the venue-file modal's file_input: a .toml uploaded
+
+# -- the diary picture (台帳, issue 27) --------------------------------------------------------
+DIARY_WEEK = "diary_week"  # App Home's button: this week's diary, uploaded to the DM
+DIARY_BLOCK = "diary_home"  # block_id of its section (a manager's home places it once)

@@ -39,10 +39,12 @@ class UserLocales:
         # Many workspaces: the client of the workspace each user last wrote from
         self._clients: dict[str, WebClient] = {}
 
-    def bind(self, user_id: str, client: WebClient) -> None:
-        """Ask about ``user_id`` with ``client`` (its workspace's token) from now on."""
+    def bind(self, user_id: str, client: WebClient, *, keep: bool = False) -> None:
+        """Ask about ``user_id`` with ``client`` (its workspace's token) from now on;
+        ``keep``: only if no client is known for them yet (someone else's request)."""
         with self._lock:
-            self._clients[user_id] = client
+            if not (keep and user_id in self._clients):
+                self._clients[user_id] = client
 
     def get(self, user_id: str) -> str:
         now = self._clock()

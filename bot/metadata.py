@@ -69,6 +69,8 @@ class Meta:
     enquiry_id: int | None = None  # the form adds a candidate date to this enquiry
     version: int | None = None  # an edit form: the hold's version when it was opened
     item: str | None = None  # an edit form: the room of the hold's item it shows
+    # a hotel group's /hold form: the workspace's venues (id, name) its venue select offers
+    venues: tuple[tuple[str, str], ...] = ()
 
     @property
     def editing(self) -> bool:
@@ -88,6 +90,7 @@ class Meta:
             "q": self.enquiry_id,
             "v": self.version,
             "i": self.item,
+            "w": [list(pair) for pair in self.venues],
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -117,6 +120,7 @@ class Meta:
             enquiry_id=strict.hold_id(data.get("q")),  # an enquiry id has the same range
             version=strict.hold_id(data.get("v")),  # a positive integer, as an id is
             item=_text(data.get("i")),
+            venues=_venues(data.get("w")),
         )
 
 
@@ -176,3 +180,18 @@ def _last_row(value: object) -> int:
 
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+MAX_VENUES = 20  # a hotel group's venues in one select (metadata stays within its limit)
+
+
+def _venues(raw: object) -> tuple[tuple[str, str], ...]:
+    """``[[id, name], ...]`` as ``dump`` writes it; anything else reads as none."""
+    if not isinstance(raw, list):
+        return ()
+    pairs = [
+        (str(pair[0])[:64], str(pair[1])[:75])
+        for pair in raw[:MAX_VENUES]
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) and v for v in pair)
+    ]
+    return tuple(pairs)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from waitress.server import create_server
 
+from bot import web_limits
 from bot.gate import SlackGate
 
 if TYPE_CHECKING:
@@ -70,7 +71,10 @@ class Server:
     def __init__(
         self, wsgi: WSGIApplication, *, host: str = "127.0.0.1", port: int = 0, threads: int = 8
     ) -> None:
-        self._server: Any = create_server(wsgi, host=host, port=port, threads=threads, ident="osae")
+        self._server: Any = create_server(
+            wsgi, host=host, port=port, threads=threads, ident="osae", **web_limits.adjustments()
+        )
+        self._limits = web_limits.Limits(self._server)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="osae-web", daemon=True)
 
@@ -97,6 +101,7 @@ class Server:
         server = self._server
         while not self._stopping.is_set():
             server.asyncore.loop(timeout=1.0, map=server._map, count=1)
+            self._limits.sweep()  # slow clients (bot.web_limits)
         for channel in list(server._map.values()):
             channel.close()
         server.task_dispatcher.shutdown()

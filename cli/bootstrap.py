@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
+from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
@@ -30,22 +32,24 @@ from bot.app import BotApp, build_app
 from bot.card_notices import render_card, render_card_line
 from bot.locales import UserLocales
 from bot.notices import render_failure_report, render_notice
+from bot.setup_files import SLACK_FILES
 from bot.texts import DEFAULT_LOCALE
 from bot.workspaces import VenueResolver
-from cli import console_buttons, installs, local_stack, localservices
+from cli import console_buttons, installs, local_access, local_redis, local_stack, localservices
 from cli.errors import CommandError
 from cli.settings import SettingError, Settings
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
 from core.model import WorkspaceLink
-from jobs import queues
+from jobs import heartbeat, queues
 from jobs.actors import Actors, JobDeps, register
 from jobs.broker import build_broker
 from jobs.clock import Clock, engine_zones
 from jobs.console import CHANNEL as CONSOLE_CHANNEL
 from jobs.console import Console
 from jobs.delivery import Courier
+from jobs.heartbeat import Heartbeat
 from jobs.queues import DRAIN
 from jobs.slack_post import ChannelPacer, SlackDM, WorkspaceDMs
 from jobs.transport import Transport
@@ -54,6 +58,7 @@ SLACK_API = "https://slack.com/api/"
 # An idle worker asks Redis for work at most this often (Dramatiq's default is 1 s): a DM a
 # few hundred ms sooner, for a handful of cheap Redis calls a second per worker.
 POLL_MS = 200
+BEATING = (heartbeat.WORKER, heartbeat.CLOCK)  # the parts /healthz wants heartbeats of
 LOCALE_TTL = 3600  # seconds a user's Slack language is trusted before it is asked again
 Now = Callable[[], datetime]
 
@@ -91,7 +96,8 @@ def database_url(settings: Settings) -> str:
             f"`{settings.command('serve')}` in another terminal (it keeps PostgreSQL and Redis "
             "there), or set DATABASE_URL=postgres://user@host/db",
         ) from None
-    url = f"postgresql://postgres@127.0.0.1:{port}/{local_stack.DATABASE}"
+    secret = local_access.kept_password(settings.data_dir / local_access.PG_PASSWORD)
+    url = local_access.pg_url(port, secret, local_stack.DATABASE)
     if not localservices.postgres_answers(url, timeout=2):
         raise CommandError(
             "not_running",
@@ -118,11 +124,14 @@ def redis_url(settings: Settings) -> str | None:
     """REDIS_URL, else the Redis of the local `osae serve` when it answers."""
     if settings.redis_url:
         return settings.redis_url
+    folder = settings.data_dir / "redis"
     try:
-        port = int((settings.data_dir / "redis" / localservices.REDIS_PORT_FILE).read_text())
+        port = int((folder / local_redis.PORT_FILE).read_text())
     except (OSError, ValueError):
         return None
-    return f"redis://127.0.0.1:{port}/0" if localservices.redis_answers("127.0.0.1", port) else None
+    secret = local_access.kept_password(folder / local_access.REDIS_PASSWORD)
+    answers = localservices.redis_answers("127.0.0.1", port, password=secret)
+    return local_access.redis_url(port, secret) if answers else None
 
 
 def broker(settings: Settings, url: str) -> RedisBroker:
@@ -186,6 +195,7 @@ def bot_app(
     on_notices: Callable[[str], None] = lambda venue_id: None,
     process_before_response: bool = False,
     oauth: OAuthSettings | None = None,
+    authorize: Authorize | None = None,
 ) -> BotApp:
     """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET; with ``oauth``,
     installed by any workspace (``oauth_settings``), whose installer sets its venue up."""
@@ -201,9 +211,20 @@ def bot_app(
         on_notices=on_notices,
         process_before_response=process_before_response,
         oauth=oauth,
+        authorize=authorize,
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
+        file_hosts=file_hosts(settings),
     )
+
+
+def file_hosts(settings: Settings) -> tuple[str, ...]:
+    """Where an uploaded file may be fetched from with a token: Slack's file host, and the
+    host of SLACK_API_URL when it is set (a stand-in serves files there)."""
+    if not settings.slack_api_url:
+        return (SLACK_FILES,)
+    url = urlsplit(settings.slack_api_url)
+    return (SLACK_FILES, f"{url.scheme}://{url.netloc}/files/")
 
 
 def oauth_settings(settings: Settings, stores: installs.Stores) -> OAuthSettings:
@@ -233,6 +254,7 @@ class Runtime:
     database_url: str | None = None  # for the installation stores (many workspaces)
     _actors: Actors | None = field(default=None, init=False)
     _stores: installs.Stores | None = field(default=None, init=False)
+    _rotator: installs.OnceRotator | None = field(default=None, init=False)
 
     @classmethod
     def open(
@@ -267,17 +289,24 @@ class Runtime:
                 link = WorkspaceLink(venue_id, team)
                 self.engine.link_workspace(link, now=self.now())
 
+    def rotator(self) -> installs.OnceRotator:
+        """The process's one token refresher, shared by Bolt's authorize and the courier."""
+        if self._rotator is None:
+            settings = self.settings
+            assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
+            self._rotator = installs.rotator(
+                settings.slack_client_id,
+                settings.slack_client_secret,
+                slack_client(settings),
+                self.stores().installations,
+            )
+        return self._rotator
+
     def workspace_dms(self) -> WorkspaceDMs:
         """Each venue's DMs and cards with its workspace's token, refreshed when due."""
         settings = self.settings
         assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
-        tokens = installs.VenueTokens(
-            self.engine,
-            self.stores().installations,
-            installs.rotator(
-                settings.slack_client_id, settings.slack_client_secret, slack_client(settings)
-            ),
-        )
+        tokens = installs.VenueTokens(self.engine, self.stores().installations, self.rotator())
         return WorkspaceDMs(
             tokens,
             lambda token: slack_client(settings, token),
@@ -329,6 +358,9 @@ class Runtime:
         SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set."""
         settings = self.settings
         oauth = oauth_settings(settings, self.stores()) if settings.distributed else None
+        authorize = (
+            installs.authorize(self.stores().installations, self.rotator()) if oauth else None
+        )
         linked = self.engine.workspace_venues
         venues = (
             VenueResolver(by_team=settings.venues_by_team, linked=linked)
@@ -343,6 +375,7 @@ class Runtime:
             now=self.now,
             on_notices=self.on_notices(),
             oauth=oauth,
+            authorize=authorize,
         )
 
     def default_venue(self) -> str | None:
@@ -361,12 +394,18 @@ class Runtime:
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
     def health(self) -> tuple[bool, dict[str, Any]]:
-        """For /healthz: can we reach the database and Redis?"""
+        """For /healthz: can we reach the database and Redis, and do the worker and the
+        clock beat (wherever they run)?"""
         checks = {
             "database": _check(self.engine.ping, DatabaseUnavailable),
             "redis": _check(self.broker.client.ping, redis.RedisError),
+            **heartbeat.read(self.broker.client, self.settings.tuning.namespace, BEATING),
         }
         return all(v == "ok" for v in checks.values()), checks
+
+    def beat_for(self, part: str, alive: Callable[[], bool]) -> Heartbeat:
+        """``part``'s heartbeat (not started), in this runtime's Redis namespace."""
+        return Heartbeat(self.broker.client, self.settings.tuning.namespace, part, alive)
 
     def close(self) -> None:
         if self._stores is not None:

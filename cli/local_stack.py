@@ -20,8 +20,9 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from cli import localservices
+from cli import local_redis, localservices
 from cli.settings import Settings
+from cli.supervisor import Watched
 from core.engine import HoldEngine
 from core.venue_file import read_venue_file
 
@@ -42,6 +43,7 @@ class Stack:
     server_url: str | None = None  # our PostgreSQL's maintenance database, to create ours
     notes: list[str] = field(default_factory=list)  # what was found from an earlier run
     _services: list[localservices.Service] = field(default_factory=list)
+    _names: dict[int, str] = field(default_factory=dict)  # id(service) -> its text key
     _release: Callable[[], None] = lambda: None
 
     def stop(self) -> None:
@@ -81,20 +83,32 @@ class Stack:
                 postgres = localservices.start_postgres(
                     settings.data_dir, system=settings.system_postgres
                 )
-                self._add(postgres)
+                self._add(postgres, "part.postgres")
                 self.server_url = postgres.url
                 self.database_url = _with_database(postgres.url, DATABASE)
             if not self.redis_url:
-                redis = localservices.start_redis(settings.data_dir / "redis")
-                self._add(redis)
+                redis = local_redis.start_redis(settings.data_dir / "redis")
+                self._add(redis, "part.redis")
                 self.redis_url = redis.url
         except BaseException:
             self.stop()  # nothing half-started is left behind
             raise
 
-    def _add(self, service: localservices.Service) -> None:
+    def _add(self, service: localservices.Service, name: str) -> None:
         self._services.append(service)
+        self._names[id(service)] = name
         self.notes += service.notes
+
+    def watched(self, after: dict[str, Callable[[], None]]) -> list[Watched]:
+        """The servers started here, for the supervisor: each started again in place (same
+        port, same password); ``after`` what to do once one is back, by its text key."""
+        found = []
+        for service in self._services:
+            if service.restart is not None:
+                name = self._names[id(service)]
+                noop: Callable[[], None] = lambda: None  # noqa: E731
+                found.append(Watched(name, service.alive, service.restart, after.get(name, noop)))
+        return found
 
 
 def claim(data_dir: Path, notes: list[str]) -> Callable[[], None]:

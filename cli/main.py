@@ -11,10 +11,12 @@ from cli import (
     bootstrap,
     calendar_commands,
     db_commands,
+    diary_commands,
     enquiry_commands,
     export_commands,
     feed_commands,
     hold_commands,
+    import_commands,
     ledger_commands,
     outbox_commands,
     process_commands,
@@ -32,12 +34,14 @@ COMMAND_MODULES = (
     ledger_commands,
     enquiry_commands,
     calendar_commands,
+    diary_commands,
     search_commands,
     process_commands,
     outbox_commands,
     # issue 27: the ledger taken out and brought in
     export_commands,
     feed_commands,
+    import_commands,
 )
 
 

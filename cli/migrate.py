@@ -39,10 +39,11 @@ def downgrade(url: str, revision: str = "base") -> None:
 
 def current(url: str) -> str | None:
     engine = create_engine(database_url(url))
-    with _reached(), engine.connect() as conn:
-        rev = MigrationContext.configure(conn).get_current_revision()
-    engine.dispose()
-    return rev
+    try:
+        with _reached(), engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+    finally:
+        engine.dispose()
 
 
 @contextlib.contextmanager

@@ -4,20 +4,33 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import logging
 import sys
 from collections.abc import Callable
 
-from cli import local_stack, localservices, logs, migrate, processes, tour
+from cli import (
+    local_access,
+    local_errors,
+    local_stack,
+    localservices,
+    logs,
+    migrate,
+    ops_texts,
+    processes,
+    tour,
+)
 from cli.bootstrap import Runtime, database_url
 from cli.context import settings_of
 from cli.errors import CommandError
 from cli.local_stack import Stack
 from cli.processes import Parts, Stopping
 from cli.settings import Settings
+from cli.supervisor import Supervisor, Watched
 
 NO_SLACK = 2  # exit status when Slack credentials are missing: nothing was started
 ALL_INTERFACES = "0.0.0.0"  # noqa: S104 - a web dyno must listen on every interface
+LOOPBACK = "127.0.0.1"
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -29,7 +42,10 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     ):
         part = commands.add_parser(name, help=text, description=text)
         if name in ("web", "serve"):
-            part.add_argument("--host", default=ALL_INTERFACES)
+            # A deploy's web process listens on every interface (its router reaches it
+            # there); `osae serve` on one machine only on this one, unless --host says so.
+            default = LOOPBACK if name == "serve" else ALL_INTERFACES
+            part.add_argument("--host", default=default)
             part.add_argument("--threads", type=int, default=8, help="web server threads")
         part.set_defaults(handler=handler)
 
@@ -38,6 +54,8 @@ def run_web(args: argparse.Namespace) -> int:
     settings, _ = _configured(args)
     if missing := missing_slack(settings, sending_only=False):
         return _explain_slack(settings, missing, "osae web")
+    if not localservices.port_free(settings.port, args.host):
+        raise _port_taken(settings, "web")
     runtime = _runtime(settings, pool_size=args.threads + 2)
     try:
         processes.serve_web(
@@ -47,6 +65,8 @@ def run_web(args: argparse.Namespace) -> int:
             threads=args.threads,
             ready=lambda: _say(_listening(settings, args.host)),
         )
+    except OSError as err:
+        raise _os_error(err, settings) from None
     finally:
         runtime.close()
     return 0
@@ -66,7 +86,8 @@ def run_clock(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Everything on one machine until Ctrl-C; without any Slack variable, notices go to the
-    terminal (console mode). Every server it started is stopped before it returns."""
+    terminal (console mode). A part that dies is started again (``cli.supervisor``); every
+    server it started is stopped before it returns, and nothing is said after "stopped"."""
     settings, stopping = _configured(args, console_quiet=True)
     console = not settings.slack_configured
     if not console and (missing := missing_slack(settings, sending_only=False)):
@@ -76,32 +97,55 @@ def run_serve(args: argparse.Namespace) -> int:
     stack = Stack.for_settings(settings)
     stopping.on_force(stack.kill)
     parts = Parts()
+    watching: list[Supervisor] = []
+    stopping.hold()  # a Ctrl-C from here waits for the step under way (Stopping)
     try:
         stack.start(settings)
-        runtime = _prepare(stack, settings, args.threads)
-        parts.add("runtime", runtime.close)
-        processes.start_worker(runtime, parts)
+        stopping.checkpoint()
+        runtime = _prepare(stack, settings, args.threads, parts, stopping.checkpoint)
+        worker = processes.start_worker(runtime, parts)
+        stopping.checkpoint()
         processes.start_clock(runtime, parts)
+        watching.append(_supervise(stack, runtime, worker, parts))
+        stopping.checkpoint()
+
+        def ready() -> None:
+            stopping.release()  # started: a Ctrl-C stops at once again
+            _ready(runtime, args.host, console)
+
         processes.serve_web(
-            runtime,
-            host=args.host,
-            port=settings.port,
-            threads=args.threads,
-            ready=lambda: _ready(runtime, args.host, console),
+            runtime, host=args.host, port=settings.port, threads=args.threads, ready=ready
         )
     except KeyboardInterrupt:
         pass  # Ctrl-C while starting: stop what was started
     except localservices.ServiceError as err:
         raise CommandError("local_services", str(err), exit_code=3) from None
     except OSError as err:
-        if err.errno == errno.EADDRINUSE:
-            raise _port_taken(settings) from None
-        raise
+        raise _os_error(err, settings) from None
     finally:
         parts.stop()
         stack.stop()
+        gc.collect()  # what an interrupted start dropped is closed now, not at exit
     _say("stopped")
-    return 0
+    return 3 if watching and watching[0].failed else 0
+
+
+def _supervise(
+    stack: Stack, runtime: Runtime, worker: processes.WorkerPart, parts: Parts
+) -> Supervisor:
+    """Watch our PostgreSQL and Redis and the worker; stopped first, before any of them."""
+    watched = stack.watched({"part.redis": runtime.drain_all})  # its queue was in memory
+    watched.append(Watched("part.worker", worker.alive, worker.restart))
+    supervisor = Supervisor(watched, _say, command=runtime.settings.command("serve")).start()
+    parts.add("supervisor", supervisor.stop)
+    return supervisor
+
+
+def _os_error(err: OSError, settings: Settings) -> CommandError:
+    """A port taken, a data folder osae may not write, a full disk: one line each."""
+    if err.errno == errno.EADDRINUSE:
+        return _port_taken(settings)
+    return CommandError("os_error", local_errors.describe(err, settings.data_dir), exit_code=3)
 
 
 def _ready(runtime: Runtime, host: str, console: bool) -> None:
@@ -112,31 +156,34 @@ def _ready(runtime: Runtime, host: str, console: bool) -> None:
         print(tour.without_slack(settings, venues, _manifest_path()), flush=True)
 
 
-def _port_taken(settings: Settings) -> CommandError:
-    again = f"PORT={settings.port + 1} {settings.command('serve')}"
+def _port_taken(settings: Settings, command: str = "serve") -> CommandError:
+    again = f"PORT={settings.port + 1} {settings.command(command)}"
     return CommandError(
-        "port_in_use",
-        f"port {settings.port} is in use by another program (another osae serve?): stop it, "
-        f"or use another port: {again}",
+        "port_in_use", ops_texts.say("web.port_taken", port=settings.port, again=again)
     )
 
 
-def _prepare(stack: Stack, settings: Settings, threads: int) -> Runtime:
-    """Database, schema and demo venue ready; say where everything is."""
+def _prepare(
+    stack: Stack, settings: Settings, threads: int, parts: Parts, checkpoint: Callable[[], None]
+) -> Runtime:
+    """Database, schema and demo venue ready; say where everything is (never a password)."""
     for note in stack.notes:
         _say(note)
     if stack.server_url is not None:
         local_stack.ensure_database(stack.server_url, local_stack.DATABASE)
         where = local_stack.data_place(settings.data_dir)
-        _say(f"PostgreSQL {stack.database_url} (data in {where})")
+        _say(f"PostgreSQL {local_access.shown(stack.database_url)} (data in {where})")
+    checkpoint()
     migrate.upgrade(stack.database_url)
-    _say(f"Redis {stack.redis_url}")
+    _say(f"Redis {local_access.shown(stack.redis_url)}")
+    checkpoint()
     runtime = Runtime.open(
         settings,
         database_url=stack.database_url,
         redis_url=stack.redis_url,
         pool_size=threads + settings.tuning.worker_threads + 2,
     )
+    parts.add("runtime", runtime.close)  # at once: a Ctrl-C from here on closes it too
     if stack.own_database:
         loaded = local_stack.load_demo_venue(runtime.engine, local_stack.demo_search_path())
         if loaded:
@@ -146,7 +193,7 @@ def _prepare(stack: Stack, settings: Settings, threads: int) -> Runtime:
     return runtime
 
 
-def _run_parts(runtime: Runtime, starters: list[Callable[[Runtime, Parts], None]]) -> int:
+def _run_parts(runtime: Runtime, starters: list[Callable[[Runtime, Parts], object]]) -> int:
     parts = Parts()
     parts.add("runtime", runtime.close)
     try:
@@ -237,7 +284,10 @@ def _manifest_path() -> str:
 
 
 def _listening(settings: Settings, host: str) -> str:
-    base = f"http://{'127.0.0.1' if host == ALL_INTERFACES else host}:{settings.port}"
+    """Where the web really listens: the address it bound, and how to reach it from here."""
+    base = f"http://{host}:{settings.port}"
+    if host == ALL_INTERFACES:
+        base = ops_texts.say("web.host_all", local=f"http://{LOOPBACK}:{settings.port}")
     if not settings.slack_configured:
         return f"web on {base} (GET /healthz; no Slack endpoint without Slack)"
     if settings.slack_app_token and not settings.distributed:

@@ -17,11 +17,15 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
+import dramatiq
+
 from bot.feeds import CalendarFeeds
 from bot.socket_mode import run_socket_mode
 from bot.texts import dates
 from bot.web import Server, build_wsgi
 from cli.bootstrap import Runtime
+from jobs import heartbeat
+from jobs.clock import Clock
 
 log = logging.getLogger(__name__)
 
@@ -48,18 +52,39 @@ class Parts:
 
 class Stopping:
     """The first SIGINT or SIGTERM raises KeyboardInterrupt in the main thread (the clean
-    stop); the second runs the registered kills (servers we started) and exits 130."""
+    stop); the second runs the registered kills (servers we started) and exits 130.
+
+    While a start is ``held`` the first signal is only noted, and raised at the next
+    ``checkpoint`` or at ``release``: a KeyboardInterrupt inside a library (a connection
+    half checked out of its pool) would leave something open that nothing can close."""
 
     def __init__(self) -> None:
         self.signalled = False
+        self.pending = False
+        self._held = False
         self._kills: list[Callable[[], None]] = []
 
     def on_force(self, kill: Callable[[], None]) -> None:
         self._kills.append(kill)
 
+    def hold(self) -> None:
+        self._held = True
+
+    def checkpoint(self) -> None:
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+    def release(self) -> None:
+        self._held = False
+        self.checkpoint()
+
     def handler(self, signum: int, frame: FrameType | None) -> None:
         if not self.signalled:
             self.signalled = True
+            if self._held:
+                self.pending = True
+                return
             raise KeyboardInterrupt
         print("osae: forced stop", flush=True)
         for kill in reversed(self._kills):
@@ -94,10 +119,42 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-def start_worker(runtime: Runtime, parts: Parts) -> None:
-    worker = runtime.worker()
-    worker.start()
-    parts.add("worker", lambda: worker.stop(timeout=WORKER_STOP_MS))
+class WorkerPart:
+    """The Dramatiq worker of this process, that can be started again in place."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.worker: dramatiq.Worker | None = None
+
+    def start(self) -> None:
+        self.worker = self.runtime.worker()
+        self.worker.start()
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.stop(timeout=WORKER_STOP_MS)
+
+    def restart(self) -> None:
+        """A worker thread died: stop what is left, start anew; the drain sends what was
+        left leased (after its lease) or pending."""
+        self.stop()
+        self.start()
+        self.runtime.drain_all()
+
+    def alive(self) -> bool:
+        worker = self.worker
+        if worker is None:
+            return False
+        threads = [*worker.workers, *worker.consumers.values()]
+        return bool(threads) and all(thread.is_alive() for thread in threads)
+
+
+def start_worker(runtime: Runtime, parts: Parts) -> WorkerPart:
+    part = WorkerPart(runtime)
+    part.start()
+    parts.add("worker", part.stop)
+    beat = runtime.beat_for(heartbeat.WORKER, part.alive).start()
+    parts.add("worker heartbeat", beat.stop)
     runtime.drain_all()  # what a previous run left pending goes out now
     log.info(
         "worker started",
@@ -107,15 +164,19 @@ def start_worker(runtime: Runtime, parts: Parts) -> None:
             "threads": runtime.settings.tuning.worker_threads,
         },
     )
+    return part
 
 
-def start_clock(runtime: Runtime, parts: Parts) -> None:
+def start_clock(runtime: Runtime, parts: Parts) -> Clock:
     # APScheduler logs every job it adds and runs: a line per venue every 15 s otherwise.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     clock = runtime.clock()
     clock.start()
     parts.add("clock", clock.stop)
+    beat = runtime.beat_for(heartbeat.CLOCK, clock.alive).start()
+    parts.add("clock heartbeat", beat.stop)
     log.info("clock started", extra={"action": "clock.start", "outcome": "ok"})
+    return clock
 
 
 def warm_up(runtime: Runtime) -> None:

@@ -6,7 +6,7 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
-from cli import venue_export
+from cli import venue_export, venue_links
 from cli.bootstrap import engine_for
 from cli.context import emit, now_of, settings_of, venue_id
 from cli.errors import CommandError
@@ -25,6 +25,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         handler=show_venue
     )
     venue_export.register(actions, common)
+    venue_links.register(actions, common)
 
 
 def load_venue(args: argparse.Namespace) -> int:

@@ -18,18 +18,22 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from core.admission import Admission, Key
+from core.diary.model import DiaryRange, DiaryRead
 from core.errors import Busy, StaleVenue, UnknownVenue
 from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
+from core.exports.reading import Sheet
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, HoldEdit, HoldRequest, Status, Venue, WorkspaceLink
 from core.notices import CardSpot, Notice
 from core.operations import (
     decisions,
+    diary,
     digests,
     edit,
     exports,
     feeds,
+    imports,
     reads,
     request,
     search,
@@ -156,6 +160,15 @@ class HoldEngine:
 
     def venue_workspace(self, venue_id: str) -> WorkspaceLink | None:
         return self._uow.read(partial(stored_workspaces.of_venue, venue_id=venue_id))
+
+    def choose_venue(self, venue_id: str, user_id: str, *, now: datetime) -> None:
+        """The person works in this venue (their workspace has several) from now on."""
+        self._uow.run(lambda conn, _: stored_workspaces.choose(conn, venue_id, user_id, now))
+
+    def chosen_venue(self, user_id: str, venue_ids: list[str]) -> str | None:
+        return self._uow.read(
+            partial(stored_workspaces.chosen, user_id=user_id, venue_ids=venue_ids)
+        )
 
     def workspace_venues(self, *workspace_ids: str) -> list[str]:
         """The venues used from these workspaces or orgs (a hotel group's: several)."""
@@ -328,6 +341,10 @@ class HoldEngine:
         """The whole team's deadlines today and this week, 2nd queues, this month's counts."""
         return self._run.read(venue_id, partial(team.home, now=now))
 
+    def diary(self, venue_id: str, days: DiaryRange) -> DiaryRead:
+        """The live holds a diary picture of ``days`` draws: one statement, one snapshot."""
+        return self._run.read(venue_id, partial(diary.diary, days=days))
+
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
 
@@ -338,6 +355,14 @@ class HoldEngine:
         """Holds of local dates ``start``..``end``: live ones, or (``left``) every one."""
         read = partial(exports.ledger_out, start=start, end=end, left=left)
         return self._run.read(venue_id, read)
+
+    def import_ledger(
+        self, venue_id: str, sheet: Sheet, *, actor: str | None, now: datetime, dry_run: bool
+    ) -> imports.ImportAnswer | Refused:
+        """A ledger's rows placed as holds in one transaction: all, or (a row that cannot be
+        placed, or ``dry_run``) none; the answer names every row that cannot, and why."""
+        place = partial(imports.place, sheet=sheet, actor=actor, dry_run=dry_run)
+        return self._answer(venue_id, now, place)
 
     # -- calendar feeds (issue 27) ------------------------------------------------------------
     def feed_stamp(self, given_token: str) -> feeds.FeedStamp | None:

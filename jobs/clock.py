@@ -115,6 +115,11 @@ class Clock:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
 
+    def alive(self) -> bool:
+        """Whether the scheduler's thread still runs (for its heartbeat)."""
+        thread = getattr(self.scheduler, "_thread", None)
+        return bool(self.scheduler.running and thread is not None and thread.is_alive())
+
     def refresh(self) -> None:
         """Add ticks for new venues, move them for a changed time zone, drop removed ones."""
         current = self.zones()

@@ -169,7 +169,7 @@ class Courier:
         stay pending (``osae outbox list`` shows them), neither failed nor sent elsewhere."""
         carrier = self.transport if self.transport_for is None else self.transport_for(venue.id)
         if carrier is None:
-            log.warning(
+            log.info(  # every safety-net drain meets it again: not a warning each time
                 "drain: no token for the venue's workspace; its notices wait",
                 extra=fields(venue.id, "drain", "no_token"),
             )

@@ -22,9 +22,11 @@ def run_migrations() -> None:
         _migrate(connection)
         return
     engine = create_engine(url)
-    with engine.connect() as conn:
-        _migrate(conn)
-    engine.dispose()
+    try:
+        with engine.connect() as conn:
+            _migrate(conn)
+    finally:  # also on Ctrl-C: no connection left for the garbage collector to warn about
+        engine.dispose()
 
 
 def _migrate(connection: object) -> None:

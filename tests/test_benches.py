@@ -91,6 +91,19 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             r"^ +\d+ function calls .*in [0-9.]+ seconds$",
         ],
     ),
+    "diary": (
+        "--rooms 6 --holds 40 --rounds 1",
+        [
+            r"^month 2027-05: 6 rooms, 40 holds$",
+            *(
+                rf"^{grid} {phase} +" + FIGURE
+                for grid in ("empty", "full")
+                for phase in ("layout", "png", "pdf", r"layout \+ png")
+            ),
+            *(rf"^x empty grid, {phase} +[0-9.]+$" for phase in ("png", "pdf", r"layout \+ png")),
+            r"^a month drawn \(layout \+ png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+        ],
+    ),
     "team": (
         "--holds 200 --firsts 20 --events 60 --samples 2",
         [

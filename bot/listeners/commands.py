@@ -1,6 +1,7 @@
 """``/hold``: open the modal (prefilled from a quick form), a day's rooms (``/hold 5/15``),
 ``/hold list``, ``/hold help``, and ``/hold cancel 12`` (a manager's dialog; its submission
-is ``listeners.cancel``). The day and the list are ``listeners.ledger``."""
+is ``listeners.cancel``). The day and the list are ``listeners.ledger``; ``/hold 台帳 10/2``
+(the diary picture) is ``listeners.diary``."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from typing import Any
 
 from slack_bolt import App, Args
 
-from bot import ids, strict
+from bot import diary_asked, ids, strict, venue_names
 from bot.deps import Deps
 from bot.errors import UserError
 from bot.form import Form
-from bot.listeners import free, ledger
+from bot.listeners import diary, free, ledger
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
@@ -53,6 +54,9 @@ def hold_command(deps: Deps, args: Args) -> None:
         args.ack()
         rest = typed.split(maxsplit=1)[1:]
         deps.after(body, args.client, lambda: free.search_command(deps, args, "".join(rest)))
+    elif word in diary_asked.WORDS:  # the diary picture: acks, then draws after the ack
+        rest = typed.split(maxsplit=1)[1:]
+        diary.diary_command(deps, args, "".join(rest))
     elif word in CANCEL_WORDS:
         args.ack()
         rest = typed.split(maxsplit=1)[1:]  # what follows the word, if anything
@@ -130,6 +134,7 @@ def fill_form(
         response_url=body.get("response_url"),
         notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
         rows=tuple(row.key for row in form.rows),
+        venues=venue_names.choices_of(deps, args.context),  # a hotel group's: which venue
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

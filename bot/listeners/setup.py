@@ -14,6 +14,7 @@ from bot.deps import Deps
 from bot.errors import NoVenue
 from bot.homes import publish_homes
 from bot.metadata import Meta
+from bot.setup_files import NotFetched
 from bot.texts import text
 from bot.venue_templates import TEMPLATES
 from bot.views.dialogs import info_modal
@@ -198,13 +199,33 @@ def paste_submitted(deps: Deps, args: Args) -> None:
             view=info_modal(text(locale, "setup.error.not_allowed"), locale).to_dict(),
         )
         return
-    raw = _state((view.get("state") or {}).get("values") or {}, ids.SETUP_FILE, "value")
-    saved = setup.from_file(deps, args.context, user, str(raw or ""), venue, locale)
+    values = (view.get("state") or {}).get("values") or {}
+    raw = _uploaded(deps, args, values, locale)
+    if isinstance(raw, setup.Refusal):
+        args.ack(response_action="errors", errors={ids.SETUP_UPLOAD: raw.message})
+        return
+    saved = setup.from_file(deps, args.context, user, raw, venue, locale)
     if isinstance(saved, setup.Refusal):
         args.ack(response_action="errors", errors={ids.SETUP_FILE: saved.message[:3000]})
         return
     args.ack()
     deps.after(args.body, args.client, lambda: publish_homes(deps, args.client, saved, {user}))
+
+
+def _uploaded(deps: Deps, args: Args, values: Values, locale: str) -> str | setup.Refusal:
+    """The uploaded file's text (fetched with the workspace's token), else what was pasted."""
+    files = _state(values, ids.SETUP_UPLOAD, "files")
+    first = files[0] if isinstance(files, list) and files else None
+    if isinstance(first, Mapping):
+        url = first.get("url_private_download") or first.get("url_private")
+        try:
+            return deps.fetch_file(str(url or ""), args.client.token)
+        except NotFetched as why:
+            return setup.Refusal(text(locale, f"setup.error.upload.{why}"))
+    pasted = _state(values, ids.SETUP_FILE, "value")
+    if not pasted:
+        return setup.Refusal(text(locale, "setup.error.no_file"))
+    return str(pasted)
 
 
 def _who(deps: Deps, args: Args) -> tuple[str, str]:

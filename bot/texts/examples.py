@@ -9,10 +9,11 @@ from core.model import Kind, Room, Venue
 
 
 def help_text(locale: str, venue: Venue | None) -> str:
-    """``help.text`` and ``help.ledger`` with their examples filled from ``venue`` (None: a
-    workspace with no venue yet reads neutral words: 部屋名 / room)."""
+    """``help.text``, ``help.ledger`` and ``help.diary`` (the picture), their examples filled
+    from ``venue`` (None: a workspace with no venue yet reads neutral words: 部屋名 / room)."""
     facts = help_facts(locale, venue)
-    return text(locale, "help.text", **facts) + "\n" + text(locale, "help.ledger", **facts)
+    ledger = text(locale, "help.ledger", **facts)
+    return text(locale, "help.text", **facts) + "\n" + ledger + "\n" + text(locale, "help.diary")
 
 
 def help_facts(locale: str, venue: Venue | None) -> dict[str, str]:

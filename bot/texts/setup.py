@@ -11,15 +11,16 @@ JA: dict[str, str] = {
         "osae is not installed in this workspace (or was removed), so nothing was done. "
         "Ask an admin to add osae to Slack again."
     ),
+    "venue.pick.label": "会場",
     "setup.start.title": "会場の設定",
     "setup.start.lead": (
         "osae を追加していただきありがとうございます。まず会場（部屋・営業チャンネル・"
         "マネージャー）を設定しましょう。近いテンプレートで始めて部屋を直すか、"
-        "会場ファイル（`osae venue export` で書き出した TOML）を貼り付けてください。"
+        "会場ファイル（`osae venue export` で書き出した TOML）をアップロードするか貼り付けてください。"
     ),
     "setup.template.hotel_banquet": "ホテル宴会場のテンプレートで始める",
     "setup.template.wedding_house": "ゲストハウスのテンプレートで始める",
-    "setup.paste": "会場ファイルを貼り付ける",
+    "setup.paste": "会場ファイルをアップロード・貼り付け",
     "setup.open": "会場の設定",
     "setup.about.venue": " · 会場 {name}",
     "setup.about.privacy": "<{url}|プライバシーポリシー>",
@@ -59,6 +60,13 @@ JA: dict[str, str] = {
     "setup.room.capacity": "定員（着席、空欄なら定員なし）",
     "setup.room.turnover": "転換（分、0〜1440）",
     "setup.paste.title": "会場ファイル",
+    "setup.upload.label": "会場ファイルをアップロード（.toml）",
+    "setup.upload.hint": "`osae venue export` で書き出したファイルなど。アップロードしない場合は下に貼り付けてください。",
+    "setup.error.no_file": "会場ファイルをアップロードするか、下の欄に貼り付けてください。",
+    "setup.error.upload.not_slack": "Slack にアップロードされたファイルではないため読みませんでした。ファイルをアップロードし直してください。",
+    "setup.error.upload.unreachable": "アップロードされたファイルを Slack から読めませんでした。しばらくしてからもう一度保存するか、内容を貼り付けてください。",
+    "setup.error.upload.too_large": "ファイルが大きすぎます（256KB まで）。会場ファイルか確かめてください。",
+    "setup.error.upload.not_utf8": "ファイルが UTF-8 の文字ではありません。UTF-8 で保存し直してください。",
     "setup.paste.label": "会場ファイル（TOML）",
     "setup.paste.hint": "`osae venue export` で書き出したものか、README の「Venue file」の形式で。3000文字まで。",
     "setup.error.not_allowed": (
@@ -83,15 +91,16 @@ JA: dict[str, str] = {
 
 EN: dict[str, str] = {
     "error.not_installed": JA["error.not_installed"],
+    "venue.pick.label": "Venue",
     "setup.start.title": "Set up your venue",
     "setup.start.lead": (
         "Thank you for adding osae. First set up your venue (rooms, sales channel, managers): "
-        "start from the template closest to it and adjust the rooms, or paste a venue file "
-        "(the TOML `osae venue export` writes)."
+        "start from the template closest to it and adjust the rooms, or upload or paste a "
+        "venue file (the TOML `osae venue export` writes)."
     ),
     "setup.template.hotel_banquet": "Start from a hotel banquet floor",
     "setup.template.wedding_house": "Start from a wedding house",
-    "setup.paste": "Paste a venue file",
+    "setup.paste": "Upload or paste a venue file",
     "setup.open": "Venue settings",
     "setup.about.venue": " · venue {name}",
     "setup.about.privacy": "<{url}|Privacy policy>",
@@ -132,6 +141,13 @@ EN: dict[str, str] = {
     "setup.room.capacity": "Capacity (seated; empty: none)",
     "setup.room.turnover": "Turnover (minutes, 0 to 1440)",
     "setup.paste.title": "Venue file",
+    "setup.upload.label": "Upload the venue file (.toml)",
+    "setup.upload.hint": "As `osae venue export` writes it. Or paste it below instead.",
+    "setup.error.no_file": "Upload a venue file, or paste it in the box below.",
+    "setup.error.upload.not_slack": "That file was not uploaded to Slack, so it was not read. Upload it again.",
+    "setup.error.upload.unreachable": "The uploaded file could not be read from Slack. Save again in a while, or paste its text.",
+    "setup.error.upload.too_large": "The file is too large (256 KB at most). Is it a venue file?",
+    "setup.error.upload.not_utf8": "The file is not UTF-8 text. Save it as UTF-8 and upload it again.",
     "setup.paste.label": "Venue file (TOML)",
     "setup.paste.hint": 'As `osae venue export` writes it, or as README\'s "Venue file" shows. Up to 3000 characters.',
     "setup.error.not_allowed": (

@@ -17,6 +17,7 @@ from slack_sdk.models.blocks import (
     OptionGroup,
     PlainTextInputElement,
     RadioButtonsElement,
+    SectionBlock,
     StaticSelectElement,
     TimePickerElement,
     UserSelectElement,
@@ -66,6 +67,8 @@ def hold_modal(
     locale = meta.locale
     notes = [*meta.notes, *([text(locale, "modal.refused", reason=refusal)] if refusal else [])]
     blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
+    if len(meta.venues) > 1 and not meta.editing:
+        blocks.insert(0, _venue_pick(venue.id, meta.venues, locale))
     blocks += alternatives
     # An edit changes what HoldEdit takes; guests and contact are the enquiry's, set when it
     # is made (or by a further candidate date), so an edit's form does not offer them.
@@ -312,3 +315,13 @@ def _note(form: Form, locale: str) -> InputBlock:
     block = _input(ids.NOTE, "field.note", element, locale, dispatch=False)
     block.optional = True
     return block
+
+
+def _venue_pick(current: str, venues: Sequence[tuple[str, str]], locale: str) -> Block:
+    """A hotel group's workspace: which venue this hold is for (``bot.venue_choice``)."""
+    options = [Option(value=venue_id, label=name) for venue_id, name in venues]
+    chosen = next((o for o in options if o.value == current), options[0])
+    element = StaticSelectElement(action_id=ids.VENUE_PICK, options=options, initial_option=chosen)
+    return SectionBlock(
+        block_id=ids.VENUE_PICK, text=f"*{text(locale, 'venue.pick.label')}*", accessory=element
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import Block, ButtonElement, DividerBlock
+from slack_sdk.models.blocks import Block, ButtonElement, DividerBlock, SectionBlock
 from slack_sdk.models.views import View
 
 from bot import cards, ids
@@ -45,6 +45,7 @@ def home_view(
         header(text(locale, "home.title")),
         context(text(locale, "home.footer", when=dates.when(now, tz, locale, style=seen))),
         find,
+        diary_section(locale),
         *_firsts(overview, tz, locale, seen, now),
         DividerBlock(),
         *_waiting(overview, tz, locale, seen, now),
@@ -52,6 +53,15 @@ def home_view(
         *_recent(overview, tz, locale, seen),
     ]
     return View(type="home", callback_id=ids.HOME, blocks=blocks)
+
+
+def diary_section(locale: str) -> SectionBlock:
+    """The diary picture of this week, uploaded to the person's DM (``listeners.diary``)."""
+    lead = section(text(locale, "diary.home.lead"), block_id=ids.DIARY_BLOCK)
+    lead.accessory = ButtonElement(
+        action_id=ids.DIARY_WEEK, text=plain(text(locale, "diary.home.button"), 75), value="week"
+    )
+    return lead
 
 
 def _firsts(

@@ -14,7 +14,7 @@ from bot.blocks import MAX_VIEW_BLOCKS, chunk_lines, context, header, section
 from bot.texts import dates, esc, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
-from bot.views.home import home_view
+from bot.views.home import diary_section, home_view
 from core.ledger_views import MonthCounts, TeamHome
 from core.model import Hold
 from core.results import Overview, Waiting
@@ -35,6 +35,7 @@ def manager_home_view(
     blocks: list[Block] = [
         header(text(locale, "team.home.title")),
         context(text(locale, "team.home.footer", when=dates.when(now, tz, locale))),
+        diary_section(locale),
         *_today(team.today, tz, locale, style),
         *_week(team.week, tz, locale, style),
         DividerBlock(),
@@ -45,7 +46,11 @@ def manager_home_view(
     ]
     if not (overview.firsts or overview.waiting or overview.recent):
         return View(type="home", callback_id=ids.HOME, blocks=blocks[:-1])  # none of their own
-    own = home_view(overview, tz, locale, now, style=style).blocks[2:]  # no title or footer
+    own = [  # no title or footer, and the diary's button once, above
+        b
+        for b in home_view(overview, tz, locale, now, style=style).blocks[2:]
+        if b.block_id != ids.DIARY_BLOCK
+    ]
     room = MAX_VIEW_BLOCKS - len(blocks) - 1
     if len(own) <= room:
         blocks += [section(f"*{text(locale, 'team.home.mine')}*"), *own]

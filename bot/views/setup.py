@@ -4,6 +4,7 @@ setup button and about line every App Home ends with."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from slack_sdk.models.views import View
@@ -37,10 +38,27 @@ def start_home(locale: str, privacy_url: str | None) -> View:
 
 
 def home_extras(
-    locale: str, venue: Venue, *, may_set_up: bool, privacy_url: str | None
+    locale: str,
+    venue: Venue,
+    *,
+    may_set_up: bool,
+    privacy_url: str | None,
+    choices: Sequence[tuple[str, str]] = (),
 ) -> list[Json]:
-    """The end of every App Home: 会場の設定 for those who may change it, and the about."""
+    """The end of every App Home: which venue (a hotel group's workspace), 会場の設定 for
+    those who may change it, and the about."""
     extras: list[Json] = [{"type": "divider"}]
+    if len(choices) > 1:
+        options = [_option(name, venue_id) for venue_id, name in choices]
+        chosen = next((o for o in options if o["value"] == venue.id), options[0])
+        pick = {
+            "type": "static_select",
+            "action_id": ids.VENUE_PICK,
+            "options": options,
+            "initial_option": chosen,
+        }
+        block = _section(f"*{text(locale, 'venue.pick.label')}*")
+        extras.append({**block, "block_id": ids.VENUE_PICK, "accessory": pick})
     if may_set_up:
         button = _button(text(locale, "setup.open"), ids.SETUP_OPEN, venue.id)
         extras.append({"type": "actions", "elements": [button]})
@@ -147,11 +165,18 @@ def room_modal(room: Room | None, locale: str, meta: Meta) -> View:
 
 
 def paste_modal(locale: str) -> View:
+    """Upload the venue file (a ``.toml``), or paste it."""
     field: Json = {
         "type": "plain_text_input",
         "action_id": ids.SETUP_FILE,
         "multiline": True,
         "max_length": MAX_FILE,
+    }
+    upload: Json = {
+        "type": "file_input",
+        "action_id": ids.SETUP_UPLOAD,
+        "filetypes": ["toml", "txt"],
+        "max_files": 1,
     }
     return View(
         type="modal",
@@ -162,11 +187,19 @@ def paste_modal(locale: str) -> View:
         private_metadata=Meta(locale=locale).dump(),
         blocks=[
             _input(
+                ids.SETUP_UPLOAD,
+                text(locale, "setup.upload.label"),
+                upload,
+                hint=text(locale, "setup.upload.hint"),
+                optional=True,
+            ),
+            _input(
                 ids.SETUP_FILE,
                 text(locale, "setup.paste.label"),
                 field,
                 hint=text(locale, "setup.paste.hint"),
-            )
+                optional=True,
+            ),
         ],
     )
 

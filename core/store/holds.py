@@ -288,6 +288,17 @@ def live_on(conn: sa.Connection, venue: Venue, days: Sequence[date]) -> list[Hol
     return [from_row(r, venue) for r in conn.execute(query)]
 
 
+def live_between(conn: sa.Connection, venue: Venue, first: date, last: date) -> list[Hold]:
+    """Live holds of the local dates ``first`` to ``last`` (both included), in one statement
+    through the date index, by date, then start: what a diary of those days draws."""
+    query = _HOLDS.where(
+        holds.c.venue_id == venue.id,
+        holds.c.local_date.between(first, last),
+        holds.c.status.in_([Status.TENTATIVE.value, Status.CONFIRMED.value]),
+    ).order_by(holds.c.local_date, _ITEMS.c.first_start, holds.c.id)
+    return [from_row(r, venue) for r in conn.execute(query)]
+
+
 def waiting(conn: sa.Connection, venue: Venue, since: date, limit: int = 500) -> list[Hold]:
     """Tentative holds behind another (rank 2 and more) from ``since`` on, soonest first."""
     query = (

@@ -49,6 +49,16 @@ venue_workspaces = sa.Table(
 )
 sa.Index("ix_venue_workspaces_workspace", venue_workspaces.c.workspace_id)
 
+# Which venue a person works in when their workspace has several (0010): the latest chosen.
+user_venues = sa.Table(
+    "user_venues",
+    metadata,
+    sa.Column("venue_id", sa.Text, sa.ForeignKey("venues.id"), primary_key=True),
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("chosen_at", TS, nullable=False),
+)
+sa.Index("ix_user_venues_user", user_venues.c.user_id)
+
 parts = sa.Table(
     "parts",
     metadata,

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
 from core.model import WorkspaceLink
-from core.store.schema import venue_workspaces
+from core.store.schema import user_venues, venue_workspaces
 
 
 def link(conn: sa.Connection, found: WorkspaceLink, now: datetime) -> None:
@@ -44,3 +44,25 @@ def venues_of(conn: sa.Connection, workspace_ids: list[str]) -> list[str]:
             .order_by(venue_workspaces.c.venue_id)
         ).scalars()
     )
+
+
+def choose(conn: sa.Connection, venue_id: str, user_id: str, now: datetime) -> None:
+    conn.execute(
+        insert(user_venues)
+        .values(venue_id=venue_id, user_id=user_id, chosen_at=now)
+        .on_conflict_do_update(
+            index_elements=[user_venues.c.venue_id, user_venues.c.user_id],
+            set_={"chosen_at": now},
+        )
+    )
+
+
+def chosen(conn: sa.Connection, user_id: str, venue_ids: list[str]) -> str | None:
+    """The venue among ``venue_ids`` the person chose last, if any."""
+    found: str | None = conn.execute(
+        sa.select(user_venues.c.venue_id)
+        .where(user_venues.c.user_id == user_id, user_venues.c.venue_id.in_(venue_ids))
+        .order_by(user_venues.c.chosen_at.desc())
+        .limit(1)
+    ).scalar()
+    return found

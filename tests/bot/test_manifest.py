@@ -27,7 +27,13 @@ def items_under(key: str) -> list[str]:
 
 
 def test_the_bot_asks_for_exactly_the_scopes_it_uses() -> None:
-    assert sorted(items_under("bot")) == ["chat:write", "commands", "users:read"]
+    assert sorted(items_under("bot")) == [
+        "chat:write",
+        "commands",
+        "files:read",
+        "files:write",
+        "users:read",
+    ]
 
 
 def test_an_install_asks_for_the_scopes_the_manifest_lists() -> None:

@@ -53,3 +53,13 @@ def test_an_unknown_venue_is_refused_naming_those_loaded(fresh_db: str) -> None:
     code, answer = run(fresh_db, "venue", "export", "nowhere")
     assert code == 1 and answer["code"] == "unknown_venue"
     assert "grand-tokyo" in answer["message"]
+
+
+def test_a_venue_is_linked_to_a_workspace_and_a_bad_id_is_refused(fresh_db: str) -> None:
+    assert run(fresh_db, "venue", "load", str(ROOT / "examples" / "venue.toml"))[0] == 0
+    code, answer = run(fresh_db, "venue", "link", "grand-tokyo", "T0HOTELGRP")
+    assert code == 0 and answer["venues"] == ["grand-tokyo"] and answer["org_wide"] is False
+    code, answer = run(fresh_db, "venue", "link", "grand-tokyo", "general")
+    assert code == 2 and answer["code"] == "bad_workspace" and "T0123ABCD" in answer["message"]
+    code, answer = run(fresh_db, "venue", "link", "nowhere", "T0HOTELGRP")
+    assert code == 1 and answer["code"] == "unknown_venue"

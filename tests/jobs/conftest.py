@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from cli import bootstrap, localservices
+from cli import bootstrap, local_redis, localservices
 from cli.bootstrap import Runtime
 from cli.settings import Settings, Tuning
 from core.engine import HoldEngine
@@ -50,7 +50,7 @@ def redis_url() -> Iterator[str]:
     if not throwaway and localservices.redis_answers("127.0.0.1", 6379):
         yield LOCAL_REDIS
         return
-    url, discard = databases.throwaway_service(localservices.start_redis, "osae-redis-")
+    url, discard = databases.throwaway_service(local_redis.start_redis, "osae-redis-")
     yield url
     discard()
 

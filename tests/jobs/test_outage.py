@@ -14,7 +14,7 @@ import pytest
 
 from bot import ids
 from bot.web import Server, build_wsgi
-from cli import bootstrap, localservices
+from cli import bootstrap, local_redis, localservices
 from cli.bootstrap import Runtime
 from cli.settings import Settings
 from core.engine import HoldEngine
@@ -34,7 +34,7 @@ SECRET = "signing-secret-for-tests"
 def own_redis(tmp_path: Path) -> Iterator[tuple[int, list[localservices.Service]]]:
     """A throwaway redis-server on a free port; the test stops and restarts it."""
     port = localservices.free_port()
-    running = [localservices.start_redis(tmp_path / "redis", port=port)]
+    running = [local_redis.start_redis(tmp_path / "redis", port=port)]
     yield port, running
     for service in running:
         service.stop()
@@ -68,7 +68,7 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
     port, running = own_redis
     tuning = replace(settings.tuning, drain_every=0.5)
     settings = replace(settings, slack_signing_secret=SECRET, venue_id=venue.id, tuning=tuning)
-    broker = bootstrap.broker(settings, f"redis://127.0.0.1:{port}/0")
+    broker = bootstrap.broker(settings, running[0].url)  # its password too
     runtime = Runtime(settings, engine, broker, now=clock)
     worker = runtime.worker()
     worker.start()
@@ -103,7 +103,7 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
         assert slack.calls_to("chat.postMessage") == []
         assert [n.hold_id for n in rows(engine, venue, "pending")] == [held.id]
 
-        running.append(localservices.start_redis(tmp_path / "redis", port=port))
+        running.append(local_redis.start_redis(tmp_path / "redis", port=port))
         back = time.time()
         call = slack.wait_for("chat.postMessage", 1, timeout=20)[0]
         delay = call.at - back

@@ -16,6 +16,7 @@ from tests.support.slack_requests import post, slash_command
 from tests.support.slack_standin import SlackStandin
 
 SECRET = "signing-secret-for-tests"
+HEALTHY = {"ok": True, "database": "ok", "redis": "ok", "worker": "ok", "clock": "ok"}
 
 
 def healthz(port: int) -> dict[str, object]:
@@ -40,7 +41,7 @@ def test_serve_starts_from_nothing_and_answers_a_signed_hold(
         serve.wait_for_output("listening on", timeout=120)
         out = serve.output()
         assert "demo venue loaded" in out and f":{port}" in out
-        assert healthz(port) == {"ok": True, "database": "ok", "redis": "ok"}
+        assert healthz(port) == HEALTHY
 
         status, _, _ = post(f"http://127.0.0.1:{port}/slack/events", slash_command(), SECRET)
         assert status == 200
@@ -83,12 +84,18 @@ def test_ctrl_c_while_starting_stops_cleanly_and_a_second_one_forces(
     data_dir: Path, tmp_path: Path
 ) -> None:
     env = osae_env(OSAE_DATA_DIR=str(data_dir), PORT=str(localservices.free_port()))
-    starting = Child(["serve"], env, tmp_path / "logs")
-    starting.wait_for_output("osae: PostgreSQL", timeout=120)  # migrations come next
-    started = servers(data_dir, starting.proc.pid)
-    assert starting.stop(signal.SIGINT) == 0, starting.output()[-2000:]
-    assert starting.output().rstrip().endswith("osae: stopped")
-    assert [pid for pid in started if alive(pid)] == []
+    # Ctrl-C at several moments of a start: as PostgreSQL is up (migrations next), as Redis
+    # is (the runtime and the demo venue next), and again on the folder those runs left.
+    for moment in ("osae: PostgreSQL", "osae: Redis", "osae: PostgreSQL"):
+        starting = Child(["serve"], env, tmp_path / "logs")
+        starting.wait_for_output(moment, timeout=120)
+        started = servers(data_dir, starting.proc.pid)
+        assert starting.stop(signal.SIGINT) == 0, starting.output()[-2000:]
+        said, errors = starting.out.read_text(), starting.err.read_text()
+        assert said.rstrip().endswith("osae: stopped"), said[-1000:]
+        assert "Warning" not in errors and "Traceback" not in errors, errors[-2000:]
+        left = [pid for pid in started if alive(pid)]
+        eventually(lambda left=left: not [pid for pid in left if alive(pid)], what="gone")
 
     forced = Child(["serve"], env, tmp_path / "logs")
     forced.wait_for_output("Ctrl-C stops everything", timeout=60)

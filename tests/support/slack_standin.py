@@ -26,8 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
+from tests.support.slack_files import UPLOAD_PATH, FileUploads
 from tests.support.slack_limits import Refusal
 from tests.support.slack_oauth import Installs
 from tests.support.slack_workspace import Handler, Workspace
@@ -126,7 +127,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             pass  # the client gave up (e.g. its timeout was shorter than delay_next)
 
 
-class SlackStandin(Workspace):
+class SlackStandin(FileUploads, Workspace):
     """A Slack Web API on 127.0.0.1: realistic answers, recorded calls, programmable faults.
 
     ``tokens``: bot tokens that authenticate. ``per_channel_rate``: if set, chat.postMessage is
@@ -156,7 +157,7 @@ class SlackStandin(Workspace):
         self._thread: threading.Thread | None = None
         self.errors: list[BaseException] = []  # bugs in the stand-in itself, surfaced as 500s
         super().__init__(channels=channels, strict_triggers=strict_triggers, clock=clock)
-        self._handlers: dict[str, Handler] = self.handlers()
+        self._handlers: dict[str, Handler] = {**self.handlers(), **self.file_handlers()}
         for method in _INSTALL_METHODS:  # answered with the request's token (_install_method)
             self._handlers.setdefault(method, lambda body: {"ok": True})
 
@@ -318,6 +319,8 @@ class SlackStandin(Workspace):
             self._faults: defaultdict[str, deque[_Reply]] = defaultdict(deque)
             self._delays: defaultdict[str, deque[float]] = defaultdict(deque)
             self._buckets: dict[str, _Bucket] = {}
+            self.reset_files()
+            self._files: dict[str, bytes] = {}
             super().reset()
 
     def _summary(self) -> str:
@@ -329,8 +332,12 @@ class SlackStandin(Workspace):
         """Answer one HTTP request, record it, and say how long to stall the answer."""
         at = time.time()
         url = urlsplit(path)
-        if url.path.startswith("/response/"):
+        if url.path.startswith("/files/"):
+            method = "files"  # a file's url_private: GET with a token that may read it
+        elif url.path.startswith("/response/"):
             method = "response_url"
+        elif url.path.startswith(UPLOAD_PATH):
+            method = "upload"  # a file's bytes, to the URL files.getUploadURLExternal gave
         elif url.path.startswith("/api/"):
             method = url.path.removeprefix("/api/")
         else:
@@ -350,6 +357,13 @@ class SlackStandin(Workspace):
     def _answer(
         self, method: str, path: str, query: str, headers: dict[str, str], raw: bytes
     ) -> tuple[dict[str, Any], _Reply]:
+        if method == "upload":
+            with self._cond:
+                fault = self._fault(method)
+            if fault is not None:
+                return {"bytes": len(raw)}, fault
+            status, said = self.receive_upload(path, raw)
+            return {"bytes": len(raw)}, _Reply(status, said)
         try:
             body = _parse_body(_header(headers, "Content-Type") or "", raw, query)
         except ValueError:
@@ -362,6 +376,8 @@ class SlackStandin(Workspace):
     ) -> _Reply:
         """Programmed fault, then auth, then rate limit, then the method itself."""
         with self._cond:
+            if method == "files":
+                return self._file(path, headers)
             if method == "response_url":
                 if fault := self._fault(method):
                     return fault
@@ -402,6 +418,24 @@ class SlackStandin(Workspace):
         team = grant.team_id or grant.enterprise_id
         for held in (view, self._views.get(str(view.get("id")), {})):
             held["team_id"] = held["app_installed_team_id"] = team
+
+    def host_file(self, name: str, content: bytes) -> dict[str, Any]:
+        """A file uploaded to the workspace: the file object a file_input's state carries."""
+        with self._cond:
+            self._files[name] = content
+        url = f"{self.root_url}/files/{quote(name, safe='')}"
+        return {
+            "id": f"F0{name.upper()[:8]}",
+            "name": name,
+            "url_private": url,
+            "url_private_download": url,
+        }
+
+    def _file(self, path: str, headers: dict[str, str]) -> _Reply:
+        if self._check_auth(headers, {}) is not None:
+            return _Reply(302, "", {"Location": "https://slack.com/signin"})  # as Slack does
+        content = self._files.get(unquote(path.removeprefix("/files/")))
+        return _Reply(404, "not found") if content is None else _Reply(200, content.decode())
 
     def _fault(self, method: str) -> _Reply | None:
         faults = self._faults.get(method)

@@ -1,0 +1,54 @@
+"""`osae venue link ID WORKSPACE [--org]`: use a venue from a Slack workspace (a hotel group
+links several venues to one), or from every workspace of an Enterprise Grid org."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import UTC
+
+from cli.bootstrap import engine_for
+from cli.context import emit, now_of, settings_of
+from cli.errors import CommandError
+from core.model import WorkspaceLink
+
+_WORKSPACE = re.compile(r"[TE][A-Z0-9]{2,20}")
+
+
+def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    link = actions.add_parser(
+        "link", parents=[common], help="use a venue from a Slack workspace (T...) or org (E...)"
+    )
+    link.add_argument("id", help="the venue")
+    link.add_argument(
+        "workspace", help="the workspace's team id (T0123...), or an org's (E0123...)"
+    )
+    link.add_argument(
+        "--org", action="store_true", help="an org-wide install: every workspace of it"
+    )
+    link.set_defaults(handler=link_venue)
+
+
+def link_venue(args: argparse.Namespace) -> int:
+    workspace = str(args.workspace).strip()
+    if not _WORKSPACE.fullmatch(workspace) or (args.org != workspace.startswith("E")):
+        raise CommandError(
+            "bad_workspace",
+            f"{workspace!r} is not a workspace id like T0123ABCD (or, with --org, an org id like "
+            "E0123ABCD): Slack shows it in the workspace's URL and in About this workspace",
+            exit_code=2,
+        )
+    engine = engine_for(settings_of(args))
+    if engine.venue(args.id) is None:
+        known = ", ".join(engine.venue_ids()) or "none"
+        raise CommandError(
+            "unknown_venue", f"venue {args.id!r} is not loaded (loaded: {known})", exit_code=1
+        )
+    org = workspace if args.org else None
+    engine.link_workspace(WorkspaceLink(args.id, workspace, org, args.org), now=now_of(args, UTC))
+    together = engine.workspace_venues(workspace)
+    return emit(
+        args.json,
+        {"venue": args.id, "workspace": workspace, "org_wide": args.org, "venues": together},
+        [f"venue {args.id} is used from {workspace} (its venues: {', '.join(together)})"],
+    )
