@@ -15,6 +15,13 @@ client threads through the same pool: what the machine and the client can do at 
 pessimistic variants have a pool of their own whose sessions keep no spans on the ledger
 rows (``bench.variants``). Then why the engine's retried attempts were started again
 (SQLSTATE and PostgreSQL's reason).
+
+The decisions mix: bursts of confirm / release / extend, each burst 40 decisions on 40
+unrelated holds of a fresh venue (each date a 1st and a 2nd, made before the clock starts)
+from the client threads at once: the engine (REPEATABLE READ, row conflicts), the same
+operations at SERIALIZABLE (as before issue 26), the FOR UPDATE design
+(``bench.variants.for_update_decision``) and the floor; then the busy answers and why the
+serializable decisions were started again.
 """
 
 from __future__ import annotations
@@ -28,26 +35,37 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from functools import partial
 
 import sqlalchemy as sa
 
 from bench.common import bench_database, machine_line, mean, percentile, settle
 from bench.variants import (
+    DECISIONS,
     bare_for_update,
     for_update_baseline,
+    for_update_decision,
     naive_read_committed,
     pessimistic_engine,
 )
+from core.admission import Admission
 from core.engine import HoldEngine
+from core.errors import Busy
 from core.model import HoldRequest, Venue
-from core.results import RequestAnswer
+from core.results import Code, Refused, RequestAnswer
 from core.rules.requests import Ranked
+from core.runner import Runner
+from core.uow import SERIALIZABLE, UnitOfWork
+from core.venue_cache import VenueCache
 from tests.support import factories
-from tests.support.factories import NOW
+from tests.support.factories import DAY, NOW, SALES
 
 Take = Callable[[Venue, HoldRequest], object]
 ENGINE, BASELINE, BARE, FLOOR = "engine", "FOR UPDATE", "bare lock", "floor"
+SERIAL = "serializable"  # the decisions at SERIALIZABLE, as before issue 26
+DECIDED = 40  # decisions in one burst, on as many unrelated holds
+Decide = Callable[[Venue, str, int], object]
 ROOMS = ("hoo", "hoo-a", "hoo-b", "sakura", "chapel")
 
 
@@ -83,6 +101,7 @@ def main() -> None:
     parser.add_argument(
         "--venues", type=int, default=4, help="venues the multi-venue mix spreads over"
     )
+    parser.add_argument("--bursts", type=int, default=10, help="bursts of decisions per variant")
     args = parser.parse_args()
     pool = max(args.contenders, args.threads) + 4
     with bench_database(pool_size=pool) as (db, url):
@@ -116,7 +135,7 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
     print(machine_line())
     _create_floor_table(db)
     variants: dict[str, Take] = {
-        ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
+        ENGINE: lambda v, r: engine.writes.request(v.id, r, now=NOW),
         BASELINE: lambda v, r: for_update_baseline(plain, v, r, NOW),
         BARE: lambda v, r: bare_for_update(plain, v, r, NOW),
         FLOOR: lambda v, r: _floor(db, r),
@@ -131,9 +150,12 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
         table[name] = low_contention(
             engine, db, variants, attempts, args.requests, args.threads, venues, args.rounds
         )
+    serial: Counter[tuple[str, str]] = Counter()
+    table["decisions"] = decisions_mix(engine, db, plain, attempts, args, serial)
     print_table(table, args)
     requests = sum(len(m[ENGINE].attempts) for m in table.values())
     print_causes(causes, requests)
+    print_causes(serial, args.bursts * DECIDED, who="serializable decisions", what="decisions")
     # core.uow: a request that waited for another's turn on its part-days and was refused on
     # what that turn wrote, with no transaction of its own
     print(f"engine requests refused on sight: {ended['seen']} in {requests}")
@@ -142,15 +164,16 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
 def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) -> None:
     """The seed's table: what N concurrent requests for one slot get, per variant."""
     print(f"\nhot slot: {contenders} concurrent requests for one room and time, {trials} trials")
+    writes = engine.writes
     variants: dict[str, Take] = {
-        "engine (SERIALIZABLE + part-day bump)": lambda v, r: engine.request(v.id, r, now=NOW),
+        "engine (SERIALIZABLE + part-day bump)": lambda v, r: writes.request(v.id, r, now=NOW),
         "naive READ COMMITTED": lambda v, r: naive_read_committed(db, v, r, NOW),
         "READ COMMITTED + FOR UPDATE": lambda v, r: for_update_baseline(db, v, r, NOW),
     }
     for name, take in variants.items():
         table: Counter[tuple[int, tuple[int, ...]]] = Counter()
         for _ in range(trials):
-            venue = engine.save_venue(factories.venue(), now=NOW)
+            venue = engine.venues.save_venue(factories.venue(), now=NOW)
             answers = race(lambda v=venue, t=take: timed(t, v, factories.request()), contenders)
             ranks = tuple(sorted(a.rank for a, _ in answers if _accepted(a)))
             table[(len(ranks), ranks)] += 1
@@ -176,7 +199,7 @@ def hot_mix(
     settle(db)
     for trial in range(trials):
         for name, take in in_turn(variants, trial):
-            venue = engine.save_venue(factories.venue(), now=NOW)
+            venue = engine.venues.save_venue(factories.venue(), now=NOW)
             attempts.clear()
             started = time.perf_counter()
             answers = race(lambda v=venue, t=take: timed(t, v, factories.request()), n)
@@ -203,7 +226,7 @@ def low_contention(
     measured = {name: Measured() for name in variants}
     for turn in range(rounds):
         for name, take in in_turn(variants, turn):
-            places = [engine.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
+            places = [engine.venues.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
             # Measured without it: the variant that ran first read the holds in an answer's
             # way 2 to 3 times slower than the one after it, whichever variant it was.
             settle(db)
@@ -216,6 +239,96 @@ def low_contention(
             if name == ENGINE:
                 m.attempts += attempts
     return measured
+
+
+def decisions_mix(
+    engine: HoldEngine,
+    db: sa.Engine,
+    plain: sa.Engine,
+    attempts: list[int],
+    args: argparse.Namespace,
+    causes: Counter[tuple[str, str]],
+) -> dict[str, Measured]:
+    """Bursts of ``DECIDED`` confirm / release / extend on unrelated holds, variants in turn."""
+    serial_attempts: list[int] = []
+    uow = UnitOfWork(
+        db,
+        observer=lambda _, n: serial_attempts.append(n),
+        retried=lambda state, reason: causes.update([(state, reason)]),
+    )
+    runner = Runner(uow, Admission(None, queue=False), VenueCache())
+    later = NOW + timedelta(minutes=1)
+    variants: dict[str, Decide] = {
+        ENGINE: lambda v, kind, i: getattr(engine.writes, kind)(v.id, i, actor=SALES, now=later),
+        SERIAL: partial(_serializable, runner, now=later),
+        BASELINE: lambda v, kind, i: for_update_decision(plain, v, kind, i, SALES, later),
+        FLOOR: lambda v, kind, i: _floor_row(db, f"{kind} {i}"),
+    }
+    kept = {ENGINE: attempts, SERIAL: serial_attempts}
+    measured = {name: Measured() for name in variants}
+    busy: Counter[str] = Counter()
+    for burst in range(args.bursts):
+        for name, decide in in_turn(variants, burst):  # type: ignore[arg-type]
+            venue, firsts = _unrelated_firsts(engine)
+            settle(db)
+            kept.get(name, []).clear()
+            calls = [
+                partial(decide, venue, list(DECISIONS)[n % 3], h) for n, h in enumerate(firsts)
+            ]
+            seconds, answers = _burst(calls, args.threads)
+            m = measured[name]
+            m.seconds += seconds
+            m.requests += len(calls)
+            m.latencies += [t for _, t in answers]
+            m.attempts += kept.get(name, [])
+            busy[name] += sum(isinstance(a, Refused) and a.code is Code.BUSY for a, _ in answers)
+    print(f"\ndecisions answered busy: {dict(busy)} in {args.bursts * DECIDED} each")
+    return measured
+
+
+def _serializable(
+    runner: Runner, venue: Venue, kind: str, hold_id: int, *, now: datetime
+) -> object:
+    operation = partial(DECISIONS[kind], hold_id=hold_id, actor=SALES)
+    try:
+        return runner.write(venue.id, now, operation, isolation=SERIALIZABLE)
+    except Busy:
+        return Refused(Code.BUSY)
+
+
+def _unrelated_firsts(engine: HoldEngine) -> tuple[Venue, list[int]]:
+    """A fresh venue with ``DECIDED`` dates, each a 1st and a 2nd: the 1sts' ids."""
+    venue = engine.venues.save_venue(factories.venue(), now=NOW)
+    firsts = []
+    for n in range(DECIDED):
+        day = DAY + timedelta(days=7 * n)
+        first = engine.writes.request(venue.id, factories.request(day=day), now=NOW)
+        engine.writes.request(venue.id, factories.request(day=day), now=NOW)
+        assert isinstance(first, RequestAnswer)
+        firsts.append(first.hold.id)
+    return venue, firsts
+
+
+def _burst(
+    calls: list[Callable[[], object]], threads: int
+) -> tuple[float, list[tuple[object, float]]]:
+    """``threads`` clients released together, each making its share of ``calls`` in turn."""
+    barrier = threading.Barrier(threads + 1)
+
+    def client(share: list[Callable[[], object]]) -> list[tuple[object, float]]:
+        barrier.wait()
+        done = []
+        for call in share:
+            started = time.perf_counter()
+            done.append((call(), time.perf_counter() - started))
+        return done
+
+    with ThreadPoolExecutor(threads) as pool:
+        futures = [pool.submit(client, calls[i::threads]) for i in range(threads)]
+        barrier.wait()
+        started = time.perf_counter()
+        answers = [a for f in futures for a in f.result()]
+    return time.perf_counter() - started, answers
 
 
 def in_turn(variants: dict[str, Take], turn: int) -> list[tuple[str, Take]]:
@@ -232,7 +345,7 @@ def print_table(table: dict[str, dict[str, Measured]], args: argparse.Namespace)
         f"mixes = {args.requests} requests x {args.rounds} rounds from {args.threads} threads"
     )
     head = (
-        f"{'mix':<10} {'variant':<11} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+        f"{'mix':<10} {'variant':<12} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
         f"{'attempts':>9} {'x FOR UPDATE':>13} {'x floor':>8}"
     )
     print(head)
@@ -243,15 +356,17 @@ def print_table(table: dict[str, dict[str, Measured]], args: argparse.Namespace)
             ms = [s * 1000 for s in m.latencies]
             tries = f"{mean(m.attempts):.3f}" if m.attempts else "1"
             print(
-                f"{mix_name:<10} {name:<11} {m.rate:8.1f} {percentile(ms, 50):8.2f} "
+                f"{mix_name:<10} {name:<12} {m.rate:8.1f} {percentile(ms, 50):8.2f} "
                 f"{percentile(ms, 95):8.2f} {percentile(ms, 99):8.2f} {tries:>9} "
                 f"{m.rate / base:13.2f} {m.rate / floor:8.3f}"
             )
 
 
-def print_causes(causes: Counter[tuple[str, str]], requests: int) -> None:
+def print_causes(
+    causes: Counter[tuple[str, str]], requests: int, who: str = "engine", what: str = "requests"
+) -> None:
     total = sum(causes.values())
-    print(f"\nengine attempts started again: {total} in {requests} requests")
+    print(f"\n{who} attempts started again: {total} in {requests} {what}")
     merged: Counter[tuple[str, str]] = Counter()
     for (state, reason), count in causes.items():
         merged[(state, re.sub(r"pivot \d+", "pivot N", reason))] += count
@@ -297,8 +412,12 @@ def _create_floor_table(db: sa.Engine) -> None:
 
 
 def _floor(db: sa.Engine, req: HoldRequest) -> object:
+    return _floor_row(db, req.customer)
+
+
+def _floor_row(db: sa.Engine, note: str) -> object:
     with db.connect() as conn, conn.begin():
-        conn.execute(_FLOOR_INSERT, {"note": req.customer})
+        conn.execute(_FLOOR_INSERT, {"note": note})
     return None
 
 

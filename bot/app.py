@@ -33,6 +33,7 @@ from bot.listeners import (
     ledger,
     modal,
     setup,
+    takeout,
 )
 from bot.locales import UserLocales
 from bot.setup_files import SLACK_FILES, FileFetcher
@@ -40,6 +41,7 @@ from bot.texts import DEFAULT_LOCALE, text
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
+from core.exports.feed_tokens import FeedKey
 
 # Listeners (up to their ack) run on Bolt's pool; Bolt's default of 5 would queue a burst.
 LISTENER_THREADS = 16
@@ -70,6 +72,7 @@ def build_app(
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None,
     privacy_url: str | None = None,
     file_hosts: Sequence[str] = (SLACK_FILES,),
+    feed_link: Callable[[FeedKey], str | None] = lambda feed: None,
 ) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
@@ -93,6 +96,7 @@ def build_app(
         installer=installer,
         privacy_url=privacy_url,
         fetch_file=FileFetcher(tuple(file_hosts)),
+        feed_link=feed_link,
     )
     app = BotApp(
         signing_secret=signing_secret,
@@ -110,7 +114,7 @@ def build_app(
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
-    for surface in (*surfaces, venue_choice, diary):
+    for surface in (*surfaces, venue_choice, diary, takeout):
         surface.register(app, deps)
     app.error(on_error)
     return app

@@ -22,6 +22,7 @@ from bot.setup_files import FileFetcher
 from bot.view_updates import ViewUpdates
 from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
+from core.exports.feed_tokens import FeedKey
 from core.model import Venue
 
 log = logging.getLogger("osae.bot")
@@ -41,6 +42,8 @@ class Deps:
     installer: Callable[[str | None, str | None], str | None] = lambda team, org: None
     privacy_url: str | None = None  # OSAE_PRIVACY_URL, in App Home's about
     fetch_file: FileFetcher = field(default_factory=FileFetcher)  # an uploaded venue file
+    # issue 27: a calendar feed's URL for App Home (None: no feed link can be shown)
+    feed_link: Callable[[FeedKey], str | None] = lambda feed: None
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""
@@ -52,7 +55,7 @@ class Deps:
             return found[0]
         # A hotel group's workspace: the venue this person chose last (the form asks)
         user = getattr(context, "user_id", None)
-        chosen = self.engine.chosen_venue(user, found) if user else None
+        chosen = self.engine.venues.chosen_venue(user, found) if user else None
         return chosen or found[0]
 
     def venues_of(self, context: Any) -> list[str]:
@@ -66,10 +69,10 @@ class Deps:
     def venue_seen(self, venue_id: str) -> Venue:
         """The venue as the engine's operation on it just saw it, to word its answer: no
         read of its own (``venue`` checks the stored revision: a transaction per request)."""
-        return self.engine.kept_venue(venue_id) or self._stored(venue_id)
+        return self.engine.venues.kept_venue(venue_id) or self._stored(venue_id)
 
     def _stored(self, venue_id: str) -> Venue:
-        venue = self.engine.venue(venue_id)
+        venue = self.engine.venues.venue(venue_id)
         if venue is None:  # configured, but never loaded into the database
             raise UserError("refusal.unknown_venue", detail=venue_id)
         return venue

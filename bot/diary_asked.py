@@ -23,7 +23,7 @@ _YEAR_MONTH = re.compile(r"^(\d{4})\s*(?:/|-)\s*(\d{1,2})$", re.ASCII)
 class Unread:
     """Why the words were not a range: one of the diary's texts, with the word."""
 
-    key: str  # "diary.unread", "diary.no_date"
+    key: str  # "diary.unread", "diary.weekday"
     word: str = ""
 
 
@@ -39,6 +39,8 @@ def read(typed: str, today: date) -> DiaryRange | Unread:
     day = quick.day
     if day is None or quick.unparsed or quick.start_min is not None:
         return Unread("diary.unread", rest[:40])
+    if quick.weekday_mismatch:  # 10/2(土) when 10/2 is a Friday: which was meant?
+        return Unread("diary.weekday", rest[:40])
     try:
         return DiaryRange.week(day) if week else DiaryRange.day(day)
     except (ValueError, OverflowError):  # the week of 9999-12-31 ends past the calendar

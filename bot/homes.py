@@ -11,6 +11,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot import venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
+from bot.takeout import home_blocks
 from bot.texts import dates
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
@@ -32,9 +33,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
         deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
         locale = deps.locales.get(user)
         try:
-            overview = deps.engine.overview(venue.id, user, now=now)
+            overview = deps.engine.reads.overview(venue.id, user, now=now)
             if venue.is_manager(user):
-                team = team or deps.engine.team_home(venue.id, now=now)
+                team = team or deps.engine.reads.team_home(venue.id, now=now)
         except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue
@@ -50,6 +51,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             privacy_url=deps.privacy_url,
             choices=choices,
         )
+        extras = [*home_blocks(venue, user, locale, deps.feed_link), *extras]
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:

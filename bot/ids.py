@@ -154,3 +154,8 @@ SETUP_UPLOAD = "setup_upload"  # the venue-file modal's file_input: a .toml uplo
 # -- the diary picture (台帳, issue 27) --------------------------------------------------------
 DIARY_WEEK = "diary_week"  # App Home's button: this week's diary, uploaded to the DM
 DIARY_BLOCK = "diary_home"  # block_id of its section (a manager's home places it once)
+
+# -- the ledger taken out (issue 27: export, calendar feeds) ---------------------------------
+LEDGER_EXPORT = "ledger_export"  # a manager's App Home: 「Excel で出力」, the file to the DM
+LEDGER_EXPORT_BLOCK = "ledger_export_home"
+FEED_BLOCK = "calendar_feed_home"  # the person's calendar feed URL

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
+from core import checks
 from core.model import DEFAULT_KINDS, EventKind, Kind, Room
 
 MINUTES_PER_DAY = 1440
@@ -185,8 +186,9 @@ def _take_guests(rest: str, found: _Found) -> str:
 
 def _normalise(text: str) -> str:
     """NFKC turns full-width digits, letters, colons and ～ into ASCII; 〜 stays as is.
-    Control characters (a pasted NUL) are dropped: nothing could store them."""
-    shown = "".join(c for c in text if unicodedata.category(c) != "Cc" or c.isspace())
+    Control characters (a pasted NUL) and bidi overrides (U+202E) are dropped: nothing could
+    store the one, and the other would make a name read backwards."""
+    shown = checks.cleaned(text, spaces=True)  # core.checks: what no way in lets through
     return " ".join(unicodedata.normalize("NFKC", shown).split())
 
 

@@ -10,8 +10,9 @@ a real calendar date written ``YYYY-MM-DD``; a time is ``HH:MM`` with ``HH < 24`
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import date
+
+from core import checks
 
 MAX_BIGINT = 2**63 - 1  # holds.id
 MAX_DIGITS = 200  # far longer than any id, and far from int()'s 4300-digit limit
@@ -19,7 +20,6 @@ MAX_DIGITS = 200  # far longer than any id, and far from int()'s 4300-digit limi
 _DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
-_USER_ID = re.compile(r"[UW][A-Z0-9]{2,40}")
 _SLACK_ID = re.compile(r"[A-Z0-9]{2,64}")
 _ACTION_TS = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,9})?")
 _URL = re.compile(r"https?://\S{1,2000}")
@@ -81,7 +81,7 @@ def clock(raw: object) -> int | None:
 def user_id(raw: object) -> str | None:
     """A Slack user id (``U…`` / ``W…``) as a users_select sends it, else None: it ends up in
     ``<@…>`` mentions, where anything else could be a ``<!channel>``."""
-    return raw if isinstance(raw, str) and _USER_ID.fullmatch(raw) else None
+    return raw if isinstance(raw, str) and checks.user_id(raw) is None else None
 
 
 def slack_id(raw: object) -> str | None:
@@ -100,13 +100,12 @@ def action_ts(raw: object) -> float | None:
 
 
 def typed_text(raw: object, *, lines: bool = False) -> str | None:
-    """What a person typed in a text input, if it holds no control characters (a NUL cannot
-    even be stored); line breaks and tabs only where ``lines`` are allowed."""
+    """What a person typed in a text input, if it passes the shared check (``core.checks``):
+    no control characters (a NUL cannot even be stored), no bidi overrides; line breaks and
+    tabs only where ``lines`` are allowed."""
     if not isinstance(raw, str):
         return None
-    allowed = "\n\t\r" if lines else ""
-    clean = all(unicodedata.category(c) != "Cc" or c in allowed for c in raw)
-    return raw if clean else None
+    return raw if checks.text(raw, lines=lines) is None else None
 
 
 _MENTION = re.compile(r"<@([UW][A-Z0-9]{2,40})(?:\|[^<>]{0,200})?>")

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TextIO
-from urllib.parse import urlsplit
 
 import dramatiq
 import redis
@@ -32,16 +31,16 @@ from bot.app import BotApp, build_app
 from bot.card_notices import render_card, render_card_line
 from bot.locales import UserLocales
 from bot.notices import render_failure_report, render_notice
-from bot.setup_files import SLACK_FILES
 from bot.texts import DEFAULT_LOCALE
 from bot.workspaces import VenueResolver
 from cli import console_buttons, installs, local_access, local_redis, local_stack, localservices
 from cli.errors import CommandError
 from cli.settings import SettingError, Settings
+from cli.workspace_parts import Workspaces, file_hosts
 from core.db import create_engine
 from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
-from core.model import WorkspaceLink
+from core.exports.feed_tokens import FeedKey
 from jobs import heartbeat, queues
 from jobs.actors import Actors, JobDeps, register
 from jobs.broker import build_broker
@@ -198,7 +197,7 @@ def bot_app(
     authorize: Authorize | None = None,
 ) -> BotApp:
     """The Bolt app with every listener, signing with SLACK_SIGNING_SECRET; with ``oauth``,
-    installed by any workspace (``oauth_settings``), whose installer sets its venue up."""
+    installed by any workspace (``Workspaces.oauth``), whose installer sets its venue up."""
     installer = None
     if oauth is not None and isinstance(oauth.installation_store, SQLAlchemyInstallationStore):
         installer = installs.installer_of(oauth.installation_store)
@@ -215,31 +214,15 @@ def bot_app(
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
         file_hosts=file_hosts(settings),
+        feed_link=partial(feed_link, engine, settings, now),
     )
 
 
-def file_hosts(settings: Settings) -> tuple[str, ...]:
-    """Where an uploaded file may be fetched from with a token: Slack's file host, and the
-    host of SLACK_API_URL when it is set (a stand-in serves files there)."""
-    if not settings.slack_api_url:
-        return (SLACK_FILES,)
-    url = urlsplit(settings.slack_api_url)
-    return (SLACK_FILES, f"{url.scheme}://{url.netloc}/files/")
-
-
-def oauth_settings(settings: Settings, stores: installs.Stores) -> OAuthSettings:
-    """Bolt's OAuth flow on osae's stores: /slack/install, /slack/oauth_redirect, rotation."""
-    assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101 - distributed
-    return OAuthSettings(
-        client_id=settings.slack_client_id,
-        client_secret=settings.slack_client_secret,
-        scopes=list(installs.SCOPES),
-        user_scopes=[],
-        redirect_uri=settings.slack_redirect_uri,
-        installation_store=stores.installations,
-        state_store=stores.states,
-        token_rotation_expiration_minutes=installs.REFRESH_MINUTES,
-    )
+def feed_link(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
+    """A calendar feed's URL (its token issued on first use), or None if it cannot be."""
+    secret = settings.feed_secret.encode() if settings.feed_secret else None
+    token = engine.writes.feed_token(feed, secret=secret, now=now())
+    return f"{settings.feed_base}/calendar/{token}.ics" if isinstance(token, str) else None
 
 
 # -- a running process -----------------------------------------------------------------------
@@ -253,8 +236,7 @@ class Runtime:
     now: Now = utc_now
     database_url: str | None = None  # for the installation stores (many workspaces)
     _actors: Actors | None = field(default=None, init=False)
-    _stores: installs.Stores | None = field(default=None, init=False)
-    _rotator: installs.OnceRotator | None = field(default=None, init=False)
+    _workspaces: Workspaces | None = field(default=None, init=False)
 
     @classmethod
     def open(
@@ -274,45 +256,19 @@ class Runtime:
             database_url,
         )
 
-    def stores(self) -> installs.Stores:
-        """slack_sdk's installation and state stores in osae's database (opened once)."""
-        if self._stores is None:
+    def workspaces(self) -> Workspaces:
+        """Many workspaces' parts: installation stores, token refresh, per-venue DMs."""
+        if self._workspaces is None:
             url = self.database_url or database_url(self.settings)
-            self._stores = installs.Stores.open(url, self.settings.slack_client_id or "")
-            self.seed_links()
-        return self._stores
+            client = partial(slack_client, self.settings)
+            self._workspaces = Workspaces(self.settings, self.engine, url, client, self.now)
+        return self._workspaces
 
-    def seed_links(self) -> None:
-        """OSAE_VENUES as stored links: a venue listed there and not linked yet is linked."""
-        for team, venue_id in self.settings.venues_by_team.items():
-            if self.engine.venue(venue_id) and self.engine.venue_workspace(venue_id) is None:
-                link = WorkspaceLink(venue_id, team)
-                self.engine.link_workspace(link, now=self.now())
-
-    def rotator(self) -> installs.OnceRotator:
-        """The process's one token refresher, shared by Bolt's authorize and the courier."""
-        if self._rotator is None:
-            settings = self.settings
-            assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
-            self._rotator = installs.rotator(
-                settings.slack_client_id,
-                settings.slack_client_secret,
-                slack_client(settings),
-                self.stores().installations,
-            )
-        return self._rotator
+    def stores(self) -> installs.Stores:
+        return self.workspaces().stores()
 
     def workspace_dms(self) -> WorkspaceDMs:
-        """Each venue's DMs and cards with its workspace's token, refreshed when due."""
-        settings = self.settings
-        assert settings.slack_client_id and settings.slack_client_secret  # noqa: S101
-        tokens = installs.VenueTokens(self.engine, self.stores().installations, self.rotator())
-        return WorkspaceDMs(
-            tokens,
-            lambda token: slack_client(settings, token),
-            lambda client: UserLocales(client, ttl_seconds=LOCALE_TTL),
-            timeout=settings.tuning.slack_timeout,
-        )
+        return self.workspaces().dms(LOCALE_TTL)
 
     def courier(self, via: Transport | None = None) -> Courier:
         """Outbox delivery through ``via`` (default: Slack DMs, or the terminal)."""
@@ -322,7 +278,7 @@ class Runtime:
         on_console = CONSOLE_CHANNEL if isinstance(carrier, Console) else None
         return Courier(
             transport_for=self.workspace_dms() if many else None,
-            engine=self.engine,
+            delivery=self.engine.delivery,
             transport=carrier,
             render=render_notice,
             render_report=render_failure_report,
@@ -338,7 +294,12 @@ class Runtime:
     def actors(self, courier: Courier | None = None) -> Actors:
         """Declare the actors on this runtime's broker (once)."""
         if self._actors is None:
-            deps = JobDeps(engine=self.engine, courier=courier or self.courier(), now=self.now)
+            deps = JobDeps(
+                writes=self.engine.writes,
+                venues=self.engine.venues,
+                courier=courier or self.courier(),
+                now=self.now,
+            )
             self._actors = register(self.broker, deps)
         return self._actors
 
@@ -351,17 +312,16 @@ class Runtime:
 
     def clock(self) -> Clock:
         schedule = self.settings.tuning.schedule
-        return Clock(self.broker, engine_zones(self.engine), schedule, now=self.now)
+        return Clock(self.broker, engine_zones(self.engine.venues), schedule, now=self.now)
 
     def bot(self) -> BotApp:
         """The Bolt app, its notices hook enqueuing drains; installed by any workspace when
         SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set."""
         settings = self.settings
-        oauth = oauth_settings(settings, self.stores()) if settings.distributed else None
-        authorize = (
-            installs.authorize(self.stores().installations, self.rotator()) if oauth else None
-        )
-        linked = self.engine.workspace_venues
+        many = self.workspaces() if settings.distributed else None
+        oauth = many.oauth() if many is not None else None
+        authorize = many.authorize() if many is not None else None
+        linked = self.engine.venues.workspace_venues
         venues = (
             VenueResolver(by_team=settings.venues_by_team, linked=linked)
             if oauth is not None
@@ -382,7 +342,7 @@ class Runtime:
         """OSAE_VENUE, else the only venue loaded (a single hotel needs no setting)."""
         if self.settings.venue_id:
             return self.settings.venue_id
-        known = self.engine.venue_ids()
+        known = self.engine.venues.venue_ids()
         return known[0] if len(known) == 1 else None
 
     def on_notices(self) -> Callable[[str], None]:
@@ -390,7 +350,7 @@ class Runtime:
 
     def drain_all(self) -> None:
         """A drain per venue: what a restarted worker left leased or pending goes out."""
-        for venue_id in self.engine.venue_ids():
+        for venue_id in self.engine.venues.venue_ids():
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
     def health(self) -> tuple[bool, dict[str, Any]]:
@@ -408,8 +368,8 @@ class Runtime:
         return Heartbeat(self.broker.client, self.settings.tuning.namespace, part, alive)
 
     def close(self) -> None:
-        if self._stores is not None:
-            self._stores.close()
+        if self._workspaces is not None:
+            self._workspaces.close()
         self.broker.close()
         self.broker.client.close()
         self.engine.close()

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import io
 from datetime import date
-from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.takeout import ledger_file
 from bot.texts import text
-from bot.texts.states import row_state
 from cli import arguments
 from cli.context import emit, locale, open_venue
 from cli.errors import CommandError
-from core.exports.layout import ledger_rows
-from core.exports.sheets import write_csv, write_xlsx
 from core.model import Venue
 from core.operations.exports import LedgerOut
 
@@ -52,7 +48,7 @@ def export(args: argparse.Namespace) -> int:
     if args.with_contact and not (args.actor and venue.is_manager(args.actor)):
         said = text(code, "takeout.export.contact_managers", actor=args.actor or "--actor")
         raise CommandError("forbidden", said, exit_code=2)
-    found = engine.ledger_out(venue.id, start, end, left=args.all)
+    found = engine.reads.ledger_out(venue.id, start, end, left=args.all)
     data, rows = render(found, venue, fmt, with_contact=args.with_contact)
     try:
         args.out.write_bytes(data)
@@ -67,12 +63,7 @@ def export(args: argparse.Namespace) -> int:
 
 def render(found: LedgerOut, venue: Venue, fmt: str, *, with_contact: bool) -> tuple[bytes, int]:
     """The file's bytes and its number of rows (one per room of each hold)."""
-    state = partial(row_state, reasons=found.reasons)
-    rows = ledger_rows(found.holds, venue, state, with_contact=with_contact)
-    buffer = io.BytesIO()
-    write = write_xlsx if fmt == "xlsx" else write_csv
-    write(rows, buffer, with_contact=with_contact)
-    return buffer.getvalue(), len(rows)
+    return ledger_file(found, venue, fmt, with_contact=with_contact)
 
 
 def _answer(

@@ -26,6 +26,7 @@ from core.model import HoldEdit, HoldRequest, ItemRequest, Venue
 from core.results import Refused, RequestAnswer
 from core.rules.spans import end_minute
 from core.serialize import hold_summary, hold_to_json
+from jobs import sweeping
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
 LISTED = 500  # `hold list` without --all
@@ -39,15 +40,22 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     for name in ACTIONS:
         act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
         act.add_argument("id", type=int)
-        act.add_argument("--actor", required=True, help="Slack user id of who acts")
+        act.add_argument(
+            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
+        )
         if name == "cancel":
             act.add_argument(
-                "--reason", default="", help="why (told to the hold's salesperson and its card)"
+                "--reason",
+                default="",
+                type=arguments.lines,
+                help="why (told to the hold's salesperson and its card)",
             )
         act.set_defaults(handler=decide, action=name)
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
     listing.add_argument("--date", type=arguments.iso_date)
-    listing.add_argument("--salesperson", help="only this salesperson's holds (Slack user id)")
+    listing.add_argument(
+        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
+    )
     listing.add_argument(
         "--all",
         action="store_true",
@@ -64,7 +72,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument("--room", required=True)
+    req.add_argument("--room", required=True, type=arguments.typed)
     req.add_argument(
         "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
     )
@@ -88,17 +96,25 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
     )
     req.add_argument(
         "--kind",
+        type=arguments.typed,
         help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
         "required without --enquiry",
     )
-    req.add_argument("--customer", help="required without --enquiry")
-    req.add_argument("--salesperson", help="Slack user id; required without --enquiry")
-    req.add_argument("--creator", help="Slack user id of who asks (default: the salesperson)")
-    req.add_argument("--note", default="", help="shown wherever the hold is")
+    req.add_argument("--customer", type=arguments.typed, help="required without --enquiry")
+    req.add_argument(
+        "--salesperson", type=arguments.user, help="Slack user id; required without --enquiry"
+    )
+    req.add_argument(
+        "--creator",
+        type=arguments.user,
+        help="Slack user id of who asks (default: the salesperson)",
+    )
+    req.add_argument("--note", default="", type=arguments.lines, help="shown wherever the hold is")
     req.add_argument("--guests", type=arguments.guests, metavar="N", help="人数: how many guests")
     req.add_argument(
         "--contact",
         default="",
+        type=arguments.typed,
         metavar="TEXT",
         help="the customer's contact: shown only to the salesperson and managers",
     )
@@ -118,7 +134,7 @@ def request(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     req = _request_of(args, engine, venue)
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
-    result = engine.request(
+    result = engine.writes.request(
         venue.id,
         req,
         now=now_of(args, venue.tz),
@@ -188,13 +204,13 @@ def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> 
 def _enquiry_salesperson(engine: HoldEngine, venue: Venue, args: argparse.Namespace) -> str:
     """Who asks when neither --creator nor --salesperson is given: the enquiry's salesperson
     (an unknown enquiry is the engine's to refuse)."""
-    found = engine.enquiry(venue.id, args.enquiry)
+    found = engine.reads.enquiry(venue.id, args.enquiry)
     return "" if isinstance(found, Refused) else found.enquiry.salesperson
 
 
 def decide(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
-    operation: Callable[..., Any] = getattr(engine, args.action)
+    operation: Callable[..., Any] = getattr(engine.writes, args.action)
     reason = {"reason": strict_reason(args.reason)} if args.action == "cancel" else {}
     result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
     if isinstance(result, Refused):
@@ -227,7 +243,7 @@ def list_holds(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     limit = None if args.all else LISTED
     asked = None if limit is None else limit + 1  # one more tells that there are more
-    found = engine.holds(venue.id, on=args.date, salesperson=args.salesperson, limit=asked)
+    found = engine.reads.holds(venue.id, on=args.date, salesperson=args.salesperson, limit=asked)
     truncated = limit is not None and len(found) > limit
     found = found[:limit]
     lines = [ledger_line(h, venue) for h in found] or [text(locale(), "nobody")]
@@ -239,10 +255,10 @@ def list_holds(args: argparse.Namespace) -> int:
 
 def show_hold(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
-    found = engine.hold(venue.id, args.id)
+    found = engine.reads.hold(venue.id, args.id)
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
-    trail = engine.trail(venue.id, found.id)
+    trail = engine.reads.trail(venue.id, found.id)
     events = [
         {"at": e.at.isoformat(), "actor": e.actor, "action": e.action, "detail": dict(e.detail)}
         for e in trail
@@ -270,16 +286,21 @@ def _register_edit(actions: argparse._SubParsersAction, common: argparse.Argumen
     )
     edit.add_argument("id", type=int)
     edit.add_argument(
-        "--item", metavar="ROOM", help="which room of a package --room/--start/--end change"
+        "--item",
+        metavar="ROOM",
+        type=arguments.typed,
+        help="which room of a package --room/--start/--end change",
     )
-    edit.add_argument("--room", help="the item's new room")
+    edit.add_argument("--room", type=arguments.typed, help="the item's new room")
     edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
     edit.add_argument("--start", type=arguments.clock, help="HH:MM")
     edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
-    edit.add_argument("--customer")
-    edit.add_argument("--note")
-    edit.add_argument("--salesperson", help="Slack user id")
-    edit.add_argument("--actor", required=True, help="Slack user id of who changes it")
+    edit.add_argument("--customer", type=arguments.typed)
+    edit.add_argument("--note", type=arguments.lines)
+    edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
+    edit.add_argument(
+        "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
+    )
     edit.add_argument(
         "--version", required=True, type=int, help="the version `osae hold show` gave"
     )
@@ -302,7 +323,7 @@ def edit_hold(args: argparse.Namespace) -> int:
         salesperson=args.salesperson,
     )
     # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
-    result = engine.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
+    result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     hold = result.hold
@@ -341,7 +362,7 @@ def edit_hold(args: argparse.Namespace) -> int:
 
 def run_sweep(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
-    result = engine.sweep(venue.id, now=now_of(args, venue.tz))
+    result = sweeping.sweep(engine.writes, venue.id, now=now_of(args, venue.tz))
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     if result.expired or result.promoted:

@@ -4,7 +4,12 @@ line in the terminal's language: what happened, and what to do."""
 from __future__ import annotations
 
 import errno
+import json
+import os
+import sys
 from pathlib import Path
+
+from sqlalchemy.exc import DBAPIError
 
 from cli import ops_texts
 
@@ -31,3 +36,36 @@ def _inside(where: object, data_dir: Path) -> bool:
     folder = data_dir.resolve()
     path = Path(str(where)).resolve()
     return path == folder or folder in path.parents or path in folder.parents
+
+
+def report(err: OSError | DBAPIError, as_json: bool, data_dir: Path) -> int:
+    """Say ``err`` as one line (or one JSON object) and return the exit code; re-raise what
+    is not ours to explain (a database error other than PostgreSQL's "insufficient
+    resources", class 53: a full disk, out of memory, too many connections)."""
+    if isinstance(err, DBAPIError):
+        state = str(getattr(err.orig, "sqlstate", "") or "")
+        if not state.startswith("53"):
+            raise err
+        first = str(err.orig).strip().splitlines()
+        code, message = (
+            "database_full",
+            ops_texts.say("db.full", reason=first[0] if first else state),
+        )
+    else:
+        code = "disk_full" if err.errno in FULL else "os_error"
+        message = describe(err, data_dir)
+    say_error(as_json, code, message)
+    return 3
+
+
+def say_error(as_json: bool, code: str, message: str) -> None:
+    """A command's error as ``cli.context.emit_error`` says it, also when stdout is a full
+    disk (/dev/full, a file on a full file system): then on stderr, and nothing after."""
+    line = json.dumps({"ok": False, "code": code, "message": message}, ensure_ascii=False)
+    try:
+        print(line if as_json else f"osae: {message}", file=sys.stdout if as_json else sys.stderr)
+        sys.stdout.flush()
+    except OSError:  # stdout is what is full: the line goes where it can
+        print(line if as_json else f"osae: {message}", file=sys.stderr)
+        # What stdout still buffers would fail again at exit, with a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

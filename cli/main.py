@@ -7,6 +7,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from sqlalchemy.exc import DBAPIError
+
 from cli import (
     bootstrap,
     calendar_commands,
@@ -18,6 +20,7 @@ from cli import (
     hold_commands,
     import_commands,
     ledger_commands,
+    local_errors,
     outbox_commands,
     process_commands,
     search_commands,
@@ -85,13 +88,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         sys.stdout.flush()  # here, not at exit: a reader gone (`| head`) is told below
     except CommandError as err:
-        emit_error(getattr(args, "json", False), err.code, str(err))
+        local_errors.say_error(getattr(args, "json", False), err.code, str(err))
         return err.exit_code
     except KeyboardInterrupt:  # Ctrl-C in a short command: nothing half-done to report
         print("osae: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `osae ... | head`: the reader has what it wanted
-        return _reader_gone()
+    except (OSError, DBAPIError) as err:
+        # `osae ... | head` (a broken pipe): the reader has what it wanted; a full disk, a
+        # folder osae may not write: one line (cli.local_errors)
+        as_json = getattr(args, "json", False)
+        gone = isinstance(err, BrokenPipeError)
+        return _reader_gone() if gone else local_errors.report(err, as_json, settings.data_dir)
     return code
 
 

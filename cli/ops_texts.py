@@ -39,6 +39,10 @@ EN: dict[str, str] = {
         "command again"
     ),
     "os.error": "{reason}: nothing more was done",
+    "db.full": (
+        "the database cannot write ({reason}): nothing was written. Free space on its disk "
+        "(or wait for its load to fall) and run the command again"
+    ),
     "web.port_taken": (
         "port {port} is in use by another program (another osae?): stop it, or use another "
         "port: {again}"
@@ -99,6 +103,10 @@ JA: dict[str, str] = {
         "もう一度実行してください"
     ),
     "os.error": "{reason}。これ以上は何もしていません",
+    "db.full": (
+        "データベースに書き込めません（{reason}）。何も書き込んでいません。ディスクの空きを作る"
+        "（または負荷が下がるのを待つ）と、もう一度実行してください"
+    ),
     "web.port_taken": (
         "ポート {port} は別のプログラム（別の osae？）が使っています。それを止めるか、"
         "別のポートを使ってください: {again}"

@@ -105,8 +105,8 @@ def run_serve(args: argparse.Namespace) -> int:
         runtime = _prepare(stack, settings, args.threads, parts, stopping.checkpoint)
         worker = processes.start_worker(runtime, parts)
         stopping.checkpoint()
-        processes.start_clock(runtime, parts)
-        watching.append(_supervise(stack, runtime, worker, parts))
+        clock = processes.start_clock(runtime, parts)
+        watching.append(_supervise(stack, runtime, [worker, clock], parts))
         stopping.checkpoint()
 
         def ready() -> None:
@@ -131,11 +131,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def _supervise(
-    stack: Stack, runtime: Runtime, worker: processes.WorkerPart, parts: Parts
+    stack: Stack,
+    runtime: Runtime,
+    threads: list[processes.WorkerPart | processes.ClockPart],
+    parts: Parts,
 ) -> Supervisor:
-    """Watch our PostgreSQL and Redis and the worker; stopped first, before any of them."""
+    """Watch our PostgreSQL and Redis, the worker and the clock; stopped first, before any
+    of them."""
     watched = stack.watched({"part.redis": runtime.drain_all})  # its queue was in memory
-    watched.append(Watched("part.worker", worker.alive, worker.restart))
+    for part in threads:
+        name = "part.worker" if isinstance(part, processes.WorkerPart) else "part.clock"
+        watched.append(Watched(name, part.alive, part.restart))
     supervisor = Supervisor(watched, _say, command=runtime.settings.command("serve")).start()
     parts.add("supervisor", supervisor.stop)
     return supervisor
@@ -152,7 +158,7 @@ def _ready(runtime: Runtime, host: str, console: bool) -> None:
     settings = runtime.settings
     _say(_listening(settings, host) + " · Ctrl-C stops everything")
     if console:
-        venues = runtime.engine.venue_ids()
+        venues = runtime.engine.venues.venue_ids()
         print(tour.without_slack(settings, venues, _manifest_path()), flush=True)
 
 
@@ -188,7 +194,7 @@ def _prepare(
         loaded = local_stack.load_demo_venue(runtime.engine, local_stack.demo_search_path())
         if loaded:
             _say(f"demo venue loaded from {loaded}")
-    if not runtime.engine.venue_ids():
+    if not runtime.engine.venues.venue_ids():
         _say(f"no venue is loaded yet: run `{settings.command('venue', 'load', 'FILE')}`")
     return runtime
 

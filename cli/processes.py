@@ -167,22 +167,46 @@ def start_worker(runtime: Runtime, parts: Parts) -> WorkerPart:
     return part
 
 
-def start_clock(runtime: Runtime, parts: Parts) -> Clock:
+class ClockPart:
+    """The clock of this process, that can be started again in place (it only enqueues:
+    a tick lost meanwhile is caught up by the start's own sweep and drain)."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.clock: Clock | None = None
+
+    def start(self) -> None:
+        self.clock = self.runtime.clock()
+        self.clock.start()
+
+    def stop(self) -> None:
+        if self.clock is not None:
+            self.clock.stop()
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def alive(self) -> bool:
+        return self.clock is not None and self.clock.alive()
+
+
+def start_clock(runtime: Runtime, parts: Parts) -> ClockPart:
     # APScheduler logs every job it adds and runs: a line per venue every 15 s otherwise.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    clock = runtime.clock()
-    clock.start()
-    parts.add("clock", clock.stop)
-    beat = runtime.beat_for(heartbeat.CLOCK, clock.alive).start()
+    part = ClockPart(runtime)
+    part.start()
+    parts.add("clock", part.stop)
+    beat = runtime.beat_for(heartbeat.CLOCK, part.alive).start()
     parts.add("clock heartbeat", beat.stop)
     log.info("clock started", extra={"action": "clock.start", "outcome": "ok"})
-    return clock
+    return part
 
 
 def warm_up(runtime: Runtime) -> None:
     """What the first requests after a start would otherwise read for themselves: the venues,
     their holiday and 六曜 calendars, Babel's data for each language."""
-    runtime.engine.warm(now=runtime.now())
+    runtime.engine.venues.warm(now=runtime.now())
     dates.preload()
 
 

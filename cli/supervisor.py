@@ -5,8 +5,8 @@ again stops `osae serve` with one line saying why, rather than serving half a st
 
 from __future__ import annotations
 
-import _thread
 import logging
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -86,5 +86,7 @@ class Supervisor:
         self.failed = ops_texts.say("part.gave_up", part=name, reason=reason, command=self.command)
         self.say(self.failed)
         self._stopping.set()
-        _thread.interrupt_main()  # the one way `osae serve` stops: as on Ctrl-C
+        # The one way `osae serve` stops: as on Ctrl-C. A real SIGINT to the main thread, as
+        # _thread.interrupt_main() would not wake its sleep.
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         return False

@@ -6,9 +6,11 @@ import argparse
 from datetime import UTC
 from pathlib import Path
 
+from bot.texts import text
+from bot.texts.checked import said
 from cli import venue_export, venue_links
 from cli.bootstrap import engine_for
-from cli.context import emit, now_of, settings_of, venue_id
+from cli.context import emit, locale, now_of, settings_of, venue_id
 from cli.errors import CommandError
 from core.errors import VenueConflict
 from core.model import Venue
@@ -32,10 +34,16 @@ def load_venue(args: argparse.Namespace) -> int:
     try:
         parsed = read_venue_file(args.file)
     except VenueFileError as err:
-        raise CommandError("bad_venue_file", str(err), exit_code=1) from None
+        # A shared check's failure is said in the terminal's language; a bad file is bad
+        # input, as a bad flag is (exit code 2), and nothing was written.
+        if err.problem is None:  # not a shared check: its English, framed in the reader's
+            message = text(locale(), "check.venue_file", detail=str(err))
+        else:
+            message = said(err.problem, err.where, locale())
+        raise CommandError("bad_venue_file", message, exit_code=2) from None
     engine = engine_for(settings_of(args))
     try:
-        saved = engine.save_venue(parsed, now=now_of(args, UTC))
+        saved = engine.venues.save_venue(parsed, now=now_of(args, UTC))
     except VenueConflict as err:
         raise CommandError("venue_conflict", str(err), exit_code=1) from None
     return emit(
@@ -48,7 +56,7 @@ def load_venue(args: argparse.Namespace) -> int:
 def show_venue(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     engine = engine_for(settings)
-    found = engine.venue(venue_id(args, engine, settings))
+    found = engine.venues.venue(venue_id(args, engine, settings))
     if found is None:
         raise CommandError("unknown_venue", f"venue {args.venue!r} is not loaded", exit_code=1)
     active = [r for r in found.rooms.values() if r.active]
@@ -60,7 +68,20 @@ def show_venue(args: argparse.Namespace) -> int:
         f"  {r.id:<12} {r.name}  parts {','.join(sorted(r.parts))}  turnover {r.turnover_min} min"
         for r in active
     ]
-    return emit(args.json, {"venue": found.id, "name": found.name, "rooms": rooms}, lines)
+    link = engine.venues.venue_workspace(found.id)
+    where = {
+        "sales_channel": found.sales_channel,
+        "language": found.language,
+        "managers": sorted(found.managers),
+        "workspace": link.workspace_id if link else None,
+    }
+    lines.append(
+        "  sales channel {}, language {}, managers {}, workspace {}".format(
+            *(v if isinstance(v, str) else ", ".join(v or []) or "-" for v in where.values())
+        )
+    )
+    payload = {"venue": found.id, "name": found.name, "rooms": rooms, **where}
+    return emit(args.json, payload, lines)
 
 
 def _rooms_line(venue: Venue) -> str:

@@ -87,6 +87,8 @@ class Refused:
     kinds: tuple[EventKind, ...] = ()  # unknown kind: the venue's; banquet window: the asked
     # Every live hold in the way (confirmed conflict, rank too low): 1st and 2nd, with turnover
     in_way: tuple[InWay, ...] = ()
+    # Bad times: the local times a clock change skips that day ("2027-03-14 02:00–03:00")
+    gap: str = ""
     ok: ClassVar[bool] = False
 
 

@@ -11,11 +11,21 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core import checks
+from core.checks import Problem
 from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Venue
 from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN, MINUTES_PER_DAY, end_minute
 
-_POLICY_INTS = ("max_rank", "banquet_open_days", "max_extensions", "horizon_days")
+# Each whole number's range: the lowest that means anything, the highest no venue needs
+# (ten years ahead; a larger number is a typo, and 100000000 days overflows a date).
+_POLICY_INTS = {
+    "max_rank": (1, 100),
+    "banquet_open_days": (1, 3650),
+    "max_extensions": (0, 100),
+    "horizon_days": (1, 3650),
+}
+MAX_HOLD_DAYS = 365
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
 # group can sensibly carry; the form shows one row per room.
 _POLICY_COUNTS = {"max_items": 10, "max_candidates": 10}
@@ -24,6 +34,12 @@ _POLICY_FLAGS = ("show_rokuyo", "notify_first_of_second")
 MAX_CAPACITY = 100_000
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 _SLOT_KEYS = {"name", "start", "end"}
+_TOP_KEYS = {"venue", "rooms", "slots", "policy", "kinds"}
+_VENUE_KEYS = {"id", "name", "timezone", "managers", "sales_channel", "language"}
+_ROOM_KEYS = {"id", "name", "parts", "turnover_min", "capacity"}
+_KIND_KEYS = {"id", "name", "class"}
+MAX_NAME = 100  # a venue's, a room's or a slot's name; a part's or room's id: 64
+MAX_ID = 64
 _POLICY_KEYS = {
     *_POLICY_INTS,
     *_POLICY_COUNTS,
@@ -42,7 +58,47 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekda
 
 
 class VenueFileError(ValueError):
-    """What is wrong with a venue file, said so that its author can fix it."""
+    """What is wrong with a venue file, said so that its author can fix it. A failed shared
+    check (``core.checks``) carries its ``problem`` and ``where`` (``rooms[2].turnover``), so
+    the reader's language can say it; the message is its English."""
+
+    def __init__(self, message: str, problem: Problem | None = None, where: str = "") -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.where = where
+
+
+_ENGLISH = {
+    "control": "contains a control character ({detail}); write plain text",
+    "bidi": "contains an invisible text-direction override ({detail}); delete it",
+    "empty": "must not be empty",
+    "too_long": "is {detail} characters long; keep it to {high}",
+    "user_id": "{detail!r} is not a Slack user id; write one like U0123ABCD",
+    "venue_id": "{detail!r} is not a venue id; use 1 to 64 of a-z, 0-9, - and _, like grand-tokyo",
+    "not_whole": "must be a whole number from {low} to {high}, not {detail}",
+    "out_of_range": "must be from {low} to {high}, not {detail}",
+    "unknown_key": "has an unknown key {detail!r}",
+}
+
+
+def _check(problem: Problem | None, where: str) -> None:
+    """Raise the problem of a shared check, if any, as this file's error."""
+    if problem is None:
+        return
+    said = _ENGLISH[problem.code].format(**vars(problem))
+    if problem.close:
+        said += f"; did you mean {problem.close!r}?"
+    raise VenueFileError(f"{where} {said}", problem, where)
+
+
+def _keys(entry: Mapping[str, Any], known: set[str], where: str) -> None:
+    _check(checks.unknown_key(entry, known), where)
+
+
+def _named(value: str, where: str, longest: int = MAX_NAME) -> str:
+    """A name or id a person wrote: no control characters, no bidi overrides, not too long."""
+    _check(checks.text(value, longest=longest, required=True), where)
+    return value
 
 
 def read_venue_file(path: Path) -> Venue:
@@ -56,8 +112,11 @@ def read_venue_file(path: Path) -> Venue:
 
 
 def parse_venue(data: Mapping[str, Any]) -> Venue:
+    _keys(data, _TOP_KEYS, "the venue file")
     head = _table(data, "venue")
+    _keys(head, _VENUE_KEYS, "[venue]")
     venue_id = _text(head, "id", "venue")
+    _check(checks.venue_id(venue_id), "venue.id")
     timezone = head.get("timezone", "Asia/Tokyo")
     try:
         ZoneInfo(timezone)
@@ -66,12 +125,14 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
     managers = head.get("managers", [])
     if not isinstance(managers, list) or not all(isinstance(m, str) and m for m in managers):
         raise VenueFileError("venue.managers must be a list of Slack user ids")
+    for n, manager in enumerate(managers):
+        _check(checks.user_id(manager), f"venue.managers[{n}]")
     rooms = _rooms(data.get("rooms", []))
     sales_channel, language = _channel(head)
     policy = replace(_policy(data.get("policy", {})), kinds=_kinds(data.get("kinds", [])))
     return Venue(
         id=venue_id,
-        name=_text(head, "name", "venue"),
+        name=_named(_text(head, "name", "venue"), "venue.name"),
         timezone=timezone,
         managers=frozenset(managers),
         policy=policy,
@@ -107,10 +168,8 @@ def _slots(raw: Any) -> tuple[Slot, ...]:
         where = f"slots[{position}]"
         if not isinstance(entry, dict):
             raise VenueFileError(f"{where} must be a table")
-        unknown = set(entry) - _SLOT_KEYS
-        if unknown:
-            raise VenueFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
-        name = _text(entry, "name", where)
+        _keys(entry, _SLOT_KEYS, where)
+        name = _named(_text(entry, "name", where), f"{where}.name")
         if any(slot.name == name for slot in slots):
             raise VenueFileError(f"slot name {name!r} appears twice")
         start = _clock(entry.get("start"), f"slot {name!r}: start")
@@ -152,9 +211,7 @@ def _kinds(raw: Any) -> tuple[EventKind, ...]:
         where = f"kinds[{position}]"
         if not isinstance(entry, dict):
             raise VenueFileError(f"{where} must be a table with id, name and class")
-        unknown = set(entry) - {"id", "name", "class"}
-        if unknown:
-            raise VenueFileError(f"{where} has unknown keys: {', '.join(sorted(unknown))}")
+        _keys(entry, _KIND_KEYS, where)
         kind_id = _text(entry, "id", where)
         if not _KIND_ID.fullmatch(kind_id):
             raise VenueFileError(
@@ -163,7 +220,7 @@ def _kinds(raw: Any) -> tuple[EventKind, ...]:
             )
         if kind_id in listed:
             raise VenueFileError(f"kind id {kind_id!r} appears twice")
-        name = _text(entry, "name", f"kind {kind_id!r}")
+        name = _named(_text(entry, "name", f"kind {kind_id!r}"), f"{where}.name")
         if len(name) > MAX_KIND_NAME:
             raise VenueFileError(f"kind {kind_id!r}: name is longer than {MAX_KIND_NAME}")
         cls = entry.get("class")
@@ -192,16 +249,12 @@ def _kinds(raw: Any) -> tuple[EventKind, ...]:
 def _policy(raw: Any) -> Policy:
     if not isinstance(raw, dict):
         raise VenueFileError("[policy] must be a table")
-    unknown = set(raw) - _POLICY_KEYS
-    if unknown:
-        raise VenueFileError(f"[policy] has unknown keys: {', '.join(sorted(unknown))}")
+    _keys(raw, _POLICY_KEYS, "[policy]")
     defaults = Policy()
     values: dict[str, Any] = {}
-    for key in _POLICY_INTS:
+    for key, (low, high) in _POLICY_INTS.items():
         value = raw.get(key, getattr(defaults, key))
-        low = 0 if key == "max_extensions" else 1
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise VenueFileError(f"policy.{key} must be a whole number of at least {low}")
+        _check(checks.whole(value, low, high), f"policy.{key}")
         values[key] = value
     for key, most in _POLICY_COUNTS.items():
         value = raw.get(key, getattr(defaults, key))
@@ -275,8 +328,7 @@ def _hold_days(raw: Any, defaults: Policy) -> dict[Kind, int]:
             raise VenueFileError(
                 f"policy.hold_days.{key}: the kinds are 'wedding' and 'banquet'"
             ) from None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise VenueFileError(f"policy.hold_days.{key} must be a whole number of days >= 1")
+        _check(checks.whole(value, 1, MAX_HOLD_DAYS), f"policy.hold_days.{key}")
         days[kind] = value
     return days
 
@@ -288,7 +340,9 @@ def _rooms(raw: Any) -> dict[str, Room]:
     for position, entry in enumerate(raw):
         if not isinstance(entry, dict):
             raise VenueFileError(f"rooms[{position}] must be a table")
-        room_id = _text(entry, "id", f"rooms[{position}]")
+        where = f"rooms[{position}]"
+        _keys(entry, _ROOM_KEYS, where)
+        room_id = _named(_text(entry, "id", where), f"{where}.id", MAX_ID)
         if room_id in rooms:
             raise VenueFileError(f"room id {room_id!r} appears twice")
         parts = entry.get("parts")
@@ -298,6 +352,8 @@ def _rooms(raw: Any) -> dict[str, Room]:
             or not all(isinstance(p, str) and p for p in parts)
         ):
             raise VenueFileError(f"room {room_id!r}: parts must be a non-empty list of part ids")
+        for n, part in enumerate(parts):
+            _named(part, f"{where}.parts[{n}]", MAX_ID)
         turnover = entry.get("turnover_min", 60)
         if (
             not isinstance(turnover, int)
@@ -309,7 +365,7 @@ def _rooms(raw: Any) -> dict[str, Room]:
             )
         rooms[room_id] = Room(
             id=room_id,
-            name=_text(entry, "name", f"room {room_id!r}"),
+            name=_named(_text(entry, "name", f"room {room_id!r}"), f"{where}.name"),
             parts=frozenset(parts),
             turnover_min=turnover,
             position=position,

@@ -24,7 +24,7 @@ ROW = r"[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +(1|[0-9]\.[0-9]{3}) +[0-9]+\.[0-9]{2
 # bench -> (its smallest arguments, lines its output must have: one regex each)
 SMALL: dict[str, tuple[str, list[str]]] = {
     "hot_slot": (
-        "--trials 1 --contenders 3 --requests 12 --threads 2 --rounds 1",
+        "--trials 1 --contenders 3 --requests 12 --threads 2 --rounds 1 --bursts 1",
         [
             r"^  engine \(SERIALIZABLE \+ part-day bump\)$",
             r"^  naive READ COMMITTED$",
@@ -36,6 +36,12 @@ SMALL: dict[str, tuple[str, list[str]]] = {
                 for mix in ("hot slot", "1 venue", "4 venues")
                 for variant in ("engine", "FOR UPDATE", "bare lock", "floor")
             ),
+            *(
+                rf"^decisions +{variant} +{ROW}$"
+                for variant in ("engine", "serializable", "FOR UPDATE", "floor")
+            ),
+            r"^decisions answered busy: \{'engine': 0, .*\} in 40 each$",
+            r"^serializable decisions attempts started again: \d+ in 40 decisions$",
             r"^engine attempts started again: \d+ in \d+ requests$",
             r"^engine requests refused on sight: \d+ in \d+$",
             r"^machine: Python reference loop \d+ ms CPU \(median of 5\)$",
@@ -91,6 +97,29 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             r"^ +\d+ function calls .*in [0-9.]+ seconds$",
         ],
     ),
+    # issue 27: the ledger taken out (feed, 304, export)
+    "exports": (
+        "--feed 60 --rows 90 --samples 3",
+        [
+            r"^venue: 10 rooms, 60 live holds, 30 that left$",
+            r"^feed: [0-9.]+ MB; first GET of the process \(every hold rendered\) [0-9]+ ms$",
+            *(
+                rf"^feed {what} +" + FIGURE
+                for what in (
+                    "GET after one change",
+                    "GET, nothing changed",
+                    r"poll, If-None-Match \(304\)",
+                )
+            ),
+            r"^x 304 poll, full GET after a change [0-9.]+$",
+            r"^feed after a change \(p50\) [0-9.]+ s: (under|OVER) 0.3 s$",
+            r"^304 poll \(p50\) [0-9.]+ s: (under|OVER) 0.02 s$",
+            r"^export: 90 rows \(90 holds\)$",
+            r"^export read \(--all\) +" + FIGURE,
+            *(rf"^export {fmt} \(rows \+ file\) +" + FIGURE for fmt in ("xlsx", "csv")),
+            r"^a year's export, 90 rows, read \+ xlsx \(p50\) [0-9.]+ s: (under|OVER) 5 s$",
+        ],
+    ),
     "diary": (
         "--rooms 6 --holds 40 --rounds 1",
         [
@@ -98,10 +127,16 @@ SMALL: dict[str, tuple[str, list[str]]] = {
             *(
                 rf"^{grid} {phase} +" + FIGURE
                 for grid in ("empty", "full")
-                for phase in ("layout", "png", "pdf", r"layout \+ png")
+                for phase in ("layout", "png", "pdf", r"layout \+ png", "cold png")
             ),
-            *(rf"^x empty grid, {phase} +[0-9.]+$" for phase in ("png", "pdf", r"layout \+ png")),
+            *(
+                rf"^x empty grid, {phase} +[0-9.]+$"
+                for phase in ("png", "pdf", r"layout \+ png", "cold png")
+            ),
             r"^a month drawn \(layout \+ png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^a month drawn cold \(layout \+ cold png, p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^a month drawn cold, CPU \(p50\) [0-9.]+ s: (under|OVER) 1 s$",
+            r"^  cpu full cold png +" + FIGURE,
         ],
     ),
     "team": (

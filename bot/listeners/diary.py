@@ -65,7 +65,7 @@ def send(
     may not post there); if the upload fails, the user is told why in the DM."""
     locale = deps.locales.get(user)
     now: datetime = deps.now()
-    read = deps.engine.diary(venue.id, days)
+    read = deps.engine.reads.diary(venue.id, days)
     names = display_names(client, {h.salesperson for h in read.holds})
     placed = layout.build(read, now)
     words = diary_words(venue, days, locale, now, person=lambda u: names.get(u, u))
@@ -73,11 +73,12 @@ def send(
     said = summary(placed, words, locale)
     try:
         try:
-            _upload(client, channel or user, picture, days, words.title, said)
+            _upload(client, channel or user, picture, days, (words.title, said), esc(said))
         except SlackApiError as err:
             if channel is None or err.response.get("error") not in NOT_THERE:
                 raise
-            _upload(client, user, picture, days, words.title, said)
+            moved = text(locale, "diary.moved", channel=channel) + "\n" + esc(said)
+            _upload(client, user, picture, days, (words.title, said), moved)
     except (SlackClientError, OSError) as err:  # API refusals, the upload URL, timeouts
         reason = err.response.get("error") if isinstance(err, SlackApiError) else type(err).__name__
         log.warning("diary.upload_failed", extra={"venue": venue.id, "user": user, "error": reason})
@@ -90,17 +91,24 @@ def send(
 
 
 def _upload(
-    client: WebClient, where: str, picture: bytes, days: DiaryRange, title: str, said: str
+    client: WebClient,
+    where: str,
+    picture: bytes,
+    days: DiaryRange,
+    named: tuple[str, str],
+    comment: str,
 ) -> None:
     """``where``: a channel, or a user id for their DM (``channels`` takes both; no
-    conversations.open, so no im:write scope)."""
+    conversations.open, so no im:write scope). ``named``: the picture's title and its
+    summary (the alt text screen readers say); ``comment``: mrkdwn, escaped already."""
+    title, said = named
     client.files_upload_v2(
         channels=[where],
         file=picture,
         filename=f"diary-{days.view.value}-{days.first.isoformat()}.png",
         title=title,
         alt_txt=said[:1000],
-        initial_comment=esc(said),
+        initial_comment=comment,
     )
 
 

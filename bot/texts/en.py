@@ -225,7 +225,7 @@ TEXTS: dict[str, str] = {
     "field.invalid_date": "This date cannot be read. Pick a real date from the calendar.",
     "field.invalid_time": "This time cannot be read. Choose one from 0:00 to 23:59 (minutes 00 to 59).",
     "field.invalid_user": "This salesperson cannot be read. Choose one from the list again.",
-    "field.invalid_text": "This contains characters that cannot be used (control characters). Remove them and send again.",
+    "field.invalid_text": "This contains characters that cannot be used (control characters, or invisible text-direction overrides). Remove them and send again.",
     "rooms.whole": "Whole rooms",
     "rooms.partition": "Partitions",
     "rooms.other": "Other rooms",
@@ -335,4 +335,6 @@ TEXTS: dict[str, str] = {
     # the lead of an edited hold's post (the hold itself follows it once)
     "edit.kept_lead": "Changed, keeps its place ({rank_text})",
     "edit.swapped_lead": "Changed as a new hold #{id} ({rank_text})",
+    # Clock changes (daylight saving): a local time the clocks skip that day
+    "refusal.bad_times.gap": "{detail} does not exist that day: in {zone} the clocks skip {gap} (daylight saving starts). Use a time before or after it.",
 }

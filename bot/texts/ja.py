@@ -226,7 +226,7 @@ TEXTS: dict[str, str] = {
     "field.invalid_date": "この日付は読み取れません。カレンダーから実在する日を選んでください。",
     "field.invalid_time": "この時刻は読み取れません。0:00〜23:59（分は00〜59）で選んでください。",
     "field.invalid_user": "担当者が読み取れません。一覧から選び直してください。",
-    "field.invalid_text": "使えない文字（制御文字）が入っています。消してから送ってください。",
+    "field.invalid_text": "使えない文字（制御文字、または文字の向きを変える見えない文字）が入っています。消してから送ってください。",
     "rooms.whole": "全体",
     "rooms.partition": "分割",
     "rooms.other": "その他",
@@ -336,4 +336,6 @@ TEXTS: dict[str, str] = {
     # the lead of an edited hold's post (the hold itself follows it once)
     "edit.kept_lead": "変更しました（順位はそのまま・{rank_text}）",
     "edit.swapped_lead": "新しい押さえ #{id}（{rank_text}）として変更しました",
+    # Clock changes (daylight saving): a local time the clocks skip that day
+    "refusal.bad_times.gap": "{detail} はこの日にはない時刻です（{zone} では {gap} が夏時間への切り替えで飛ばされます）。その前か後の時刻にしてください。",
 }

@@ -21,7 +21,7 @@ def describe(
     key = f"refusal.{refused.code.value}"
     detail = esc(refused.detail) if refused.detail is not None else None
     if refused.code in _BY_FIELD:
-        key += ".end" if refused.field == "end" else ".start"
+        key += ".gap" if refused.gap else ".end" if refused.field == "end" else ".start"
     if refused.code is Code.NOT_AUTHORIZED and refused.detail == "manager":
         key += ".manager"
     if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
@@ -53,6 +53,8 @@ def describe(
         else "",
         "candidates": " / ".join(hold_line(h, tz, locale, style=style) for h in refused.holders),
         "room": esc(refused.room_name),
+        "gap": esc(refused.gap),
+        "zone": tz.key,
         "rooms": ", ".join(esc(i.room_name) for i in hold.items) if hold else "",
         "kinds": kind_choices(refused.kinds, locale),
         "kind": _asked_kind(refused, locale),

@@ -222,7 +222,8 @@ def _axis(axes: Axes, layout: Layout, words: Words, font: FontProperties, column
                 color=ink,
             )
         return
-    size = max(4.5, min(8.0, column_pt * 0.32 * (1 if layout.view is View.MONTH else 0.7)))
+    # a holiday's name (five characters: こどもの日) fits its column
+    size = max(4.5, min(8.0, column_pt * (0.17 if layout.view is View.MONTH else 0.22)))
     for x0, x1, n in _day_spans(layout):
         head = layout.heads[n]
         lines = "\n".join(words.head(head))
@@ -307,7 +308,8 @@ def _label(
 ) -> None:
     """The block's lines that fit its height, clipped to its box (the PDF keeps the text)."""
     height_pt = row_pt * ((1 - _BAND) / block.lanes - _PAD / 2)
-    size = max(3.5, min(7.5, height_pt / 2.6, column_pt * 0.55))
+    width_pt = (block.turn - block.x0) * column_pt  # a narrow cell (a month) writes smaller
+    size = max(3.5, min(9.0, height_pt / 2.6, width_pt * 0.22))
     fits = max(1, math.floor((height_pt - 1) / (size * 1.18)))
     lines = block_lines(words, block.hold, block.item, block.style)
     shown = lines[:fits] if fits > 1 else [" ".join(lines[:3])]

@@ -65,7 +65,7 @@ def render_png(layout: Layout, words: Words) -> bytes:
     info.add_itxt("Title", words.title)
     info.add_text("Software", "osae")
     out = io.BytesIO()
-    image.save(out, "PNG", pnginfo=info, compress_level=3)
+    image.save(out, "PNG", pnginfo=info, compress_level=1)  # 3x faster, 1.3x the bytes
     return out.getvalue()
 
 
@@ -137,7 +137,7 @@ def _room_names(pen: ImageDraw.ImageDraw, grid: _Grid, layout: Layout, words: Wo
         name = words.partition(row.room.name) if row.depth else row.room.name
         at = (LEFT - 10, grid.y(n + 0.5))
         ink = "#555555" if row.depth else "black"
-        pen.text(at, _fit(name, font, LEFT - 20), font=font, fill=ink, anchor="rm")
+        pen.text(at, _fit(name, round(font.size), LEFT - 20), font=font, fill=ink, anchor="rm")
 
 
 def _box(grid: _Grid, block: Block, x0: float, x1: float) -> Box:
@@ -165,7 +165,7 @@ def _blocks(
             _paint(image, pen, _box(grid, block, block.turn, block.x1), TURNOVER)
         look = LOOKS[block.style]
         _paint(image, pen, box, look)
-        _label(pen, box, block, words, look)
+        _label(image, box, block, words, look)
 
 
 def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, box: Box, look: Look) -> None:
@@ -212,12 +212,11 @@ def _tile(hatch: str, color: str) -> Image.Image:
     return tile
 
 
-def _label(pen: ImageDraw.ImageDraw, box: Box, block: Block, words: Words, look: Look) -> None:
+def _label(image: Image.Image, box: Box, block: Block, words: Words, look: Look) -> None:
     """The lines that fit the block's height, each cut to its width."""
     x0, y0, x1, y1 = box
     height, width = y1 - y0, x1 - x0 - 6
     size = max(10, min(16, round(height / 3.1)))
-    font = _font(size)
     fits = max(1, math.floor((height - 3) / (size * 1.18)))
     if width < size or height < 9:
         return
@@ -225,11 +224,31 @@ def _label(pen: ImageDraw.ImageDraw, box: Box, block: Block, words: Words, look:
     shown = lines[:fits] if fits > 1 else [" ".join(lines[:3])]
     for n, line in enumerate(shown):
         y = y0 + 2 + round(n * size * 1.18)
-        pen.text((x0 + 4, y), _fit(line, font, width), font=font, fill=look.ink)
+        written = _written(_fit(line, size, width), size)
+        image.paste(look.ink, (x0 + 4, y, x0 + 4 + written.width, y + written.height), written)
 
 
-def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
+def forget() -> None:
+    """Drop the lines written so far (a bench's cold rounds)."""
+    _written.cache_clear()
+    _fit.cache_clear()
+
+
+@lru_cache(maxsize=4096)
+def _written(line: str, size: int) -> Image.Image:
+    """A line as a mask, written once: a month repeats its kinds, guests, salespeople and
+    deadlines on hundreds of blocks, and writing text is most of the picture's time."""
+    font = _font(size)
+    _, _, right, bottom = font.getbbox(line)
+    mask = Image.new("L", (max(1, math.ceil(right)), max(1, math.ceil(bottom))), 0)
+    ImageDraw.Draw(mask).text((0, 0), line, font=font, fill=255)
+    return mask
+
+
+@lru_cache(maxsize=4096)
+def _fit(text: str, size: int, width: float) -> str:
     """``text`` cut to ``width`` pixels (most of a label is its first words)."""
+    font = _font(size)
     full = font.getlength(text)
     if full <= width:
         return text

@@ -15,7 +15,6 @@ from core.model import Hold, Venue
 from core.operations.tx import Snapshot, Tx
 from core.store import feeds, ranges
 from core.store import holds as stored
-from core.store.schema import calendar_feeds, venues
 
 Entry = tuple[int, int, int]  # a live hold: (id, version, its enquiry's version)
 
@@ -40,8 +39,14 @@ def _salesperson(feed: FeedKey) -> str | None:
     return feed.subject if feed.scope is Scope.SALESPERSON else None
 
 
-def _stamp(conn: sa.Connection, feed: FeedKey, revision: int) -> FeedStamp:
-    *counts, last = ranges.live_stamp(conn, feed.venue_id, _salesperson(feed))
+def _stamp(
+    conn: sa.Connection,
+    feed: FeedKey,
+    revision: int,
+    known: tuple[int, int, int, int, object] | None = None,
+) -> FeedStamp:
+    """``known``: the aggregates already read with the token (a venue's feed)."""
+    *counts, last = known or ranges.live_stamp(conn, feed.venue_id, _salesperson(feed))
     said = f"{feed.venue_id}:{feed.scope.value}:{feed.subject}:{revision}:{counts}:{last}"
     etag = hashlib.sha256(said.encode()).hexdigest()[:32]
     return FeedStamp(feed, etag, last if isinstance(last, datetime) else None, revision)
@@ -50,20 +55,11 @@ def _stamp(conn: sa.Connection, feed: FeedKey, revision: int) -> FeedStamp:
 def stamp_by_token(conn: sa.Connection, given: str) -> FeedStamp | None:
     """The feed a token opens and its stamp, or None for a token no feed has (unknown or
     rotated away): found by the token's hash, so no comparison of secrets can be timed."""
-    found = (
-        sa.select(
-            calendar_feeds.c.venue_id,
-            calendar_feeds.c.scope,
-            calendar_feeds.c.subject,
-            venues.c.revision,
-        )
-        .select_from(calendar_feeds.join(venues, venues.c.id == calendar_feeds.c.venue_id))
-        .where(calendar_feeds.c.token_hash == token_hash(given))
-    )
-    row = conn.execute(found).first()
-    if row is None:
+    found = ranges.token_stamp(conn, token_hash(given))
+    if found is None:
         return None
-    return _stamp(conn, FeedKey(row.venue_id, Scope(row.scope), row.subject), row.revision)
+    venue_id, scope, subject, revision, counts = found
+    return _stamp(conn, FeedKey(venue_id, Scope(scope), subject), revision, counts)
 
 
 def read(snap: Snapshot, feed: FeedKey, known: Callable[[Entry], bool]) -> FeedRead:

@@ -18,7 +18,8 @@ def deadline_from(
     ``moment`` is now for a hold that becomes 1st (requested or promoted), and the current
     deadline for an extension.
     """
-    return min(staff_deadline(days_later(moment, policy.days_for(kind), tz), policy, tz), start)
+    due = min(staff_deadline(days_later(moment, policy.days_for(kind), tz), policy, tz), start)
+    return due.astimezone(tz)  # as the venue's staff read it (instants compare absolutely)
 
 
 def staff_deadline(due: datetime, policy: Policy, tz: ZoneInfo) -> datetime:
@@ -32,7 +33,7 @@ def staff_deadline(due: datetime, policy: Policy, tz: ZoneInfo) -> datetime:
     while day.weekday() in policy.closed_weekdays:  # the venue file keeps one day open
         day += timedelta(days=1)
     if policy.deadline_time is not None:
-        return local_instant(day, policy.deadline_time, tz)
+        return local_instant(day, policy.deadline_time, tz).astimezone(tz)
     if day == local.date():
         return due
     return datetime.combine(day, local.time(), tzinfo=tz)
@@ -51,7 +52,7 @@ def banquet_opens_at(day: date, policy: Policy, tz: ZoneInfo) -> datetime | None
     """When banquet holds open for ``day``, or None when the day is not wedding-priority."""
     if not is_priority_day(day, policy.priority_days):
         return None
-    return local_instant(day - timedelta(days=policy.banquet_open_days), 0, tz)
+    return local_instant(day - timedelta(days=policy.banquet_open_days), 0, tz).astimezone(tz)
 
 
 def last_bookable_day(today: date, policy: Policy) -> date:

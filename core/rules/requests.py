@@ -17,6 +17,7 @@ from core.rules.spans import (
     Span,
     hold_span,
     local_instant,
+    skipped,
 )
 
 MAX_CUSTOMER = 200
@@ -267,13 +268,29 @@ def in_time(
 ) -> tuple[datetime, datetime] | Refused:
     """The start and end of times on ``day`` as instants, refused if a clock change makes them
     empty or too long, or the start is not after ``now`` (the same for every room)."""
+    refused = _check_gap(day, start_min, tz, "start") or _check_gap(day, end_min, tz, "end")
+    if refused:
+        return refused
     start = local_instant(day, start_min, tz)
     end = local_instant(day, end_min, tz)
     if end <= start or end - start > MAX_EVENT:
-        return Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end")
+        limit = 24 if end > start else None
+        return Refused(Code.TOO_LONG if end > start else Code.BAD_TIMES, field="end", limit=limit)
     if start <= now:
         return Refused(Code.IN_PAST, field="date", detail=day.isoformat())
     return start, end
+
+
+def _check_gap(day: date, minute: int, tz: ZoneInfo, field: str) -> Refused | None:
+    """A local time the clocks skip that day (spring forward) is no time at all: refused,
+    naming the skipped times, rather than moved to one the salesperson did not ask for."""
+    gap = skipped(day, minute, tz)
+    if gap is None:
+        return None
+    first, after = gap
+    shown = f"{first:%Y-%m-%d %H:%M}–{after:%H:%M}"
+    asked = f"{minute % MINUTES_PER_DAY // 60:02d}:{minute % 60:02d}"
+    return Refused(Code.BAD_TIMES, field=field, detail=asked, gap=shown)
 
 
 def _check_apart(items: Sequence[CheckedItem]) -> Refused | None:

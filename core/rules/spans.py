@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 MINUTES_PER_DAY = 1440
@@ -28,11 +28,41 @@ class Span:
 
 
 def local_instant(day: date, minute: int, tz: ZoneInfo) -> datetime:
-    """The instant ``minute`` minutes after local midnight of ``day`` (may exceed 1440)."""
+    """The instant ``minute`` minutes after local midnight of ``day`` (may exceed 1440), in
+    UTC, so that spans, turnovers and lengths are counted in absolute time (arithmetic on
+    two datetimes of one zone is wall-clock arithmetic in Python). A local time that a
+    fall-back change shows twice is its first occurrence, the one before the clocks go back
+    (docs/rules.md, Clock changes); one a spring-forward change skips is refused first
+    (``skipped``)."""
     days, rest = divmod(minute, MINUTES_PER_DAY)
-    # an aware datetime plus days is wall-clock arithmetic: the same as adding them first
-    found = datetime(day.year, day.month, day.day, rest // 60, rest % 60, tzinfo=tz)
-    return found + timedelta(days=days) if days else found
+    on = day + timedelta(days=days) if days else day
+    return datetime(on.year, on.month, on.day, rest // 60, rest % 60, tzinfo=tz).astimezone(UTC)
+
+
+def skipped(day: date, minute: int, tz: ZoneInfo) -> tuple[datetime, datetime] | None:
+    """The local times (naive, wall clock) that a spring-forward change skips around
+    ``minute`` minutes after local midnight of ``day``, [first, after), if that time is one
+    of them; else None."""
+    if not _missing(_wall(day, minute), tz):
+        return None
+    first = after = _wall(day, minute)
+    while _missing(first - _MINUTE, tz):
+        first -= _MINUTE
+    while _missing(after, tz):
+        after += _MINUTE
+    return first, after
+
+
+_MINUTE = timedelta(minutes=1)
+
+
+def _wall(day: date, minute: int) -> datetime:
+    return datetime(day.year, day.month, day.day) + timedelta(minutes=minute)
+
+
+def _missing(wall: datetime, tz: ZoneInfo) -> bool:
+    """No instant shows ``wall`` on the zone's clocks (it comes back as another time)."""
+    return wall.replace(tzinfo=tz).astimezone(UTC).astimezone(tz).replace(tzinfo=None) != wall
 
 
 def end_minute(start_min: int, end_clock_min: int) -> int:

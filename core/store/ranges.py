@@ -74,7 +74,30 @@ def live_stamp(
     conn: sa.Connection, venue_id: str, salesperson: str | None
 ) -> tuple[int, int, int, int, object]:
     """What changes whenever a live hold of the scope changes, arrives or leaves (counts and
-    sums of ids and versions, the latest change): one aggregate, no hold read."""
+    sums of ids and versions, the latest change), and its enquiries' versions: aggregates
+    only, no hold read. The venue's: two single-table aggregates (its live holds from
+    ``ix_holds_live_stamp`` alone; every enquiry of the venue, which only errs on the side of
+    a fresh 200); a salesperson's: their enquiries' live holds."""
+    if salesperson is not None:
+        return _joined_stamp(conn, venue_id, salesperson)
+    live = sa.select(
+        sa.func.count(),
+        sa.func.coalesce(sa.func.sum(holds.c.id), 0),
+        sa.func.coalesce(sa.func.sum(holds.c.version), 0),
+        sa.func.max(holds.c.updated_at),
+    ).where(*_live_scope(venue_id, None))
+    asked = sa.select(
+        sa.func.coalesce(sa.func.sum(enquiries.c.version), 0), sa.func.max(enquiries.c.updated_at)
+    ).where(enquiries.c.venue_id == venue_id)
+    count, ids, versions, held = conn.execute(live).one()
+    enquiry_versions, asked_last = conn.execute(asked).one()
+    last = max((t for t in (held, asked_last) if t is not None), default=None)
+    return int(count), int(ids), int(versions), int(enquiry_versions), last
+
+
+def _joined_stamp(
+    conn: sa.Connection, venue_id: str, salesperson: str
+) -> tuple[int, int, int, int, object]:
     latest = sa.func.greatest(sa.func.max(holds.c.updated_at), sa.func.max(enquiries.c.updated_at))
     query = (
         sa.select(
@@ -102,3 +125,43 @@ def live_versions(
         .order_by(holds.c.id)
     )
     return [(int(i), int(v), int(e)) for i, v, e in conn.execute(query)]
+
+
+# The feed a token opens and, for a venue's feed, the aggregates of ``live_stamp`` in the
+# same statement: a 304 is one round trip (a salesperson's feed reads its own afterwards).
+_TOKEN_STAMP = sa.text(
+    """
+    SELECT f.venue_id, f.scope, f.subject, v.revision, s.n, s.ids, s.versions, s.held,
+           q.versions AS asked_versions, q.asked
+    FROM calendar_feeds f
+    JOIN venues v ON v.id = f.venue_id
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS n, coalesce(sum(h.id), 0) AS ids,
+             coalesce(sum(h.version), 0) AS versions, max(h.updated_at) AS held
+      FROM holds h
+      WHERE f.scope = 'venue' AND h.venue_id = f.venue_id
+        AND h.status IN ('tentative', 'confirmed')
+    ) s ON true
+    LEFT JOIN LATERAL (
+      SELECT coalesce(sum(e.version), 0) AS versions, max(e.updated_at) AS asked
+      FROM enquiries e
+      WHERE f.scope = 'venue' AND e.venue_id = f.venue_id
+    ) q ON true
+    WHERE f.token_hash = :hashed
+    """
+)
+
+
+def token_stamp(
+    conn: sa.Connection, hashed: str
+) -> tuple[str, str, str, int, tuple[int, int, int, int, object] | None] | None:
+    """(venue, scope, subject, the venue's revision, the venue feed's ``live_stamp``; None
+    for a salesperson's feed), or None if no feed has this token hash."""
+    row = conn.execute(_TOKEN_STAMP, {"hashed": hashed}).first()
+    if row is None:
+        return None
+    stamp = None
+    if row.scope == "venue":
+        last = max((t for t in (row.held, row.asked) if t is not None), default=None)
+        stamp = (int(row.n), int(row.ids), int(row.versions), int(row.asked_versions), last)
+    return row.venue_id, row.scope, row.subject, int(row.revision), stamp

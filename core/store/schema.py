@@ -320,6 +320,15 @@ calendar_feeds = sa.Table(
     sa.Column("created_at", TS, nullable=False),
 )
 
+# A feed's stamp (ETag) is one aggregate over the venue's live holds: read from this index
+# alone (an index-only scan), not from the holds' rows.
+sa.Index(
+    "ix_holds_live_stamp",
+    holds.c.venue_id,
+    holds.c.status,
+    postgresql_include=["id", "version", "updated_at"],
+)
+
 # A venue's key for its feed tokens, when the deployment gives none (OSAE_FEED_SECRET).
 feed_keys = sa.Table(
     "feed_keys",

@@ -36,8 +36,16 @@ def upgrade() -> None:
         sa.Column("created_at", TS, nullable=False),
         sa.PrimaryKeyConstraint("venue_id", name="pk_feed_keys"),
     )
+    # A feed's ETag from the index alone (an index-only scan of the venue's live holds).
+    op.create_index(
+        "ix_holds_live_stamp",
+        "holds",
+        ["venue_id", "status"],
+        postgresql_include=["id", "version", "updated_at"],
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_holds_live_stamp", table_name="holds")
     op.drop_table("feed_keys")
     op.drop_table("calendar_feeds")

@@ -159,3 +159,12 @@ def test_hold_help_answers_in_a_workspace_without_a_venue(
     assert status == 200
     said = json.loads(answer)["text"]
     assert "`/hold 部屋名 5/15 11:00-15:00 婚礼 山田様`" in said and "鳳凰" not in said
+
+
+def test_a_quick_form_drops_control_characters_and_bidi_overrides_from_the_customer(
+    bot: Harness,
+) -> None:
+    """Removed, as core.checks names them (the modal's fields refuse them instead)."""
+    view_id = bot.command("鳳凰 3/10 11:00-15:00 婚礼 山田\u202e\x1b様")
+    customer = block(bot.slack.view(view_id), ids.CUSTOMER)["element"]["initial_value"]
+    assert customer == "山田様"

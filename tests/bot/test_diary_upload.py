@@ -77,7 +77,12 @@ def test_a_week_and_a_month_and_a_channel_osae_is_not_in_goes_to_the_dm(bot: Har
     sent(bot, 4)  # refused in the channel, then shared in the DM
     refused, *_ = [c for c in bot.slack.calls_to("files.completeUploadExternal") if not c.ok]
     assert refused.error == "not_in_channel"
-    assert bot.slack.uploads()[-1].shares[0][0] == bot.slack.dm_channel(ASKER)
+    dm, ts = bot.slack.uploads()[-1].shares[0]
+    assert dm == bot.slack.dm_channel(ASKER)
+    note = bot.slack.message(dm, ts)
+    moved = f"<#{sr.CHANNEL_ID}> には投稿できなかったため（osae がメンバーではありません）"
+    assert note is not None and note["text"].startswith(moved)
+    assert note["text"].endswith("· 5 室")  # the summary follows
 
 
 def test_bad_dates_are_refused_in_the_ack_with_what_works_and_nothing_is_drawn(
@@ -87,11 +92,17 @@ def test_bad_dates_are_refused_in_the_ack_with_what_works_and_nothing_is_drawn(
     assert "「13月」は日付として読めませんでした。" in said and "`/hold 台帳 10月`" in said
     said = slash(bot, "台帳 2/30")
     assert "「2/30」は日付として読めませんでした。" in said
+    said = slash(bot, "台帳 3/10(木)")  # 3/10 is a Wednesday
+    assert "「3/10(木)」の曜日が日付と合いません。" in said
+    assert slash(bot, "台帳 3/10(水)").startswith("台帳 3/10(水・仏滅) を描いています")
+    bot.slack.wait_for("files.completeUploadExternal")
     english = slash(bot, "diary week <!channel>", user_id=ENGLISH_USER)
     assert "“&lt;!channel&gt;” could not be read as a date." in english
     assert "`/hold 台帳 week 10/2`" in english
     bot.settle()
-    assert bot.slack.uploads() == [] and bot.slack.calls_to("files.getUploadURLExternal") == []
+    (only,) = bot.slack.uploads()  # the one that could be read; the refused drew nothing
+    assert only.filename == "diary-day-2027-03-10.png"
+    assert len(bot.slack.calls_to("files.getUploadURLExternal")) == 1
 
 
 def test_a_failed_upload_is_told_in_the_dm(bot: Harness) -> None:

@@ -59,6 +59,12 @@ def test_a_venue_is_linked_to_a_workspace_and_a_bad_id_is_refused(fresh_db: str)
     assert run(fresh_db, "venue", "load", str(ROOT / "examples" / "venue.toml"))[0] == 0
     code, answer = run(fresh_db, "venue", "link", "grand-tokyo", "T0HOTELGRP")
     assert code == 0 and answer["venues"] == ["grand-tokyo"] and answer["org_wide"] is False
+    code, shown = run(fresh_db, "venue", "show")
+    assert (shown["workspace"], shown["managers"], shown["sales_channel"]) == (
+        "T0HOTELGRP",
+        ["U0MANAGER1"],
+        None,
+    )
     code, answer = run(fresh_db, "venue", "link", "grand-tokyo", "general")
     assert code == 2 and answer["code"] == "bad_workspace" and "T0123ABCD" in answer["message"]
     code, answer = run(fresh_db, "venue", "link", "nowhere", "T0HOTELGRP")

@@ -4,10 +4,13 @@ styles) and drawn."""
 
 from __future__ import annotations
 
+import io
 from datetime import date, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
+from PIL import Image
+from pypdf import PdfReader
 
 from bot.diary_words import diary_words
 from core.diary import layout
@@ -146,3 +149,48 @@ def _read(venue: Venue, items: list[tuple[str, str, str, int]]) -> DiaryRead:
             )
         )
     return DiaryRead(venue, DiaryRange.day(DAY), tuple(holds))
+
+
+def test_a_busy_month_keeps_every_customer_in_the_pdfs_text_however_small_its_block() -> None:
+    venue = factories.venue()
+    month = DiaryRange.month(2027, 5)
+    holds = []
+    for n in range(150):  # two or three a room and day: lanes, cut labels
+        room = venue.rooms[("hoo", "hoo-a", "sakura", "chapel")[n % 4]]
+        day = month.days[(n // 4) % len(month.days)]
+        at = datetime.combine(day, datetime.min.time(), factories.JST)
+        begin = at + timedelta(hours=10 + 4 * (n // 124))
+        finish = begin + timedelta(hours=3)
+        holds.append(
+            Hold(
+                id=n + 1,
+                venue_id=venue.id,
+                room_id=room.id,
+                room_name=room.name,
+                parts=room.parts,
+                local_date=day,
+                start_at=begin,
+                end_at=finish,
+                span_end=finish + timedelta(minutes=60),
+                kind=Kind.BANQUET,
+                customer=f"顧客{n:03d}様",
+                note="",
+                salesperson=SALES,
+                creator=SALES,
+                status=Status.CONFIRMED,
+                rank=None,
+                expires_at=None,
+                extensions_used=0,
+                created_at=NOW,
+                updated_at=NOW,
+            )
+        )
+    placed = layout.build(DiaryRead(venue, month, tuple(holds)), NOW)
+    words = diary_words(venue, month, "ja", NOW, lambda u: "鈴木")
+    reader = PdfReader(io.BytesIO(render(placed, words, Format.PDF)))
+    assert len(reader.pages) == 1
+    written = reader.pages[0].extract_text()
+    missing = [h.customer for h in holds if h.customer not in written]
+    assert missing == []
+    png = Image.open(io.BytesIO(render(placed, words, Format.PNG)))
+    assert png.format == "PNG" and png.width > 2800  # 31 days of 92 px and the room names

@@ -129,3 +129,24 @@ def test_only_osae_gets_into_its_database_and_an_older_data_folder_is_locked_dow
     assert not localservices.postgres_answers(open_url)
     assert not localservices.postgres_answers(open_url.replace("postgres@", f"postgres:{secret}@"))
     assert again.stop(signal.SIGINT) == 0
+
+
+def test_a_part_that_cannot_come_back_stops_serve_with_one_line(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    port = localservices.free_port()
+    env = osae_env(OSAE_DATA_DIR=str(data_dir), PORT=str(port), LANG="C.UTF-8")
+    serve = Child(["serve"], env, tmp_path / "logs")
+    serve.wait_for_output("Ctrl-C", timeout=120)
+    pgdata = data_dir / "pgdata"
+    postmaster = int((pgdata / "postmaster.pid").read_text().split()[0])
+    os.kill(postmaster, signal.SIGKILL)
+    pgdata.rename(data_dir / "pgdata.away")  # its files gone: it cannot be started again
+    try:
+        assert serve.proc.wait(60) == 3, serve.output()[-2000:]
+    finally:
+        (data_dir / "pgdata.away").rename(pgdata)
+    said = serve.out.read_text()
+    assert "PostgreSQL stopped unexpectedly and could not be started again" in said
+    assert said.rstrip().endswith("osae: stopped")
+    assert "Traceback" not in serve.output()

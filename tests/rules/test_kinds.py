@@ -54,7 +54,7 @@ def test_a_venues_kinds_follow_the_defaults_each_with_its_class() -> None:
         ({"id": "nijikai", "class": "banquet"}, "name must be a non-empty string"),
         ({"id": "wedding", "name": "挙式", "class": "banquet"}, "may be renamed, not change class"),
         ({"id": "x", "name": "婚礼", "class": "wedding"}, "given to two kinds"),
-        ({"id": "x", "name": "x", "class": "banquet", "days": 3}, "unknown keys: days"),
+        ({"id": "x", "name": "x", "class": "banquet", "days": 3}, "unknown key .days."),
     ],
 )
 def test_bad_kinds_say_what_is_wrong(kind: dict[str, Any], message: str) -> None:

@@ -8,7 +8,15 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.rules.spans import Span, end_minute, hold_span, local_days, local_instant, part_day_keys
+from core.rules.spans import (
+    Span,
+    end_minute,
+    hold_span,
+    local_days,
+    local_instant,
+    part_day_keys,
+    skipped,
+)
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -74,14 +82,25 @@ def test_part_days_are_sorted_and_shared_by_conflicting_spans() -> None:
         ["Asia/Tokyo", "America/New_York", "Europe/London", "Australia/Lord_Howe"]
     ),
 )
-def test_a_local_instant_is_the_wall_clock_time_of_its_minute(
+def test_a_local_instant_is_the_first_instant_the_wall_clock_shows_its_minute(
     day: date, minute: int, zone: str
 ) -> None:
-    """The wall clock of ``minute`` after local midnight, the zone attached as is (fold 0):
-    in a gap or an overlap too, as every check that compares them expects."""
+    """In UTC (absolute arithmetic); the zone's clocks show the minute then, and a minute
+    shown twice (fall back) is its first showing. A minute no clock shows (spring forward)
+    is one ``skipped`` names, with the whole skipped stretch around it."""
     tz = ZoneInfo(zone)
     wall = datetime(day.year, day.month, day.day) + timedelta(minutes=minute)
     found = local_instant(day, minute, tz)
-    assert found.replace(tzinfo=None) == wall
-    assert found.tzinfo is tz and found.fold == 0
-    assert found.utcoffset() == wall.replace(tzinfo=tz).utcoffset()
+    assert found.tzinfo is UTC
+    gap = skipped(day, minute, tz)
+    if gap is None:
+        assert found.astimezone(tz).replace(tzinfo=None) == wall
+        for back in (30, 60):  # no earlier instant shows it: a time shown twice is the first
+            assert (found - timedelta(minutes=back)).astimezone(tz).replace(tzinfo=None) != wall
+    else:
+        first, after = gap
+        assert first <= wall < after <= first + timedelta(hours=1)
+        shown = local_instant(first.date(), first.hour * 60 + first.minute, tz)
+        before = (shown - timedelta(minutes=1)).astimezone(tz).replace(tzinfo=None)
+        assert before == first - timedelta(minutes=1)  # the minute before the gap exists
+        assert shown.astimezone(tz).replace(tzinfo=None) == after  # and then clocks jump

@@ -71,7 +71,7 @@ def test_partial_hold_days_keep_the_other_default() -> None:
         (minimal(policy={"max_rank": 0}), "max_rank"),
         (minimal(policy={"hold_days": {"party": 2}}), "wedding"),
         (minimal(policy={"priority_days": ["weekend"]}), "priority_days"),
-        (minimal(policy={"surprise": 1}), "unknown keys: surprise"),
+        (minimal(policy={"surprise": 1}), "unknown key .surprise."),
         (minimal(policy={"max_items": 0}), "policy.max_items must be a whole number from 1 to 10"),
         (minimal(policy={"max_items": 11}), "max_items .* not 11"),
         (minimal(policy={"max_candidates": "2"}), "max_candidates .* not '2'"),
@@ -145,7 +145,7 @@ def test_slots_have_a_name_a_start_and_an_end_past_midnight_or_none() -> None:
         ([{"name": "昼", "start": "11"}], "slot '昼': start must be a time"),
         ([{"name": "昼", "start": "11:00", "end": "25:00"}], "slot '昼': end must be a time"),
         ([{"start": "11:00"}], r"slots\[0\].name must be"),
-        ([{"name": "昼", "start": "11:00", "until": "12:00"}], "unknown keys: until"),
+        ([{"name": "昼", "start": "11:00", "until": "12:00"}], "unknown key .until."),
     ],
 )
 def test_a_bad_slot_is_refused_with_what_to_write(slots: object, message: str) -> None:

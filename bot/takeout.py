@@ -1,0 +1,61 @@
+"""The ledger taken out in Slack: the 予約台帳 file (xlsx / CSV) a manager's App Home sends,
+and the calendar feed links each person's App Home shows."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from bot import ids
+from bot.blocks import section
+from bot.texts import text
+from bot.texts.states import row_state
+from core.exports.feed_tokens import FeedKey, Scope
+from core.exports.layout import ledger_rows
+from core.exports.sheets import write_csv, write_xlsx
+from core.model import Venue
+from core.operations.exports import LedgerOut
+
+FeedLink = Callable[[FeedKey], str | None]  # a feed's URL (None: none can be shown)
+
+
+def ledger_file(
+    found: LedgerOut, venue: Venue, fmt: str, *, with_contact: bool
+) -> tuple[bytes, int]:
+    """The file's bytes and its number of rows (one per room of each hold)."""
+    state = partial(row_state, reasons=found.reasons)
+    rows = ledger_rows(found.holds, venue, state, with_contact=with_contact)
+    buffer = io.BytesIO()
+    write = write_xlsx if fmt == "xlsx" else write_csv
+    write(rows, buffer, with_contact=with_contact)
+    return buffer.getvalue(), len(rows)
+
+
+def home_blocks(venue: Venue, user: str, locale: str, link: FeedLink) -> list[dict[str, Any]]:
+    """A person's calendar feed; for a manager, the venue's too and 「Excel で出力」."""
+    blocks: list[dict[str, Any]] = []
+    mine = link(FeedKey(venue.id, Scope.SALESPERSON, user))
+    if mine is not None:
+        said = text(locale, "takeout.feed.home", url=mine, user=user)
+        blocks.append(section(said, block_id=ids.FEED_BLOCK).to_dict())
+    if not venue.is_manager(user):
+        return blocks
+    whole = link(FeedKey(venue.id, Scope.VENUE))
+    if whole is not None:
+        blocks.append(section(text(locale, "takeout.feed.home_venue", url=whole)).to_dict())
+    blocks.append(
+        {
+            "type": "section",
+            "block_id": ids.LEDGER_EXPORT_BLOCK,
+            "text": {"type": "mrkdwn", "text": text(locale, "takeout.export.home_hint")},
+            "accessory": {
+                "type": "button",
+                "action_id": ids.LEDGER_EXPORT,
+                "text": {"type": "plain_text", "text": text(locale, "takeout.export.home_button")},
+                "value": "xlsx",
+            },
+        }
+    )
+    return blocks
