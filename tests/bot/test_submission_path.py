@@ -1,5 +1,5 @@
 """The path of one /hold modal submission, from the WSGI app to the INSERT of the hold, frame
-by frame (docs/architecture.md, "One submission, frame by frame").
+by frame (docs/architecture.md, "Walk 1").
 
 Recorded at ``core.store.hold_writes.insert`` during a signed view_submission through the real
 endpoint. Bolt runs a listener on its own pool unless it processes before responding, so the
