@@ -356,3 +356,6 @@ class HoldEdit:
     customer: str | None = None
     note: str | None = None
     salesperson: str | None = None
+    # A swap that would make a 1st hold wait is done only when asked for (`--yes`, the
+    # Slack confirm step); False refuses it with ``would_lose_first``.
+    may_lose_first: bool = True
