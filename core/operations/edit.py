@@ -6,12 +6,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from core import events
 from core.events import Requested
 from core.journal import audit_event
-from core.model import LIVE, Hold, HoldEdit, HoldItem, HoldRequest, ItemRequest, Status, Venue
+from core.model import (
+    LIVE,
+    Details,
+    Hold,
+    HoldEdit,
+    HoldItem,
+    HoldRequest,
+    ItemRequest,
+    Status,
+    Venue,
+)
 from core.operations.promotion import promote_after
 from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot, Tx
@@ -20,6 +31,7 @@ from core.rules.customers import customer_key
 from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank, spans_of
 from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
 from core.store import edits, enquiries, holds, part_days
+from core.store.edits import Carried
 
 
 @dataclass(frozen=True)
@@ -30,7 +42,7 @@ class Plan:
     req: HoldRequest  # the hold as it would be, as a request
     checked: Checked
     shrink: bool  # every new item inside its old one, on the same date: the place is kept
-    people: bool  # customer, note or salesperson change (the enquiry's row)
+    people: bool  # what the enquiry's row carries changes (customer, note, guests, ...)
 
     @property
     def items(self) -> tuple[HoldItem, ...]:
@@ -93,11 +105,7 @@ def prepare(snap: Snapshot, change: HoldEdit, now: datetime) -> Plan | Refused:
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    people = (checked.customer, checked.note, req.salesperson.strip()) != (
-        hold.customer,
-        hold.note,
-        hold.salesperson,
-    )
+    people = _booking(checked, req.salesperson.strip()) != _booking(hold, hold.salesperson)
     same_day = req.local_date == hold.local_date
     if same_day and not people and _same_items(checked, hold):
         return Refused(Code.NO_CHANGE, hold=hold)
@@ -149,12 +157,44 @@ def as_request(hold: Hold, change: HoldEdit, venue: Venue) -> HoldRequest | Refu
         local_date=change.local_date or hold.local_date,
         start_min=first.start_min,
         end_min=first.end_min,
-        kind=hold.kind.value,
+        kind=hold.kind_id if change.kind is None else change.kind,
         customer=hold.customer if change.customer is None else change.customer,
         salesperson=hold.salesperson if change.salesperson is None else change.salesperson,
         creator=change.actor,
         note=hold.note if change.note is None else change.note,
         also=tuple(also),
+        # Everything else the booking carries goes with it (a swap's new hold, every date).
+        guests=hold.guests if change.guests is None else change.guests,
+        contact=hold.contact if change.contact is None else change.contact,
+        details=changed_details(hold.details, change),
+    )
+
+
+def changed_details(kept: Details, change: HoldEdit) -> Details:
+    """The booking's details with each field the edit gives replaced."""
+
+    def given(new: object, old: object) -> Any:
+        return old if new is None else new
+
+    return Details(
+        estimate=given(change.estimate, kept.estimate),
+        plan=given(change.plan, kept.plan),
+        source=given(change.source, kept.source),
+        next_action=given(change.next_action, kept.next_action),
+        next_action_note=given(change.next_action_note, kept.next_action_note),
+    )
+
+
+def _booking(shown: Checked | Hold, salesperson: str) -> tuple[object, ...]:
+    """What an edit may change besides rooms and times: its enquiry's row."""
+    return (
+        shown.customer,
+        shown.note,
+        salesperson,
+        shown.kind_id,
+        shown.guests,
+        shown.contact,
+        shown.details,
     )
 
 
@@ -251,6 +291,8 @@ def _amend(tx: Tx, plan: Plan) -> None:
             customer_key=customer_key(checked.customer),
             note=checked.note,
             salesperson=plan.req.salesperson.strip(),
+            carried=Carried(checked.kind_id, checked.kind, checked.guests, checked.contact),
+            details=checked.details,
             now=tx.now,
         )
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from core.admission import Key
 from core.events import Announced, Queued, Requested
 from core.journal import audit_event
-from core.model import LIVE, Enquiry, HoldItem, HoldRequest, Status, Venue
+from core.model import LIVE, Details, Enquiry, HoldItem, HoldRequest, Status, Venue
 from core.operations.tx import Snapshot, Tx
 from core.results import (
     Code,
@@ -25,6 +25,7 @@ from core.results import (
     WarningCode,
 )
 from core.rules.customers import customer_key
+from core.rules.details import joined_details
 from core.rules.obstacles import in_the_way
 from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
 from core.rules.spans import part_day_keys, span_counts
@@ -271,6 +272,7 @@ def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
         note=req.note.strip() or enquiry.note,
         guests=req.guests if req.guests is not None else enquiry.guests,
         contact=req.contact.strip() or enquiry.contact,
+        details=joined_details(req.details, enquiry.details),
     )
 
 
@@ -430,6 +432,10 @@ def request_hash(req: HoldRequest) -> str:
         del fields["guests"]
     if not req.contact:
         del fields["contact"]
+    if req.details == Details():
+        del fields["details"]  # and those without details (0011) too
+    elif req.details.next_action is not None:
+        fields["details"]["next_action"] = req.details.next_action.isoformat()
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -491,4 +497,5 @@ def new_hold(
         kind_id=checked.kind_id,
         guests=checked.guests,
         contact=checked.contact,
+        details=checked.details,
     )
