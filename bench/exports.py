@@ -42,7 +42,7 @@ def main() -> None:
     print(machine_line())
     with bench_database() as (db, _):
         engine = HoldEngine(db)
-        venue = engine.save_venue(big_venue("exports"), now=NOW - timedelta(days=1))
+        venue = engine.venues.save_venue(big_venue("exports"), now=NOW - timedelta(days=1))
         rooms = sorted(r for r in venue.rooms if r != "whole")
         with db.begin() as conn:
             half = args.feed // 2
@@ -62,7 +62,7 @@ def main() -> None:
 
 
 def feed_figures(db: sa.Engine, engine: HoldEngine, venue_id: str, samples: int) -> None:
-    token = engine.feed_token(FeedKey(venue_id, Scope.VENUE), secret=b"bench", now=NOW)
+    token = engine.writes.feed_token(FeedKey(venue_id, Scope.VENUE), secret=b"bench", now=NOW)
     assert isinstance(token, str)
     feeds = CalendarFeeds(engine, lambda: datetime(2027, 3, 1, tzinfo=UTC))
     with Server(build_wsgi(None, lambda: (True, {}), feeds)) as server:
@@ -97,16 +97,16 @@ def feed_figures(db: sa.Engine, engine: HoldEngine, venue_id: str, samples: int)
 
 
 def export_figures(engine: HoldEngine, venue_id: str, rows: int, samples: int) -> None:
-    venue = engine.venue(venue_id)
+    venue = engine.venues.venue(venue_id)
     assert venue is not None
     # Every hold, live or not (`osae export --all`): the export's heavier read.
     last = FIRST_DAY + timedelta(days=3650)
-    found = engine.ledger_out(venue_id, FIRST_DAY, last, left=True)
+    found = engine.reads.ledger_out(venue_id, FIRST_DAY, last, left=True)
     spent: dict[str, list[float]] = {"read": [], "xlsx": [], "csv": []}
     written = 0
     for _ in range(samples):
         started = time.perf_counter()
-        found = engine.ledger_out(venue_id, FIRST_DAY, last, left=True)
+        found = engine.reads.ledger_out(venue_id, FIRST_DAY, last, left=True)
         spent["read"].append(time.perf_counter() - started)
         for fmt in ("xlsx", "csv"):
             started = time.perf_counter()

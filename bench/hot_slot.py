@@ -135,7 +135,7 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
     print(machine_line())
     _create_floor_table(db)
     variants: dict[str, Take] = {
-        ENGINE: lambda v, r: engine.request(v.id, r, now=NOW),
+        ENGINE: lambda v, r: engine.writes.request(v.id, r, now=NOW),
         BASELINE: lambda v, r: for_update_baseline(plain, v, r, NOW),
         BARE: lambda v, r: bare_for_update(plain, v, r, NOW),
         FLOOR: lambda v, r: _floor(db, r),
@@ -164,15 +164,16 @@ def measure(args: argparse.Namespace, db: sa.Engine, plain: sa.Engine) -> None:
 def outcomes(engine: HoldEngine, db: sa.Engine, trials: int, contenders: int) -> None:
     """The seed's table: what N concurrent requests for one slot get, per variant."""
     print(f"\nhot slot: {contenders} concurrent requests for one room and time, {trials} trials")
+    writes = engine.writes
     variants: dict[str, Take] = {
-        "engine (SERIALIZABLE + part-day bump)": lambda v, r: engine.request(v.id, r, now=NOW),
+        "engine (SERIALIZABLE + part-day bump)": lambda v, r: writes.request(v.id, r, now=NOW),
         "naive READ COMMITTED": lambda v, r: naive_read_committed(db, v, r, NOW),
         "READ COMMITTED + FOR UPDATE": lambda v, r: for_update_baseline(db, v, r, NOW),
     }
     for name, take in variants.items():
         table: Counter[tuple[int, tuple[int, ...]]] = Counter()
         for _ in range(trials):
-            venue = engine.save_venue(factories.venue(), now=NOW)
+            venue = engine.venues.save_venue(factories.venue(), now=NOW)
             answers = race(lambda v=venue, t=take: timed(t, v, factories.request()), contenders)
             ranks = tuple(sorted(a.rank for a, _ in answers if _accepted(a)))
             table[(len(ranks), ranks)] += 1
@@ -198,7 +199,7 @@ def hot_mix(
     settle(db)
     for trial in range(trials):
         for name, take in in_turn(variants, trial):
-            venue = engine.save_venue(factories.venue(), now=NOW)
+            venue = engine.venues.save_venue(factories.venue(), now=NOW)
             attempts.clear()
             started = time.perf_counter()
             answers = race(lambda v=venue, t=take: timed(t, v, factories.request()), n)
@@ -225,7 +226,7 @@ def low_contention(
     measured = {name: Measured() for name in variants}
     for turn in range(rounds):
         for name, take in in_turn(variants, turn):
-            places = [engine.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
+            places = [engine.venues.save_venue(factories.venue(), now=NOW) for _ in range(venues)]
             # Measured without it: the variant that ran first read the holds in an answer's
             # way 2 to 3 times slower than the one after it, whichever variant it was.
             settle(db)
@@ -258,7 +259,7 @@ def decisions_mix(
     runner = Runner(uow, Admission(None, queue=False), VenueCache())
     later = NOW + timedelta(minutes=1)
     variants: dict[str, Decide] = {
-        ENGINE: lambda v, kind, i: getattr(engine, kind)(v.id, i, actor=SALES, now=later),
+        ENGINE: lambda v, kind, i: getattr(engine.writes, kind)(v.id, i, actor=SALES, now=later),
         SERIAL: partial(_serializable, runner, now=later),
         BASELINE: lambda v, kind, i: for_update_decision(plain, v, kind, i, SALES, later),
         FLOOR: lambda v, kind, i: _floor_row(db, f"{kind} {i}"),
@@ -297,12 +298,12 @@ def _serializable(
 
 def _unrelated_firsts(engine: HoldEngine) -> tuple[Venue, list[int]]:
     """A fresh venue with ``DECIDED`` dates, each a 1st and a 2nd: the 1sts' ids."""
-    venue = engine.save_venue(factories.venue(), now=NOW)
+    venue = engine.venues.save_venue(factories.venue(), now=NOW)
     firsts = []
     for n in range(DECIDED):
         day = DAY + timedelta(days=7 * n)
-        first = engine.request(venue.id, factories.request(day=day), now=NOW)
-        engine.request(venue.id, factories.request(day=day), now=NOW)
+        first = engine.writes.request(venue.id, factories.request(day=day), now=NOW)
+        engine.writes.request(venue.id, factories.request(day=day), now=NOW)
         assert isinstance(first, RequestAnswer)
         firsts.append(first.hold.id)
     return venue, firsts

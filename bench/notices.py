@@ -70,7 +70,7 @@ def hold(engine: HoldEngine, venue: Venue, slot: Slot, person: str, now: datetim
     req = factories.request(
         room=slot.room, day=slot.day, start=slot.start, end=slot.end, salesperson=person
     )
-    result = engine.request(venue.id, req, now=now)
+    result = engine.writes.request(venue.id, req, now=now)
     assert isinstance(result, RequestAnswer), result
     return result.hold.id
 
@@ -97,14 +97,14 @@ def pile_up(engine: HoldEngine, venue: Venue, users: int, per_user: int, tag: st
             firsts.append(hold(engine, venue, slot, user(f"F{tag}", n), now))
             hold(engine, venue, slot, user(f"P{tag}", n), now)
     for hold_id in firsts:
-        engine.release(venue.id, hold_id, actor=factories.MANAGER, now=now)
+        engine.writes.release(venue.id, hold_id, actor=factories.MANAGER, now=now)
     return len(firsts)
 
 
 def throughput(
     rt: Runtime, slack: SlackStandin, users: int, per_user: int, tag: str, drains: int
 ) -> str:
-    venue = rt.engine.save_venue(factories.venue(QUIET), now=datetime.now(UTC))
+    venue = rt.engine.venues.save_venue(factories.venue(QUIET), now=datetime.now(UTC))
     count = pile_up(rt.engine, venue, users, per_user, tag)
     meet(slack, [user(f"P{tag}", n) for n in range(users)])
     slack.clear()
@@ -160,7 +160,7 @@ def deadlines(engine: HoldEngine, venue: Venue, samples: int, spacing: float) ->
 
 
 def latency(rt: Runtime, slack: SlackStandin, samples: int) -> list[str]:
-    venue = rt.engine.save_venue(factories.venue(QUIET), now=datetime.now(UTC))
+    venue = rt.engine.venues.save_venue(factories.venue(QUIET), now=datetime.now(UTC))
     waiting = deadlines(rt.engine, venue, samples, spacing=0.37)
     meet(slack, [user(k, n) for k in ("L", "W") for n in range(samples)])
     slack.clear()

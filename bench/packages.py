@@ -107,7 +107,7 @@ def hot_slot(
     busy = 0
     take = partial(_take, engine)
     for _ in range(trials):
-        venue = engine.save_venue(factories.venue(), now=NOW)
+        venue = engine.venues.save_venue(factories.venue(), now=NOW)
         numbers = iter(range(contenders))
         lock = threading.Lock()
 
@@ -129,7 +129,7 @@ def hot_slot(
 
 
 def _take(engine: HoldEngine, venue: Venue, req: HoldRequest) -> object:
-    return engine.request(venue.id, req, now=NOW)
+    return engine.writes.request(venue.id, req, now=NOW)
 
 
 def mix(engine: HoldEngine, attempts: list[int], requests: int, threads: int) -> None:
@@ -142,7 +142,7 @@ def mix(engine: HoldEngine, attempts: list[int], requests: int, threads: int) ->
     for _ in range(2):
         for name in latencies:
             attempts.clear()
-            venue = engine.save_venue(factories.venue(), now=NOW)
+            venue = engine.venues.save_venue(factories.venue(), now=NOW)
             rng = random.Random(11)
             work = []
             for _ in range(requests):
@@ -170,7 +170,7 @@ def run_mix(engine: HoldEngine, venue: Venue, work: list[HoldRequest], threads: 
 
     def go(req: HoldRequest) -> None:
         started = time.perf_counter()
-        engine.request(venue.id, req, now=NOW)
+        engine.writes.request(venue.id, req, now=NOW)
         seconds = time.perf_counter() - started
         with lock:
             latencies.append(seconds)

@@ -23,6 +23,7 @@ from core.model import Room, Venue
 from core.results import Refused, Swept
 from core.rules.requests import check_request
 from core.store import holds
+from jobs import sweeping
 from tests.support import bulk, factories
 from tests.support.factories import NOW
 
@@ -69,7 +70,7 @@ def populate(db: sa.Engine, engine: HoldEngine, total: int) -> Venue:
     venues = max(1, total // PER_VENUE)
     measured = None
     for n in range(venues):
-        venue = engine.save_venue(big_venue(f"scale-{n:03d}"), now=NOW)
+        venue = engine.venues.save_venue(big_venue(f"scale-{n:03d}"), now=NOW)
         rooms = [f"r{i:02d}" for i in range(ROOMS_PER_VENUE)]
         with db.begin() as conn:
             for status in ("confirmed", "released"):
@@ -90,7 +91,7 @@ def populate(db: sa.Engine, engine: HoldEngine, total: int) -> Venue:
 
 def populate_due(db: sa.Engine, engine: HoldEngine, due: int) -> Venue:
     """``due`` 1st holds past their deadline; a 2nd waits behind every fifth of them."""
-    venue = engine.save_venue(big_venue("scale-due"), now=NOW)
+    venue = engine.venues.save_venue(big_venue("scale-due"), now=NOW)
     rooms = [f"r{i:02d}" for i in range(ROOMS_PER_VENUE)]
     with db.begin() as conn:
         bulk.fill(
@@ -172,16 +173,16 @@ def requests(engine: HoldEngine, venue: Venue, count: int, total: int) -> None:
             factories.request(room=room, day=day), start_min=21 * 60 + 30, end_min=23 * 60
         )
         started = time.perf_counter()
-        engine.request(venue.id, req, now=NOW)
+        engine.writes.request(venue.id, req, now=NOW)
         latencies.append(time.perf_counter() - started)
     print(f"\nrequest at {total:,} holds (late-evening slots, free or 2nd)")
-    print("  " + latency_line("engine.request", latencies))
+    print("  " + latency_line("engine.writes.request", latencies))
 
 
 def sweep(engine: HoldEngine, venue: Venue, due: int) -> None:
     at = NOW + timedelta(days=3)
     started = time.perf_counter()
-    swept = engine.sweep(venue.id, now=at)
+    swept = sweeping.sweep(engine.writes, venue.id, now=at)
     seconds = time.perf_counter() - started
     assert isinstance(swept, Swept)
     print(f"\nsweep of {due:,} due 1st holds ({due // 5:,} with a 2nd waiting)")

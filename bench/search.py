@@ -7,7 +7,7 @@ The holds are written set-based (``tests.support.bulk``), 20,000 to a venue of 1
 with capacities and three slots. The searched venue has confirmed holds, 1st holds with 2nd
 holds behind some, rooms left free, and released rows. Prints, on the same searches:
 
-- p50/p95/p99 of ``engine.search`` (the whole call), first in this process as it started,
+- p50/p95/p99 of ``engine.reads.search`` (the whole call), first in this process as it started,
   then after ``settle_heap`` (what ``osae web`` and ``osae serve`` do once started), with the
   full garbage collections that fell inside the calls: their cost is the heap's, not the
   search's, and it is what made the 95th percentile;
@@ -76,7 +76,7 @@ def main() -> None:
             f"filled {total:,} holds ({spans:,} live span rows) in "
             f"{time.perf_counter() - started:.0f} s"
         )
-        engine.venue(measured.id)  # cached, as in a serving process
+        engine.venues.venue(measured.id)  # cached, as in a serving process
         places = DAYS * len(measured.rooms) * 3
         print(
             f"\nsearch of {DAYS} days × {len(measured.rooms)} rooms × 3 slots ({places:,} places)"
@@ -115,7 +115,7 @@ def populate(db: sa.Engine, engine: HoldEngine, total: int) -> Venue:
     later = NOW + timedelta(days=7)
     measured = None
     for n in range(venues):
-        venue = engine.save_venue(venue_spec(f"search-{n:03d}"), now=NOW)
+        venue = engine.venues.save_venue(venue_spec(f"search-{n:03d}"), now=NOW)
         with db.begin() as conn:
             # confirmed on five rooms, 1st holds on three with a 2nd behind a third of them,
             # two rooms free; released rows to make up the 20,000
@@ -146,7 +146,7 @@ def searches(engine: HoldEngine, venue: Venue, samples: int, name: str) -> list[
     with collections() as full:
         for query in queries(samples):
             started = time.perf_counter()
-            answer = engine.search(venue.id, query, now=NOW)
+            answer = engine.reads.search(venue.id, query, now=NOW)
             latencies.append(time.perf_counter() - started)
             assert isinstance(answer, Availability) and answer.looked == DAYS * len(venue.rooms) * 3
             for found in answer.found:
@@ -230,7 +230,7 @@ def profile(engine: HoldEngine, venue: Venue, samples: int, order: str = "tottim
     profiler = cProfile.Profile()
     profiler.enable()
     for query in queries(samples):
-        engine.search(venue.id, query, now=NOW)
+        engine.reads.search(venue.id, query, now=NOW)
     profiler.disable()
     print("\nprofile of the whole calls, by own time:")
     pstats.Stats(profiler).sort_stats(order).print_stats(25)

@@ -34,7 +34,7 @@ def main() -> None:
     args = parser.parse_args()
     with bench_database() as (db, _):
         engine = HoldEngine(db)
-        venue = engine.save_venue(big_venue("team"), now=NOW - timedelta(days=1))
+        venue = engine.venues.save_venue(big_venue("team"), now=NOW - timedelta(days=1))
         with db.begin() as conn:
             later = FIRST_DAY + timedelta(days=1 + args.firsts // 30)  # after the 1st holds
             for status in ("confirmed", "released"):
@@ -56,13 +56,13 @@ def main() -> None:
         settle(db, vacuum=True)
         statements: list[str] = []
         sa.event.listen(db, "before_cursor_execute", lambda *a: statements.append(a[2]))
-        engine.venue(venue.id)
+        engine.venues.venue(venue.id)
         reads = {
-            "day (10 rooms, a busy day)": lambda: engine.day(venue.id, FIRST_DAY),
-            "team home": lambda: engine.team_home(venue.id, now=NOW),
-            "month counts": lambda: engine.month_counts(venue.id, 2027, 3),
+            "day (10 rooms, a busy day)": lambda: engine.reads.day(venue.id, FIRST_DAY),
+            "team home": lambda: engine.reads.team_home(venue.id, now=NOW),
+            "month counts": lambda: engine.reads.month_counts(venue.id, 2027, 3),
         }
-        home = engine.team_home(venue.id, now=NOW)
+        home = engine.reads.team_home(venue.id, now=NOW)
         print(
             f"venue: {args.holds + args.firsts + args.firsts // 5:,} holds, {args.events:,} "
             f"audit events; home: {len(home.today) + len(home.week)} deadlines, "

@@ -33,7 +33,7 @@ from core.db import create_engine
 from core.events import Action, AuditEvent
 from core.journal import Journal
 from core.model import HoldRequest, Venue
-from core.operations import decisions, request, search
+from core.operations import answering, decisions, search
 from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot, Tx
 from core.results import Refused
@@ -83,7 +83,7 @@ def for_update_baseline(db: sa.Engine, venue: Venue, req: HoldRequest, now: date
             after = raw.execution_options(isolation_level="AUTOCOMMIT")
             if answer.in_way:
                 holds.get_many(after, venue, answer.in_way)
-            request.same_customer(after, venue.id, req.customer, None)
+            answering.same_customer(after, venue.id, req.customer, None)
     if isinstance(answer, Blocked):
         with db.connect() as raw:
             snap = raw.execution_options(

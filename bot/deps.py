@@ -55,7 +55,7 @@ class Deps:
             return found[0]
         # A hotel group's workspace: the venue this person chose last (the form asks)
         user = getattr(context, "user_id", None)
-        chosen = self.engine.chosen_venue(user, found) if user else None
+        chosen = self.engine.venues.chosen_venue(user, found) if user else None
         return chosen or found[0]
 
     def venues_of(self, context: Any) -> list[str]:
@@ -69,10 +69,10 @@ class Deps:
     def venue_seen(self, venue_id: str) -> Venue:
         """The venue as the engine's operation on it just saw it, to word its answer: no
         read of its own (``venue`` checks the stored revision: a transaction per request)."""
-        return self.engine.kept_venue(venue_id) or self._stored(venue_id)
+        return self.engine.venues.kept_venue(venue_id) or self._stored(venue_id)
 
     def _stored(self, venue_id: str) -> Venue:
-        venue = self.engine.venue(venue_id)
+        venue = self.engine.venues.venue(venue_id)
         if venue is None:  # configured, but never loaded into the database
             raise UserError("refusal.unknown_venue", detail=venue_id)
         return venue

@@ -55,7 +55,7 @@ def edit_preview(
     engine: HoldEngine, venue: Venue, form: Form, meta: Meta, user: str, now: datetime
 ) -> str:
     """The engine's dry run of the edit as the form stands, as one line."""
-    plan = engine.edit_plan(venue.id, change_of(form, meta, user), now=now)
+    plan = engine.writes.edit_plan(venue.id, change_of(form, meta, user), now=now)
     return edit_line(plan, venue, meta.locale, now)
 
 

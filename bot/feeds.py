@@ -42,7 +42,7 @@ class CalendarFeeds:
         if match is None or environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
             return _bare(start_response, "404 Not Found")
         try:
-            stamp = self._engine.feed_stamp(match.group(1))
+            stamp = self._engine.reads.feed_stamp(match.group(1))
             if stamp is None:
                 return _bare(start_response, "404 Not Found")
             if _unchanged(environ, stamp):
@@ -65,7 +65,7 @@ class CalendarFeeds:
         kept = self._bodies.kept(feed, stamp.etag)
         if kept is not None:
             return stamp, kept
-        read = self._engine.feed_read(feed, self._bodies.known(feed, stamp.revision))
+        read = self._engine.reads.feed_read(feed, self._bodies.known(feed, stamp.revision))
         name = read.venue.name
         if feed.scope is Scope.SALESPERSON:
             name = f"{name} · {feed.subject}"

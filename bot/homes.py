@@ -33,9 +33,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
         deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
         locale = deps.locales.get(user)
         try:
-            overview = deps.engine.overview(venue.id, user, now=now)
+            overview = deps.engine.reads.overview(venue.id, user, now=now)
             if venue.is_manager(user):
-                team = team or deps.engine.team_home(venue.id, now=now)
+                team = team or deps.engine.reads.team_home(venue.id, now=now)
         except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue

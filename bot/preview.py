@@ -116,7 +116,7 @@ def current_preview(
     """The engine's read-only answer for the slot chosen so far, as one line."""
     if not form.slot_chosen():
         return preview_line(None, venue.tz, locale)
-    result = engine.preview(venue.id, form.preview_request(user), now=now)
+    result = engine.writes.preview(venue.id, form.preview_request(user), now=now)
     style = dates.style_for(venue, now)
     return preview_line(result, venue.tz, locale, room_names(venue, form), style=style)
 

@@ -150,7 +150,9 @@ def _save(
     except VenueFileError as err:
         return Refusal(text(locale, "setup.error.file", detail=str(err)), field)
     try:
-        return deps.engine.setup_venue(venue, actor=user, source=SOURCE, now=deps.now(), link=link)
+        return deps.engine.venues.setup_venue(
+            venue, actor=user, source=SOURCE, now=deps.now(), link=link
+        )
     except VenueConflict as err:
         return Refusal(text(locale, "setup.error.conflict", detail=str(err)), field)
 
@@ -158,7 +160,7 @@ def _save(
 def _free_id(deps: Deps, wanted: str) -> str:
     """``wanted``, or ``wanted-2``, ``-3``... if another venue has it."""
     base = re.sub(r"[^a-z0-9_-]+", "-", wanted).strip("-") or "venue"
-    taken = set(deps.engine.venue_ids())
+    taken = set(deps.engine.venues.venue_ids())
     candidate, n = base, 1
     while candidate in taken:
         n += 1

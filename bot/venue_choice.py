@@ -30,7 +30,7 @@ def venue_picked(deps: Deps, args: Args) -> None:
     venue_id = option.get("value") if isinstance(option, dict) else None
     if not isinstance(venue_id, str) or venue_id not in deps.venues_of(args.context):
         return  # not one of this workspace's venues: nothing to choose
-    deps.engine.choose_venue(venue_id, user, now=deps.now())
+    deps.engine.venues.choose_venue(venue_id, user, now=deps.now())
     venue = deps.venue(args.context)
     view = body.get("view") or {}
     if view.get("type") == "home":

@@ -221,7 +221,7 @@ def bot_app(
 def feed_link(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
     """A calendar feed's URL (its token issued on first use), or None if it cannot be."""
     secret = settings.feed_secret.encode() if settings.feed_secret else None
-    token = engine.feed_token(feed, secret=secret, now=now())
+    token = engine.writes.feed_token(feed, secret=secret, now=now())
     return f"{settings.feed_base}/calendar/{token}.ics" if isinstance(token, str) else None
 
 
@@ -278,7 +278,7 @@ class Runtime:
         on_console = CONSOLE_CHANNEL if isinstance(carrier, Console) else None
         return Courier(
             transport_for=self.workspace_dms() if many else None,
-            engine=self.engine,
+            delivery=self.engine.delivery,
             transport=carrier,
             render=render_notice,
             render_report=render_failure_report,
@@ -294,7 +294,12 @@ class Runtime:
     def actors(self, courier: Courier | None = None) -> Actors:
         """Declare the actors on this runtime's broker (once)."""
         if self._actors is None:
-            deps = JobDeps(engine=self.engine, courier=courier or self.courier(), now=self.now)
+            deps = JobDeps(
+                writes=self.engine.writes,
+                venues=self.engine.venues,
+                courier=courier or self.courier(),
+                now=self.now,
+            )
             self._actors = register(self.broker, deps)
         return self._actors
 
@@ -307,7 +312,7 @@ class Runtime:
 
     def clock(self) -> Clock:
         schedule = self.settings.tuning.schedule
-        return Clock(self.broker, engine_zones(self.engine), schedule, now=self.now)
+        return Clock(self.broker, engine_zones(self.engine.venues), schedule, now=self.now)
 
     def bot(self) -> BotApp:
         """The Bolt app, its notices hook enqueuing drains; installed by any workspace when
@@ -316,7 +321,7 @@ class Runtime:
         many = self.workspaces() if settings.distributed else None
         oauth = many.oauth() if many is not None else None
         authorize = many.authorize() if many is not None else None
-        linked = self.engine.workspace_venues
+        linked = self.engine.venues.workspace_venues
         venues = (
             VenueResolver(by_team=settings.venues_by_team, linked=linked)
             if oauth is not None
@@ -337,7 +342,7 @@ class Runtime:
         """OSAE_VENUE, else the only venue loaded (a single hotel needs no setting)."""
         if self.settings.venue_id:
             return self.settings.venue_id
-        known = self.engine.venue_ids()
+        known = self.engine.venues.venue_ids()
         return known[0] if len(known) == 1 else None
 
     def on_notices(self) -> Callable[[str], None]:
@@ -345,7 +350,7 @@ class Runtime:
 
     def drain_all(self) -> None:
         """A drain per venue: what a restarted worker left leased or pending goes out."""
-        for venue_id in self.engine.venue_ids():
+        for venue_id in self.engine.venues.venue_ids():
             queues.try_enqueue(self.broker, DRAIN, venue_id)
 
     def health(self) -> tuple[bool, dict[str, Any]]:

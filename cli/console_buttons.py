@@ -31,8 +31,8 @@ def command_for(settings: Settings, engine: HoldEngine, button: Button) -> str |
     if verb is not None and not button.card:  # a DM: its recipient presses
         return settings.command("hold", verb, button.value, "--actor", button.to)
     venue_id = button.notice.venue_id
-    hold = engine.hold(venue_id, int(button.value))
-    venue = engine.venue(venue_id)
+    hold = engine.reads.hold(venue_id, int(button.value))
+    venue = engine.venues.venue(venue_id)
     if isinstance(hold, Refused) or venue is None:
         return None
     actor = hold.salesperson if button.card else button.to

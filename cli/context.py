@@ -62,7 +62,7 @@ def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -
     if chosen:
         return chosen
     try:
-        known = engine.venue_ids()
+        known = engine.venues.venue_ids()
     except NoSchema:
         raise CommandError(
             "no_schema", "the database has no osae tables; run `osae db upgrade`"
@@ -81,7 +81,7 @@ def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
     settings = settings_of(args)
     engine = bootstrap.engine_for(settings)
     chosen = venue_id(args, engine, settings)
-    found = engine.venue(chosen)
+    found = engine.venues.venue(chosen)
     if found is None:
         refused = Refused(Code.UNKNOWN_VENUE, detail=chosen)
         utc = ZoneInfo("UTC")

@@ -43,7 +43,7 @@ def draw_diary(args: argparse.Namespace) -> int:
     days = _range(args)
     engine, venue = open_venue(args)
     now = now_of(args, venue.tz)
-    read = engine.diary(venue.id, days)
+    read = engine.reads.diary(venue.id, days)
     placed = layout.build(read, now)
     words = diary_words(venue, days, locale(), now, person=lambda user: user)
     data = render(placed, words, fmt, paper=Paper(args.paper) if args.paper else None)

@@ -20,7 +20,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def show_enquiry(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
-    found = engine.enquiry(venue.id, args.id)
+    found = engine.reads.enquiry(venue.id, args.id)
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
     case = found.enquiry

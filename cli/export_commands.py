@@ -48,7 +48,7 @@ def export(args: argparse.Namespace) -> int:
     if args.with_contact and not (args.actor and venue.is_manager(args.actor)):
         said = text(code, "takeout.export.contact_managers", actor=args.actor or "--actor")
         raise CommandError("forbidden", said, exit_code=2)
-    found = engine.ledger_out(venue.id, start, end, left=args.all)
+    found = engine.reads.ledger_out(venue.id, start, end, left=args.all)
     data, rows = render(found, venue, fmt, with_contact=args.with_contact)
     try:
         args.out.write_bytes(data)

@@ -43,7 +43,7 @@ def show_feed(args: argparse.Namespace) -> int:
         feed = FeedKey(venue.id, Scope.SALESPERSON, args.salesperson.strip())
     secret = settings.feed_secret.encode() if settings.feed_secret else None
     now = now_of(args, venue.tz)
-    token = engine.feed_token(feed, secret=secret, now=now, rotate=args.rotate)
+    token = engine.writes.feed_token(feed, secret=secret, now=now, rotate=args.rotate)
     if isinstance(token, Refused):
         return emit_refusal(args.json, token, venue.tz)
     url = f"{settings.feed_base}/calendar/{token}.ics"

@@ -26,6 +26,7 @@ from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Venue
 from core.results import Refused
 from core.rules.spans import end_minute
 from core.serialize import hold_summary, hold_to_json
+from jobs import sweeping
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
 LISTED = 500  # `hold list` without --all
@@ -144,7 +145,7 @@ def request(args: argparse.Namespace) -> int:
         contact=args.contact,
     )
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
-    result = engine.request(
+    result = engine.writes.request(
         venue.id,
         req,
         now=now_of(args, venue.tz),
@@ -188,13 +189,13 @@ def request(args: argparse.Namespace) -> int:
 def _enquiry_salesperson(engine: HoldEngine, venue: Venue, args: argparse.Namespace) -> str:
     """Who asks when neither --creator nor --salesperson is given: the enquiry's salesperson
     (an unknown enquiry is the engine's to refuse)."""
-    found = engine.enquiry(venue.id, args.enquiry)
+    found = engine.reads.enquiry(venue.id, args.enquiry)
     return "" if isinstance(found, Refused) else found.enquiry.salesperson
 
 
 def decide(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
-    operation: Callable[..., Any] = getattr(engine, args.action)
+    operation: Callable[..., Any] = getattr(engine.writes, args.action)
     reason = {"reason": strict_reason(args.reason)} if args.action == "cancel" else {}
     result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
     if isinstance(result, Refused):
@@ -227,7 +228,7 @@ def list_holds(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     limit = None if args.all else LISTED
     asked = None if limit is None else limit + 1  # one more tells that there are more
-    found = engine.holds(venue.id, on=args.date, salesperson=args.salesperson, limit=asked)
+    found = engine.reads.holds(venue.id, on=args.date, salesperson=args.salesperson, limit=asked)
     truncated = limit is not None and len(found) > limit
     found = found[:limit]
     lines = [ledger_line(h, venue) for h in found] or [text(locale(), "nobody")]
@@ -239,10 +240,10 @@ def list_holds(args: argparse.Namespace) -> int:
 
 def show_hold(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
-    found = engine.hold(venue.id, args.id)
+    found = engine.reads.hold(venue.id, args.id)
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
-    trail = engine.trail(venue.id, found.id)
+    trail = engine.reads.trail(venue.id, found.id)
     events = [
         {"at": e.at.isoformat(), "actor": e.actor, "action": e.action, "detail": dict(e.detail)}
         for e in trail
@@ -307,7 +308,7 @@ def edit_hold(args: argparse.Namespace) -> int:
         salesperson=args.salesperson,
     )
     # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
-    result = engine.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
+    result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     hold = result.hold
@@ -370,7 +371,7 @@ def carried_lines(hold: Hold) -> list[str]:
 
 def run_sweep(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
-    result = engine.sweep(venue.id, now=now_of(args, venue.tz))
+    result = sweeping.sweep(engine.writes, venue.id, now=now_of(args, venue.tz))
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     if result.expired or result.promoted:

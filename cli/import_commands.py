@@ -54,7 +54,9 @@ def run_import(args: argparse.Namespace) -> int:
         raise CommandError(err.code, said, exit_code=2) from None
     engine, venue = open_venue(args)
     now = now_of(args, venue.tz)
-    answer = engine.import_ledger(venue.id, sheet, actor=args.actor, now=now, dry_run=args.dry_run)
+    answer = engine.writes.import_ledger(
+        venue.id, sheet, actor=args.actor, now=now, dry_run=args.dry_run
+    )
     if isinstance(answer, Refused):
         return emit_refusal(args.json, answer, venue.tz)
     return _emit(args, answer, venue)

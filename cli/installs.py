@@ -70,7 +70,7 @@ class VenueTokens:
     refresh_minutes: int = REFRESH_MINUTES
 
     def __call__(self, venue_id: str) -> str | None:
-        link = self.engine.venue_workspace(venue_id)
+        link = self.engine.venues.venue_workspace(venue_id)
         if link is None:
             return None
         team = None if link.org_wide else link.workspace_id

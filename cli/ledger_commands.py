@@ -42,7 +42,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 def show_day(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
     rooms = _rooms(venue, args.room) if args.room else None
-    ledger = engine.day(venue.id, args.date, rooms=rooms)
+    ledger = engine.reads.day(venue.id, args.date, rooms=rooms)
     return emit(args.json, day_json(ledger, venue), day_lines(ledger, venue))
 
 
@@ -135,7 +135,7 @@ def _rooms(venue: Venue, asked: list[str]) -> set[str]:
 def show_stats(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
     year, month = args.month or _this_month(args, venue)
-    counts = engine.month_counts(venue.id, year, month)
+    counts = engine.reads.month_counts(venue.id, year, month)
     return emit(args.json, stats_json(counts, venue), [stats_line(counts)])
 
 

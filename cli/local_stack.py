@@ -135,12 +135,12 @@ def claim(data_dir: Path, notes: list[str]) -> Callable[[], None]:
 
 def load_demo_venue(engine: HoldEngine, search: list[Path]) -> str | None:
     """Load ``examples/venue.toml`` into a database with no venue; returns the file used."""
-    if engine.venue_ids():
+    if engine.venues.venue_ids():
         return None
     for base in search:
         candidate = base / DEMO_VENUE
         if candidate.exists():
-            engine.save_venue(read_venue_file(candidate), now=datetime.now(UTC))
+            engine.venues.save_venue(read_venue_file(candidate), now=datetime.now(UTC))
             return str(candidate)
     return None
 

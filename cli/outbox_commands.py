@@ -29,7 +29,7 @@ def list_outbox(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     engine = bootstrap.engine_for(settings)
     chosen = venue_id(args, engine, settings)
-    found = engine.notices(chosen, status=args.status)
+    found = engine.delivery.notices(chosen, status=args.status)
     lines = [_notice_line(n) for n in found] or ["no notices"]
     return emit(args.json, {"venue": chosen, "notices": [_notice_json(n) for n in found]}, lines)
 
@@ -38,8 +38,8 @@ def retry_outbox(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     engine = bootstrap.engine_for(settings)
     chosen = venue_id(args, engine, settings)
-    venue = engine.venue(chosen)
-    requeued = engine.requeue_failed(
+    venue = engine.venues.venue(chosen)
+    requeued = engine.delivery.requeue_failed(
         chosen, now=now_of(args, venue.tz if venue else UTC), ids=args.ids or None
     )
     not_failed = sorted(set(args.ids) - set(requeued))

@@ -158,7 +158,7 @@ def _ready(runtime: Runtime, host: str, console: bool) -> None:
     settings = runtime.settings
     _say(_listening(settings, host) + " · Ctrl-C stops everything")
     if console:
-        venues = runtime.engine.venue_ids()
+        venues = runtime.engine.venues.venue_ids()
         print(tour.without_slack(settings, venues, _manifest_path()), flush=True)
 
 
@@ -194,7 +194,7 @@ def _prepare(
         loaded = local_stack.load_demo_venue(runtime.engine, local_stack.demo_search_path())
         if loaded:
             _say(f"demo venue loaded from {loaded}")
-    if not runtime.engine.venue_ids():
+    if not runtime.engine.venues.venue_ids():
         _say(f"no venue is loaded yet: run `{settings.command('venue', 'load', 'FILE')}`")
     return runtime
 

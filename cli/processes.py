@@ -206,7 +206,7 @@ def start_clock(runtime: Runtime, parts: Parts) -> ClockPart:
 def warm_up(runtime: Runtime) -> None:
     """What the first requests after a start would otherwise read for themselves: the venues,
     their holiday and 六曜 calendars, Babel's data for each language."""
-    runtime.engine.warm(now=runtime.now())
+    runtime.engine.venues.warm(now=runtime.now())
     dates.preload()
 
 

@@ -83,7 +83,7 @@ def find(args: argparse.Namespace) -> int:
     )
     engine, venue = open_venue(args)
     now = now_of(args, venue.tz)
-    answer = engine.search(venue.id, query, now=now)
+    answer = engine.reads.search(venue.id, query, now=now)
     if isinstance(answer, Refused):
         return emit_refusal(args.json, answer, venue.tz)
     return emit(

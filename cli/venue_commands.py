@@ -43,7 +43,7 @@ def load_venue(args: argparse.Namespace) -> int:
         raise CommandError("bad_venue_file", message, exit_code=2) from None
     engine = engine_for(settings_of(args))
     try:
-        saved = engine.save_venue(parsed, now=now_of(args, UTC))
+        saved = engine.venues.save_venue(parsed, now=now_of(args, UTC))
     except VenueConflict as err:
         raise CommandError("venue_conflict", str(err), exit_code=1) from None
     return emit(
@@ -56,7 +56,7 @@ def load_venue(args: argparse.Namespace) -> int:
 def show_venue(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     engine = engine_for(settings)
-    found = engine.venue(venue_id(args, engine, settings))
+    found = engine.venues.venue(venue_id(args, engine, settings))
     if found is None:
         raise CommandError("unknown_venue", f"venue {args.venue!r} is not loaded", exit_code=1)
     active = [r for r in found.rooms.values() if r.active]
@@ -68,7 +68,7 @@ def show_venue(args: argparse.Namespace) -> int:
         f"  {r.id:<12} {r.name}  parts {','.join(sorted(r.parts))}  turnover {r.turnover_min} min"
         for r in active
     ]
-    link = engine.venue_workspace(found.id)
+    link = engine.venues.venue_workspace(found.id)
     where = {
         "sales_channel": found.sales_channel,
         "language": found.language,

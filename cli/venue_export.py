@@ -36,9 +36,9 @@ def export_venue(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     engine = engine_for(settings)
     chosen = args.id or venue_id(args, engine, settings)
-    found = engine.venue(chosen)
+    found = engine.venues.venue(chosen)
     if found is None:
-        known = ", ".join(engine.venue_ids()) or "none"
+        known = ", ".join(engine.venues.venue_ids()) or "none"
         raise CommandError(
             "unknown_venue", f"venue {chosen!r} is not loaded (loaded: {known})", exit_code=1
         )

@@ -39,14 +39,16 @@ def link_venue(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     engine = engine_for(settings_of(args))
-    if engine.venue(args.id) is None:
-        known = ", ".join(engine.venue_ids()) or "none"
+    if engine.venues.venue(args.id) is None:
+        known = ", ".join(engine.venues.venue_ids()) or "none"
         raise CommandError(
             "unknown_venue", f"venue {args.id!r} is not loaded (loaded: {known})", exit_code=1
         )
     org = workspace if args.org else None
-    engine.link_workspace(WorkspaceLink(args.id, workspace, org, args.org), now=now_of(args, UTC))
-    together = engine.workspace_venues(workspace)
+    engine.venues.link_workspace(
+        WorkspaceLink(args.id, workspace, org, args.org), now=now_of(args, UTC)
+    )
+    together = engine.venues.workspace_venues(workspace)
     return emit(
         args.json,
         {"venue": args.id, "workspace": workspace, "org_wide": args.org, "venues": together},

@@ -43,8 +43,11 @@ class Workspaces:
     def seed_links(self) -> None:
         """OSAE_VENUES as stored links: a venue listed there and not linked yet is linked."""
         for team, venue_id in self.settings.venues_by_team.items():
-            if self.engine.venue(venue_id) and self.engine.venue_workspace(venue_id) is None:
-                self.engine.link_workspace(WorkspaceLink(venue_id, team), now=self.now())
+            if (
+                self.engine.venues.venue(venue_id)
+                and self.engine.venues.venue_workspace(venue_id) is None
+            ):
+                self.engine.venues.link_workspace(WorkspaceLink(venue_id, team), now=self.now())
 
     def rotator(self) -> installs.OnceRotator:
         """The process's one token refresher, shared by Bolt's authorize and the courier."""

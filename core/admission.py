@@ -10,7 +10,7 @@ Part-day keys are taken before the venue's slot: a request waiting for a busy pa
 holds no slot, so it never keeps unrelated requests of its venue waiting behind it.
 
 A turn says whether it waited for another's on one of its part-days: what that one wrote may
-already decide it (``UnitOfWork.run``'s look).
+already decide it (``Writes.request``, its refusal on sight).
 """
 
 from __future__ import annotations

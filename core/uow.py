@@ -9,7 +9,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
@@ -30,7 +30,8 @@ class Retry(Exception):
 
 
 class Rollback(Exception):
-    """Raised inside a unit of work to roll it back and still answer ``result`` (a refusal)."""
+    """Raised by an operation to roll its transaction back and still answer ``result``
+    (an import that places nothing unless it places every row)."""
 
     def __init__(self, result: object) -> None:
         super().__init__(type(result).__name__)
@@ -60,7 +61,7 @@ RetryObserver = Callable[[str, str], None]
 
 
 class UnitOfWork:
-    """Runs ``work`` in its own transaction of the database behind ``engine``."""
+    """Transactions on the database behind ``engine``; a write's are ``attempts()``."""
 
     def __init__(
         self,
@@ -77,77 +78,30 @@ class UnitOfWork:
         self.retried = retried
         self._sleep = sleep
 
-    def run(
-        self,
-        work: Callable[[sa.Connection, int], T],
-        *,
-        then: Callable[[sa.Connection, T], T] | None = None,
-        admitted: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
-        look: Callable[[sa.Connection], T | None] | None = None,
-        isolation: str = SERIALIZABLE,
-    ) -> T:
-        """``work(connection, attempt)`` at ``isolation`` until it commits (attempt 1, 2, ...).
+    def attempts(self) -> Iterator[Attempt]:
+        """The attempts of one write, each on a fresh snapshot, with the policy's backoff
+        between them: ``for attempt in uow.attempts(): with attempt: ... return answer``.
 
-        ``Retry`` starts again, and so do the retryable SQLSTATEs; ``Rollback`` rolls back and
-        answers its result; after the last attempt, ``Busy``. Each attempt's transaction runs
-        inside ``admitted()`` (``core.admission``): the backoff between attempts and what
-        follows the commit hold no place in its queue. Once ``work`` has committed (or rolled
-        back with its answer), ``then(connection, result)`` may follow on the same connection
-        in autocommit: an advisory read with neither a transaction nor a checkout of its own,
-        never retried (the answer stands).
-
-        ``look(connection)``: when the turn had to wait for another transaction's (its
-        context manager says so), one read in autocommit before any transaction, which may
-        answer instead of ``work`` (an answer that writes nothing, such as a refusal on what
-        that other transaction wrote). ``None`` goes on with the transaction.
+        An attempt that meets a retryable SQLSTATE, or raises ``Retry``, before it has its
+        answer ends quietly and the next one follows. When the last has ended that way the
+        loop ends too, and the caller answers that it is busy.
         """
-        for attempt in range(1, self.policy.attempts + 1):
-            committed = False
-            try:
-                # The turn is taken before a connection: a queue holds none of the pool's.
-                with contextlib.ExitStack() as turn, _unreachable_reported():
-                    waited = turn.enter_context(admitted())
-                    with self.engine.connect() as raw:
-                        result = self._look(raw, look) if look is not None and waited else None
-                        outcome = "ok" if result is None else "seen"
-                        try:
-                            if result is None:
-                                with self._begun(raw, isolation) as conn:
-                                    result = work(conn, attempt)
-                        except Rollback as rollback:  # rolled back, and still the answer
-                            result = cast(T, rollback.result)
-                        committed = True
-                        turn.close()  # the commit ends the turn: what follows waits for none
-                        if then is not None:
-                            after = raw.execution_options(isolation_level="AUTOCOMMIT")
-                            result = then(after, result)
-            except Retry:
-                self._retried("retry", "the operation asked to start again")
-            except DBAPIError as err:
-                if committed or sqlstate(err) not in RETRYABLE:
-                    self._observe("error", attempt)
-                    raise
-                self._retried(sqlstate(err) or "", _reason(err))
-            except DatabaseUnavailable:
-                self._observe("error", attempt)
-                raise
-            else:
-                self._observe(outcome, attempt)
-                return result
-            if attempt < self.policy.attempts:
-                self._sleep(self.policy.delay(attempt))
-        self._observe("busy", self.policy.attempts)
-        raise Busy(self.policy.attempts)
+        for number in range(1, self.policy.attempts + 1):
+            attempt = Attempt(self, number)
+            yield attempt
+            if attempt.answered:  # a body that did not return: its answer stands
+                return
+            if number < self.policy.attempts:
+                self._sleep(self.policy.delay(number))
+        self.observe("busy", self.policy.attempts)
 
-    @staticmethod
-    def _look(raw: sa.Connection, look: Callable[[sa.Connection], T | None]) -> T | None:
-        # In place (SQLAlchemy 2): the attempt that may follow sets its own isolation level,
-        # and begins once the autocommit block SQLAlchemy opened for the look is ended.
-        after = raw.execution_options(isolation_level="AUTOCOMMIT")
-        try:
-            return look(after)
-        finally:
-            after.commit()
+    def run(self, work: Callable[[sa.Connection, int], T], *, isolation: str = SERIALIZABLE) -> T:
+        """``work(connection, attempt)`` at ``isolation`` until it commits (attempt 1, 2,
+        ...); ``Busy`` after the last attempt."""
+        for attempt in self.attempts():
+            with attempt, attempt.transaction(attempt.connect(), isolation) as transaction:
+                return work(transaction.connection, attempt.number)
+        raise Busy(self.policy.attempts)
 
     def read(self, work: Callable[[sa.Connection], T]) -> T:
         """A read-only answer (preview, lists, dry runs) from one consistent snapshot."""
@@ -180,13 +134,86 @@ class UnitOfWork:
         with conn.begin():
             yield conn
 
-    def _observe(self, outcome: str, attempts: int) -> None:
+    def observe(self, outcome: str, attempts: int) -> None:
         if self.observer is not None:
             self.observer(outcome, attempts)
 
-    def _retried(self, state: str, reason: str) -> None:
+    def started_again(self, state: str, reason: str) -> None:
         if self.retried is not None:
             self.retried(state, reason)
+
+
+class Attempt:
+    """One attempt of a write: its connection, taken when it asks (after any turn in a
+    queue, so a queue holds none of the pool's), closed when it ends.
+
+    It has its answer once its transaction has ended cleanly (``transaction``) or it
+    answered without one (``seen``); what fails after that is raised, never retried.
+    """
+
+    def __init__(self, uow: UnitOfWork, number: int) -> None:
+        self.number = number  # 1, then 2, ... on a fresh snapshot each
+        self.answered = False
+        self._uow = uow
+        self._outcome = "ok"
+        self._conn: sa.Connection | None = None
+
+    def connect(self) -> sa.Connection:
+        self._conn = self._uow.engine.connect()
+        return self._conn
+
+    @contextlib.contextmanager
+    def transaction(
+        self, conn: sa.Connection, isolation: str = SERIALIZABLE
+    ) -> Iterator[sa.RootTransaction]:
+        """``conn`` in a transaction at ``isolation`` (the level goes into the BEGIN itself:
+        no round trip of its own), committed at the end unless the body ended it."""
+        begun = conn.execution_options(isolation_level=isolation, postgresql_readonly=False)
+        with begun.begin() as transaction:
+            yield transaction
+        self.answered = True
+
+    def seen(self) -> None:
+        """Answered without a transaction, on what another attempt committed."""
+        self.answered = True
+        self._outcome = "seen"
+
+    def __enter__(self) -> Attempt:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, err: BaseException | None, tb: object
+    ) -> bool:
+        if self._conn is not None:
+            self._conn.close()
+        if err is None:
+            self.answered = True
+            self._uow.observe(self._outcome, self.number)
+            return False
+        if isinstance(err, Retry) and not self.answered:
+            self._uow.started_again("retry", "the operation asked to start again")
+            return True
+        if isinstance(err, DBAPIError):
+            unavailable = _unavailable(err)
+            if unavailable is None and not self.answered and sqlstate(err) in RETRYABLE:
+                self._uow.started_again(sqlstate(err) or "", _reason(err))
+                return True
+            self._uow.observe("error", self.number)
+            if unavailable is not None:
+                raise unavailable from err
+        elif isinstance(err, DatabaseUnavailable):
+            self._uow.observe("error", self.number)
+        return False
+
+
+@contextlib.contextmanager
+def autocommit(conn: sa.Connection) -> Iterator[sa.Connection]:
+    """``conn`` in autocommit: each statement its own snapshot, no transaction to end. In
+    place (SQLAlchemy 2); the block SQLAlchemy begins for it is ended after, so a
+    transaction at another level may follow on the same connection."""
+    after = conn.execution_options(isolation_level="AUTOCOMMIT")
+    yield after
+    after.commit()
 
 
 def sqlstate(err: DBAPIError) -> str | None:
@@ -207,11 +234,19 @@ def _unreachable_reported() -> Iterator[None]:
     try:
         yield
     except DBAPIError as err:
-        state = sqlstate(err)
-        lost = err.connection_invalidated or state is None or state.startswith("08")
-        if isinstance(err, sa.exc.OperationalError | sa.exc.InterfaceError) and (
-            lost or state in _GONE
-        ):
-            first = str(err.orig or err).strip().splitlines()
-            raise DatabaseUnavailable(first[0] if first else type(err).__name__) from err
+        unavailable = _unavailable(err)
+        if unavailable is not None:
+            raise unavailable from err
         raise
+
+
+def _unavailable(err: DBAPIError) -> DatabaseUnavailable | None:
+    """``err`` as ``DatabaseUnavailable`` if it says the database cannot be reached."""
+    state = sqlstate(err)
+    lost = err.connection_invalidated or state is None or state.startswith("08")
+    if isinstance(err, sa.exc.OperationalError | sa.exc.InterfaceError) and (
+        lost or state in _GONE
+    ):
+        first = str(err.orig or err).strip().splitlines()
+        return DatabaseUnavailable(first[0] if first else type(err).__name__)
+    return None

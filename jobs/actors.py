@@ -15,9 +15,10 @@ from typing import Any
 
 import dramatiq
 
-from core.engine import HoldEngine
 from core.results import Refused
-from jobs import queues
+from core.roles.known_venues import Venues
+from core.roles.writes import Writes
+from jobs import queues, sweeping
 from jobs.delivery import Courier, Drained
 from jobs.logs import fields
 from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
@@ -32,7 +33,8 @@ MAX_FOLLOW_UPS = 10
 
 @dataclass(frozen=True)
 class JobDeps:
-    engine: HoldEngine
+    writes: Writes
+    venues: Venues
     courier: Courier
     now: Callable[[], datetime]
 
@@ -72,12 +74,13 @@ class _Jobs:
 
     def __init__(self, broker: dramatiq.Broker, deps: JobDeps) -> None:
         self.broker = broker
-        self.engine = deps.engine
+        self.writes = deps.writes
+        self.venues = deps.venues
         self.courier = deps.courier
         self.now = deps.now
 
     def sweep(self, venue_id: str) -> None:
-        result = self.engine.sweep(venue_id, now=self.now())
+        result = sweeping.sweep(self.writes, venue_id, now=self.now())
         if isinstance(result, Refused):
             _log_refused(venue_id, "sweep", result)
             return
@@ -98,14 +101,14 @@ class _Jobs:
             queues.try_enqueue(self.broker, DRAIN, venue_id, delay_ms=delay)
 
     def queue_reminders(self, venue_id: str) -> None:
-        self._queue(venue_id, "reminders", self.engine.queue_reminders(venue_id, now=self.now()))
+        self._queue(venue_id, "reminders", self.writes.queue_reminders(venue_id, now=self.now()))
 
     def queue_digests(self, venue_id: str) -> None:
-        self._queue(venue_id, "digests", self.engine.queue_digests(venue_id, now=self.now()))
+        self._queue(venue_id, "digests", self.writes.queue_digests(venue_id, now=self.now()))
 
     def prepare_part_days(self, venue_id: str) -> None:
         """Part-day rows ahead of bookings keep bumps in place (fewer serialization failures)."""
-        self.engine.prepare_part_days(venue_id, now=self.now())
+        self.venues.prepare_part_days(venue_id, now=self.now())
         log.info("ledger prepared", extra=fields(venue_id, "ledger", "done"))
 
     def _queue(self, venue_id: str, action: str, written: int | Refused) -> None:

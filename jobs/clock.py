@@ -21,8 +21,8 @@ from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from core.engine import HoldEngine
 from core.errors import DatabaseUnavailable
+from core.roles.known_venues import Venues
 from jobs import queues
 from jobs.logs import fields
 from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
@@ -69,11 +69,11 @@ def schedule_for(timezone: str, schedule: Schedule) -> list[Tick]:
     ]
 
 
-def engine_zones(engine: HoldEngine) -> VenueZones:
+def engine_zones(venues: Venues) -> VenueZones:
     def zones() -> dict[str, str]:
         found = {}
-        for venue_id in engine.venue_ids():
-            venue = engine.venue(venue_id)
+        for venue_id in venues.venue_ids():
+            venue = venues.venue(venue_id)
             if venue is not None:
                 found[venue_id] = venue.timezone
         return found

@@ -20,10 +20,10 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from core.engine import HoldEngine
 from core.model import Hold, Venue
 from core.notices import QUEUED_RECIPIENT, CardSpot, Notice, NoticeKind
 from core.results import Refused
+from core.roles.delivery import Delivery
 from jobs.logs import fields
 from jobs.transport import (
     Delivered,
@@ -121,7 +121,7 @@ class _Run:
 
 @dataclass(frozen=True)
 class Courier:
-    engine: HoldEngine
+    delivery: Delivery  # the engine's delivery bookkeeping: all a courier needs of it
     transport: Transport  # Slack DMs, or the terminal: the rules below are the same
     render: RenderNotice
     render_report: RenderReport
@@ -141,7 +141,7 @@ class Courier:
     transport_for: Callable[[str], Transport | None] | None = None
 
     def drain(self, venue_id: str) -> Drained:
-        venue = self.engine.venue(venue_id)
+        venue = self.delivery.venue(venue_id)
         if venue is None:
             log.warning("drain: unknown venue", extra=fields(venue_id, "drain", "unknown_venue"))
             return Drained()
@@ -151,7 +151,7 @@ class Courier:
         started = time.monotonic()
         while not run.token_refused:
             claimed_at = time.monotonic()  # before the claim: the lease may only be shorter
-            claimed = self.engine.claim_notices(
+            claimed = self.delivery.claim_notices(
                 venue_id, owner=self.owner, now=self.now(), lease=self.lease, limit=self.batch
             )
             run.resolved = False
@@ -189,7 +189,7 @@ class Courier:
             return
         venue = run.venue
         try:
-            told = self.engine.report_failures(
+            told = self.delivery.report_failures(
                 venue.id, lambda failed: self._post_report(run, failed), now=self.now()
             )
         except ReportNotPosted as err:
@@ -224,7 +224,7 @@ class Courier:
             # Slack said this conversation is over its limit: its next rows go out one per
             # Retry-After from then on, instead of each meeting a 429 of its own.
             run.quiet_until[notice.recipient] = quiet + run.pace[notice.recipient]
-            self.engine.notice_retry(
+            self.delivery.notice_retry(
                 run.venue.id, notice.id, error="ratelimited", available_at=quiet
             )
             run.tally.defer_until(quiet)
@@ -247,7 +247,7 @@ class Courier:
     def _resolve_queued(self, run: _Run, notice: Notice) -> None:
         """A queued hold's row names the holds ahead of it: the engine writes a row to each
         one's salesperson that is still 1st (sent like any other), with this row done."""
-        resolved = self.engine.resolve_queued(run.venue.id, notice.id, now=self.now())
+        resolved = self.delivery.resolve_queued(run.venue.id, notice.id, now=self.now())
         if resolved is None:
             return  # another worker resolved it (its lease had run out)
         run.tally.sent += 1
@@ -265,7 +265,7 @@ class Courier:
         if drawn is None:
             return True
         card, line, hold = drawn
-        spot = self.engine.card(run.venue.id, hold.id)
+        spot = self.delivery.card(run.venue.id, hold.id)
         if not self._lease_allows_post(run, claimed_at):
             return False
         if spot is None:
@@ -280,7 +280,7 @@ class Courier:
         outcome = run.transport.send(run.card_channel, card, notice=notice)
         if isinstance(outcome, Delivered):
             posted = CardSpot(outcome.channel, outcome.ref)
-            self.engine.card_posted(run.venue.id, hold.id, posted, now=self.now())
+            self.delivery.card_posted(run.venue.id, hold.id, posted, now=self.now())
         self._record(run, notice, outcome)
 
     def _redraw(
@@ -296,7 +296,7 @@ class Courier:
         if isinstance(outcome, Permanent) and outcome.error in CARD_GONE:
             # Someone deleted the card: later changes have nothing to redraw, and this row
             # must not hold the outbox up.
-            self.engine.card_gone(run.venue.id, notice.hold_id or 0)
+            self.delivery.card_gone(run.venue.id, notice.hold_id or 0)
             self._done(run, notice, spot.channel, f"gone: {outcome.error}")
             return True
         if not isinstance(outcome, Delivered) or line is None or notice.id in spot.lines:
@@ -306,7 +306,7 @@ class Courier:
             return False  # put back: redrawing it again is harmless
         posted = run.transport.send(spot.channel, line, thread=spot.ts)
         if isinstance(posted, Delivered):
-            self.engine.card_line_posted(run.venue.id, notice.hold_id or 0, notice.id)
+            self.delivery.card_line_posted(run.venue.id, notice.hold_id or 0, notice.id)
         self._record(run, notice, posted)
         return True
 
@@ -316,7 +316,7 @@ class Courier:
         if self.render_card is None or self.render_card_line is None:
             self._done(run, notice, "-", "no cards here")
             return None
-        hold = self.engine.hold(venue.id, notice.hold_id or 0)
+        hold = self.delivery.hold(venue.id, notice.hold_id or 0)
         if isinstance(hold, Refused):
             self._fail(run, notice, f"hold {notice.hold_id} not found")
             return None
@@ -336,14 +336,14 @@ class Courier:
 
     def _done(self, run: _Run, notice: Notice, channel: str, ref: str) -> None:
         """Nothing (more) to send for this row: it is done, with why as its reference."""
-        self.engine.notice_sent(run.venue.id, notice.id, channel=channel, ref=ref, now=self.now())
+        self.delivery.notice_sent(run.venue.id, notice.id, channel=channel, ref=ref, now=self.now())
         run.tally.sent += 1
         _log_notice(notice, "sent", ref=ref, attempts=notice.attempts)
 
     def _record(self, run: _Run, notice: Notice, outcome: DeliveryOutcome) -> None:
         venue_id, now = run.venue.id, self.now()
         if isinstance(outcome, Delivered):
-            self.engine.notice_sent(
+            self.delivery.notice_sent(
                 venue_id, notice.id, channel=outcome.channel, ref=outcome.ref, now=now
             )
             run.tally.sent += 1
@@ -353,12 +353,12 @@ class Courier:
             at = now + pace
             run.quiet_until[notice.recipient] = at + pace
             run.pace[notice.recipient] = pace
-            self.engine.notice_retry(venue_id, notice.id, error=outcome.error, available_at=at)
+            self.delivery.notice_retry(venue_id, notice.id, error=outcome.error, available_at=at)
             run.tally.defer_until(at)
             _log_notice(notice, "rate_limited", retry_after=outcome.retry_after)
         elif isinstance(outcome, Transient) and notice.attempts < MAX_ATTEMPTS:
             at = now + timedelta(seconds=backoff(notice.attempts, self.backoff_base))
-            self.engine.notice_retry(venue_id, notice.id, error=outcome.error, available_at=at)
+            self.delivery.notice_retry(venue_id, notice.id, error=outcome.error, available_at=at)
             run.tally.defer_until(at)
             _log_notice(notice, "retry", error=outcome.error, available_at=at.isoformat())
         else:
@@ -369,7 +369,7 @@ class Courier:
             run.token_refused = isinstance(outcome, Permanent) and outcome.token_refused
 
     def _fail(self, run: _Run, notice: Notice, error: str) -> None:
-        self.engine.notice_failed(run.venue.id, notice.id, error=error)
+        self.delivery.notice_failed(run.venue.id, notice.id, error=error)
         run.tally.failed += 1
         _log_notice(notice, "failed", level=logging.ERROR, error=error)
 
@@ -389,7 +389,7 @@ class Courier:
             # A payload this version cannot read: marked failed, visible and retryable,
             # instead of failing the whole drain again and again.
             log.exception("notice not rendered", extra=_noticefields(notice, "render_failed"))
-            self.engine.notice_failed(venue.id, notice.id, error=f"render failed: {err}")
+            self.delivery.notice_failed(venue.id, notice.id, error=f"render failed: {err}")
             return None
 
     def _post_report(self, run: _Run, failed: list[Notice]) -> None:
@@ -416,7 +416,7 @@ class Courier:
         for notice in notices:
             # Keep the row's last error: nothing was tried this time.
             error = notice.last_error or "not sent yet"
-            self.engine.notice_retry(run.venue.id, notice.id, error=error, available_at=at)
+            self.delivery.notice_retry(run.venue.id, notice.id, error=error, available_at=at)
             run.tally.defer_until(at)
 
 

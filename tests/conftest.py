@@ -11,6 +11,7 @@ from core.db import create_engine
 from core.engine import HoldEngine
 from core.model import Venue
 from tests.support import databases, factories
+from tests.support.engines import EngineForTests
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +45,7 @@ def sa_engine(db_url: str) -> Iterator[sa.Engine]:
 @pytest.fixture(scope="session")
 def engine(sa_engine: sa.Engine) -> HoldEngine:
     """No per-process writer cap: races in tests must reach the database to be tested there."""
-    return HoldEngine(sa_engine, queue=False)
+    return EngineForTests(sa_engine, queue=False)
 
 
 @pytest.fixture

@@ -86,7 +86,7 @@ def clicked(deps: Deps, args: Args) -> None:
     if click.verb == "confirm":
         result: Result | None = ask_to_confirm(deps, client, venue, click)
     else:
-        act = deps.engine.release if click.verb == "release" else deps.engine.extend
+        act = deps.engine.writes.release if click.verb == "release" else deps.engine.writes.extend
         result = act(venue.id, click.hold_id, actor=user, now=deps.now())
     if result is not None:  # None: the dialog is open, and its submission does the rest
         deps.after(body, client, partial(settle, deps, client, venue, click, result))
@@ -95,7 +95,9 @@ def clicked(deps: Deps, args: Args) -> None:
 def ask_to_confirm(deps: Deps, client: WebClient, venue: Venue, click: Click) -> Refused | None:
     """Open the dialog that says which holds confirming would release (nothing changes until
     it is submitted); or the refusal, if this click cannot confirm."""
-    plan = deps.engine.confirm_plan(venue.id, click.hold_id, actor=click.user, now=deps.now())
+    plan = deps.engine.writes.confirm_plan(
+        venue.id, click.hold_id, actor=click.user, now=deps.now()
+    )
     if isinstance(plan, Refused):
         return plan
     meta = Meta(locale=click.locale, hold_id=click.hold_id, source=click.source)
@@ -114,7 +116,7 @@ def confirm_submitted(deps: Deps, args: Args) -> None:
         args.ack(response_action="update", view=info_modal(reason, meta.locale).to_dict())
         return
     click = Click(user, "confirm", meta.hold_id, meta.locale, meta.source or Source())
-    result = deps.engine.confirm(venue.id, click.hold_id, actor=user, now=deps.now())
+    result = deps.engine.writes.confirm(venue.id, click.hold_id, actor=user, now=deps.now())
     if isinstance(result, Refused):  # said in the dialog itself
         reason = describe(result, venue.tz, click.locale, style=dates.style_for(venue, deps.now()))
         args.ack(response_action="update", view=info_modal(reason, click.locale).to_dict())
@@ -182,7 +184,7 @@ def _rebuild(
         if hold_id == hold.id:
             blocks += card
             continue
-        other = deps.engine.hold(venue.id, hold_id)
+        other = deps.engine.reads.hold(venue.id, hold_id)
         if not isinstance(other, Refused):
             blocks += dump(
                 cards.card(other, venue.tz, click.locale, style=dates.style_for(venue, deps.now()))

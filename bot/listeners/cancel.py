@@ -40,7 +40,7 @@ def cancel_submitted(deps: Deps, args: Args) -> None:
         return
     venue = deps.venue(args.context)
     result: CancelAnswer | Refused = (
-        deps.engine.cancel(venue.id, meta.hold_id, actor=user, now=deps.now(), reason=reason)
+        deps.engine.writes.cancel(venue.id, meta.hold_id, actor=user, now=deps.now(), reason=reason)
         if meta.hold_id is not None
         else Refused(Code.HOLD_NOT_FOUND, detail="-")
     )

@@ -48,7 +48,7 @@ def another_date(deps: Deps, args: Args) -> None:
     raw = body["actions"][0].get("value")
     hold_id = strict.hold_id(raw)
     found: Hold | Refused = (
-        deps.engine.hold(venue.id, hold_id)
+        deps.engine.reads.hold(venue.id, hold_id)
         if hold_id is not None
         else Refused(Code.HOLD_NOT_FOUND, detail=str(raw)[:24])
     )
@@ -125,7 +125,7 @@ def _may_take_another(deps: Deps, venue: Venue, hold: Hold, user: str) -> Refuse
         ),
         enquiry_id=hold.enquiry_id,
     )
-    answer = deps.engine.preview(venue.id, probe, now=deps.now())
+    answer = deps.engine.writes.preview(venue.id, probe, now=deps.now())
     if isinstance(answer, Refused) and answer.code in _ABOUT_THE_ENQUIRY:
         return answer
     return None

@@ -157,7 +157,7 @@ def ask_to_cancel(deps: Deps, args: Args, argument: str) -> None:
         args.respond(text=text(locale, "cancel.usage"), response_type="ephemeral")
         return
     found: Hold | Refused = (
-        deps.engine.hold(venue.id, number)
+        deps.engine.reads.hold(venue.id, number)
         if strict.is_hold_id(number)
         else Refused(Code.HOLD_NOT_FOUND, detail=str(number)[:24])  # beyond the id column
     )

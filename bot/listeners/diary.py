@@ -65,7 +65,7 @@ def send(
     may not post there); if the upload fails, the user is told why in the DM."""
     locale = deps.locales.get(user)
     now: datetime = deps.now()
-    read = deps.engine.diary(venue.id, days)
+    read = deps.engine.reads.diary(venue.id, days)
     names = display_names(client, {h.salesperson for h in read.holds})
     placed = layout.build(read, now)
     words = diary_words(venue, days, locale, now, person=lambda u: names.get(u, u))

@@ -43,7 +43,7 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
     body, user = args.body, args.body["user"]["id"]
     locale = deps.locales.get(user)
     hold_id = strict.hold_id(body["actions"][0].get("value"))
-    found = deps.engine.hold(venue.id, hold_id) if hold_id is not None else None
+    found = deps.engine.reads.hold(venue.id, hold_id) if hold_id is not None else None
     if found is None or isinstance(found, Refused):
         refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
         return _update(
@@ -64,7 +64,7 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
         item=item.room_id,
     )
     # Nothing changed yet: the dry run says only whether this user may edit this hold now.
-    plan = deps.engine.edit_plan(venue.id, change_of(Form(), meta, user), now=deps.now())
+    plan = deps.engine.writes.edit_plan(venue.id, change_of(Form(), meta, user), now=deps.now())
     if isinstance(plan, Refused) and plan.code is not Code.NO_CHANGE:
         return _update(
             deps,
@@ -89,12 +89,14 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
     """The form (already read and checked for blanks) as an edit of ``meta.hold_id``."""
     ack, user = args.ack, args.body["user"]["id"]
     change = change_of(form, meta, user)
-    current = deps.engine.hold(venue.id, change.hold_id)
+    current = deps.engine.reads.hold(venue.id, change.hold_id)
     if not isinstance(current, Refused) and form.kind != current.kind_id:
         ack(response_action="errors", errors={ids.KIND: text(meta.locale, "edit.kind_fixed")})
         return
     # From App Home (no channel), a swap's new card is the jobs' to post in the sales channel.
-    result = deps.engine.edit(venue.id, change, now=deps.now(), announce=meta.channel is None)
+    result = deps.engine.writes.edit(
+        venue.id, change, now=deps.now(), announce=meta.channel is None
+    )
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result, deps.now())
         log_action("edit", venue.id, user, change.hold_id, result.code.value)
@@ -119,11 +121,11 @@ def _announce(
     if meta.channel:  # where the card was; from App Home, to the user directly
         spot = post_result(args.client, meta, change.actor, message)
         if not result.kept_place and spot is not None:
-            deps.engine.card_posted(venue.id, hold.id, spot, now=deps.now())
+            deps.engine.delivery.card_posted(venue.id, hold.id, spot, now=deps.now())
         elif not result.kept_place:
             # Not posted where the card was (the bot is no member there): the new hold's
             # card goes to the sales channel, where the jobs can keep it true.
-            deps.engine.announce(venue.id, hold.id, actor=change.actor, now=deps.now())
+            deps.engine.writes.announce(venue.id, hold.id, actor=change.actor, now=deps.now())
     else:
         args.client.chat_postMessage(channel=change.actor, text=message.text, blocks=message.blocks)
     # The edited card's redraw, and the "promoted" DMs, wait in the outbox.

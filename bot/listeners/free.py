@@ -44,7 +44,7 @@ def answer(deps: Deps, venue: Venue, user: str, typed: str, page: int = 0) -> Me
     now = deps.now()
     style = dates.style_for(venue, now)  # a search in December for next October: its year
     quick = parse(typed[:MAX_TYPED], venue, now.astimezone(venue.tz).date())
-    found = deps.engine.search(venue.id, quick.search, now=now)
+    found = deps.engine.reads.search(venue.id, quick.search, now=now)
     if isinstance(found, Refused):
         reason = describe(found, venue.tz, locale, style=style)
         return Message(

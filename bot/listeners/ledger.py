@@ -96,7 +96,7 @@ def show_day(deps: Deps, args: Args, venue: Venue, quick: QuickForm) -> None:
     assert quick.day is not None  # noqa: S101 - day_asked said so
     user = args.body["user_id"]
     locale = deps.locales.get(user)
-    ledger = deps.engine.day(venue.id, quick.day, rooms=rooms_asked(quick, venue))
+    ledger = deps.engine.reads.day(venue.id, quick.day, rooms=rooms_asked(quick, venue))
     now = deps.now()
     message = day_message(ledger, venue.tz, locale, now, style=dates.style_for(venue, now))
     args.respond(text=message.text, blocks=message.blocks, response_type="ephemeral")
@@ -149,7 +149,7 @@ def list_holds(deps: Deps, args: Args, rest: str) -> None:
         return
     person = filters.person if manager else user
     since = None if filters.on is not None else today  # past live holds stay out of the cap
-    found = deps.engine.holds(
+    found = deps.engine.reads.holds(
         venue.id, on=filters.on, salesperson=person, statuses=sorted(LIVE), since=since
     )
     holds = sorted(found, key=lambda h: (h.start_at, h.id))

@@ -121,7 +121,7 @@ def submit(deps: Deps, args: Args) -> None:
     # The view id is the same for a double click and for Slack's retries: one hold. Opened
     # from App Home (no channel), its card is the jobs' to post in the sales channel.
     venue_id = deps.venue_id(args.context)
-    result = deps.engine.request(
+    result = deps.engine.writes.request(
         venue_id,
         form.request(user),
         now=deps.now(),
@@ -147,11 +147,11 @@ def submit(deps: Deps, args: Args) -> None:
         message = posted(result, venue.tz, meta.locale, candidate=candidate, style=style)
         spot = post_result(args.client, meta, user, message)
         if spot is not None:
-            deps.engine.card_posted(venue.id, hold.id, spot, now=deps.now())
+            deps.engine.delivery.card_posted(venue.id, hold.id, spot, now=deps.now())
         elif meta.channel is not None:
             # Not posted where /hold was typed (the bot is no member there): the ledger's
             # card goes to the sales channel, where the jobs can keep it true.
-            deps.engine.announce(venue.id, hold.id, actor=user, now=deps.now())
+            deps.engine.writes.announce(venue.id, hold.id, actor=user, now=deps.now())
             deps.notices_written(venue.id)
         publish_homes(deps, args.client, venue, {hold.salesperson, user})
 

@@ -40,7 +40,7 @@ def send(deps: Deps, client: WebClient, venue: Venue, user: str) -> None:
     locale = deps.locales.get(user)
     first: date = deps.now().astimezone(venue.tz).date()
     last = first + AHEAD
-    found = deps.engine.ledger_out(venue.id, first, last)
+    found = deps.engine.reads.ledger_out(venue.id, first, last)
     data, rows = ledger_file(found, venue, "xlsx", with_contact=True)
     said = text(locale, "takeout.export.sent", start=first, end=last, rows=rows)
     try:

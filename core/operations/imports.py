@@ -14,7 +14,8 @@ from datetime import datetime
 from core.exports.reading import PlaceAs, Problem, Sheet, SheetRow
 from core.journal import Journal
 from core.model import HoldRequest, ItemRequest, Venue
-from core.operations import decisions, request
+from core.operations import answering, decisions
+from core.operations.request import Asked, Attempted, InWay, request_hold
 from core.operations.tx import Tx
 from core.results import Refused, RequestAnswer
 from core.store import deadlines
@@ -136,8 +137,8 @@ def _place(tx: Tx, group: _Group, actor: str, enquiries: dict[str, int]) -> int 
     req = _request(group, tx.venue, actor, enquiries.get(group.first.booking))
     mine = replace(tx, journal=Journal(tx.conn, tx.venue.id, tx.now))
     point = tx.conn.begin_nested()
-    answer = request.request_hold(mine, request.Check(req, tx.now), key=None)
-    if isinstance(answer, Refused):
+    answer = request_hold(mine, Asked(req, tx.now))
+    if not isinstance(answer, RequestAnswer):
         point.rollback()
         return RowRefusal(group.lines, refused=_worded(mine, answer))
     hold = answer.hold
@@ -155,9 +156,12 @@ def _place(tx: Tx, group: _Group, actor: str, enquiries: dict[str, int]) -> int 
     return hold.id
 
 
-def _worded(tx: Tx, answer: Refused) -> Refused:
-    worded = request.worded(tx, answer)
-    return worded if isinstance(worded, Refused) else answer
+def _worded(tx: Tx, answer: Attempted) -> Refused:
+    """A row's refusal naming the holds in its way, read in the import's transaction."""
+    if isinstance(answer, InWay):
+        return answering.worded(tx, answer)
+    assert isinstance(answer, Refused)  # noqa: S101 - no key, so no replay
+    return answer
 
 
 def _keep_deadline(tx: Tx, answer: RequestAnswer, said: datetime | None) -> None:

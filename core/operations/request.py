@@ -1,46 +1,42 @@
-"""Requesting a hold (one room or a package, a new enquiry or another candidate date of one),
-and previewing what a request would get."""
+"""Requesting a hold (one room or a package, a new enquiry or another candidate date of one):
+what the request's transaction decides and writes. Its answer is worded after that
+transaction (``core.operations.answering``); its preview is ``core.operations.preview``."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
-
-import sqlalchemy as sa
 
 from core.admission import Key
 from core.events import Announced, Queued, Requested
 from core.journal import audit_event
-from core.model import LIVE, Details, Enquiry, HoldItem, HoldRequest, Status, Venue
+from core.model import Details, Enquiry, HoldItem, HoldRequest, Venue
+from core.operations.candidates import joined, joining, no_room_in
 from core.operations.tx import Snapshot, Tx
-from core.results import (
-    Code,
-    Preview,
-    Refused,
-    RequestAnswer,
-    RequestWarning,
-    WarningCode,
-)
+from core.results import Refused, RequestAnswer
 from core.rules.customers import customer_key
-from core.rules.details import joined_details
-from core.rules.obstacles import in_the_way
-from core.rules.requests import Blocked, Checked, Occupant, Ranked, check_request, decide_rank
+from core.rules.requests import Blocked, Checked, Ranked, check_request, decide_rank
 from core.rules.spans import part_day_keys, span_counts
-from core.store import enquiries, holds, idempotency, part_days, venues
+from core.store import holds, idempotency, part_days, venues
 from core.store.holds import NewHold
 from core.uow import Retry
 
 
-class Check:
-    """A request checked against one copy of its venue, once: checked again only if the
-    transaction gets another copy (a cached venue found stale) or joins an enquiry."""
+class Asked:
+    """What was asked (the request, when, its idempotency key, whether to announce it),
+    checked against one copy of its venue once: checked again only if the transaction gets
+    another copy (a cached venue found stale) or joins an enquiry."""
 
-    def __init__(self, req: HoldRequest, now: datetime) -> None:
+    def __init__(
+        self, req: HoldRequest, now: datetime, key: str | None = None, announce: bool = False
+    ) -> None:
         self.req = req
         self.now = now
+        self.key = key
+        self.announce = announce  # the caller posts no card: the jobs post it
+        self.digest = request_hash(req) if key else ""
         self._last: tuple[Venue, Checked | Refused] | None = None
 
     def against(self, venue: Venue, enquiry: Enquiry | None = None) -> Checked | Refused:
@@ -71,47 +67,77 @@ class Check:
         return part_day_keys(checked.spans, venue.tz) if isinstance(checked, Checked) else []
 
 
-def request_hold(
-    tx: Tx, check: Check, key: str | None, announce: bool = False
-) -> RequestAnswer | Refused:
-    """Only a retry (``tx.attempt > 1``) looks the idempotency key up first.
+@dataclass(frozen=True)
+class InWay:
+    """Refused on the ranks the part-day rows decided: the holds it names are read after
+    the rollback, outside the request's turn (``answering.worded``)."""
 
-    Under SERIALIZABLE that lookup locks the index page every concurrent submission inserts
-    its key into, so two unrelated submissions would abort each other. Without it a twin is
+    blocked: Blocked
+    mine: tuple[HoldItem, ...]
+
+    @classmethod
+    def of(cls, blocked: Blocked, checked: Checked) -> InWay:
+        return cls(blocked, mine(checked))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A retry whose key was answered meanwhile: that answer, read after this transaction."""
+
+    first: idempotency.Record
+
+
+# What a request's transaction (or its look, ``refused_on_sight``) decides; only an
+# answer with a hold is committed, and ``answering.answered`` words each.
+Attempted = RequestAnswer | Refused | InWay | Replay
+
+
+def request_hold(tx: Tx, asked: Asked) -> Attempted:
+    """The request in its transaction: the enquiry's row (a candidate date), then every
+    item's part-days in one statement, before any read; then the decision, and the hold.
+
+    Only a retry (``tx.attempt > 1``) looks the idempotency key up first. Under
+    SERIALIZABLE that lookup locks the index page every concurrent submission inserts its
+    key into, so two unrelated submissions would abort each other. Without it a twin is
     still caught: the unique key at ``idempotency.save`` (Retry: the next attempt looks it
-    up), and after any refusal (``twin_instead``: the twin's own hold may be in the way, and
-    a reused key with another request is refused as such whatever else is wrong with it).
+    up), and after any refusal (``answering``: the twin's own hold may be in the way, and a
+    reused key with another request is refused as such whatever else is wrong with it).
     """
-    digest = request_hash(check.req) if key else ""
-    if key and tx.attempt > 1:
-        replayed = _answered_before(tx, key, digest)
-        if replayed is not None:
-            return replayed
-    answer = _request(tx, check, key, digest)
-    if isinstance(answer, RequestAnswer):
-        answer = _tell(tx, answer, check.req.creator, announce=announce)
-    return answer
+    conn, venue, now = tx.conn, tx.venue, tx.now
+    if asked.key and tx.attempt > 1:
+        first = idempotency.find(conn, venue.id, asked.key)
+        if first is not None:
+            venues.ensure_current(conn, venue)  # the answer is worded on this copy
+            return Replay(first)
+    enquiry = joined(tx, asked.req)
+    checked = enquiry if isinstance(enquiry, Refused) else asked.against(venue, enquiry)
+    if isinstance(checked, Refused):
+        # Refused on the request or its enquiry alone, before the bump that would check the
+        # cached venue: checked here instead (a stale copy starts the attempt again).
+        venues.ensure_current(conn, venue)
+        return checked
+    assert not isinstance(enquiry, Refused)  # noqa: S101 - it would be ``checked``
+    # Every item's part-days in one sorted statement, which also answers their live spans
+    # (no read of its own) and checks the cached venue: a conflicting commit since this
+    # transaction's snapshot makes the bump fail with 40001, and one after it must wait for
+    # this transaction. The hold's id (its arrival order, one for all its items) is taken
+    # after the bump, so it follows theirs.
+    live = part_days.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
+    full = no_room_in(tx, enquiry)
+    if full is not None:
+        return full  # rolled back: nothing written, the bump undone
+    ranked = decide_rank(checked, live.occupants(checked.spans), venue, now)
+    if isinstance(ranked, Blocked):
+        return InWay.of(ranked, checked)
+    return _tell(tx, _hold(tx, asked, checked, ranked, enquiry), asked)
 
 
-def twin_instead(
-    snap: Snapshot, answer: RequestAnswer | Refused, req: HoldRequest, key: str | None
-) -> RequestAnswer | Refused:
-    """A refused request's twin, read after the refusal rolled back: the answer its key was
-    first given (or, with another request, the refusal that says so), else the refusal.
-
-    Read outside the transaction and its turn in the admission queue, where a crowd for one
-    slot waits: it sees at least what the transaction's snapshot saw, and a twin that
-    commits later was not in the way of this refusal either.
-    """
-    if not key or not isinstance(answer, Refused):
-        return answer
-    first = idempotency.find(snap.conn, snap.venue.id, key)
-    if first is None:
-        return answer
-    return _replay(snap, first, request_hash(req))
+def writes(attempted: Attempted) -> bool:
+    """Whether the transaction that decided ``attempted`` commits (else it rolls back)."""
+    return isinstance(attempted, RequestAnswer)
 
 
-def refused_on_sight(snap: Snapshot, check: Check, now: datetime) -> Unworded | None:
+def refused_on_sight(snap: Snapshot, asked: Asked) -> InWay | None:
     """A request that waited for another's turn on its part-days, refused on what their
     part-day rows carry once that turn is over, read in one statement: no transaction, no
     bump, no rollback. A crowd for one slot is answered at the pace of that read.
@@ -120,62 +146,48 @@ def refused_on_sight(snap: Snapshot, check: Check, now: datetime) -> Unworded | 
     could also have seen; a request with room goes on to its transaction (``None``), and so
     does a candidate date (its enquiry decides too) and a stale cached venue.
     """
-    if check.req.enquiry_id is not None:
+    if asked.req.enquiry_id is not None:
         return None
-    checked = check.against(snap.venue)
+    checked = asked.against(snap.venue)
     if not isinstance(checked, Checked):
         return None
     live = part_days.seen(snap.conn, snap.venue, part_day_keys(checked.spans, snap.venue.tz))
     if live is None:
         return None
-    ranked = decide_rank(checked, live.occupants(checked.spans), snap.venue, now)
-    return Unworded.of(ranked, checked) if isinstance(ranked, Blocked) else None
+    ranked = decide_rank(checked, live.occupants(checked.spans), snap.venue, asked.now)
+    return InWay.of(ranked, checked) if isinstance(ranked, Blocked) else None
 
 
-def _request(tx: Tx, check: Check, key: str | None, digest: str) -> RequestAnswer | Refused:
+def _hold(
+    tx: Tx, asked: Asked, checked: Checked, ranked: Ranked, enquiry: Enquiry | None
+) -> RequestAnswer:
+    """The hold written (with its audit event, in one statement) and its key's answer.
+
+    The holds ahead are only shown: ``answering.shown`` reads them after the commit, so that
+    this transaction reads no hold rows (each would be a predicate lock under SERIALIZABLE
+    on pages that concurrent requests insert into).
+    """
     conn, venue, now = tx.conn, tx.venue, tx.now
-    enquiry = _enquiry(tx, check.req, bump=True)
-    if isinstance(enquiry, Refused):
-        venues.ensure_current(conn, venue)
-        return enquiry
-    checked = check.against(venue, enquiry)
-    live: part_days.Bumped | None = None
-    if isinstance(checked, Checked):
-        # First, every item's part-days in one sorted statement, which also answers their
-        # live span counts (no part-day read of its own) and checks the cached venue: a
-        # conflicting commit since this transaction's snapshot makes the bump fail with
-        # 40001, and one after it must wait for this transaction. The hold's id (its arrival
-        # order, one for all its items) is taken after the bump, so it follows theirs.
-        live = part_days.bump_counted(conn, venue, span_counts(checked.spans, venue.tz))
-    decided = _decide(tx, checked, enquiry, now, live=live)
-    if isinstance(decided, Refused):
-        return decided  # rolled back: nothing written, the bump undone
-    checked, ranked = decided
     items = ranked_items(checked, ranked)
-    # Its audit event goes in with the insert (one statement), as the journal words it.
     event = Requested(
-        check.req.creator,
+        asked.req.creator,
         ranked.rank,
         ranked.expires_at,
         tuple((i.room_id, i.rank or 1) for i in items),
     )
     requested = audit_event(event, now)
     assert requested is not None  # noqa: S101 - every request leaves one
-    hold = holds.insert(
-        conn, venue, new_hold(check.req, checked, ranked, items, enquiry), now, requested
-    )
-    if key:
+    new = new_hold(asked.req, checked, ranked, items, enquiry)
+    hold = holds.insert(conn, venue, new, now, requested)
+    if asked.key:
         answer = {
             "hold_id": hold.id,
             "rank": ranked.rank,
             "expires_at": ranked.expires_at.isoformat() if ranked.expires_at else None,
             "item_ranks": list(ranked.item_ranks),
         }
-        if not idempotency.save(conn, venue.id, key, digest, answer, now):
+        if not idempotency.save(conn, venue.id, asked.key, asked.digest, answer, now):
             raise Retry  # a twin's answer is stored: the next attempt reads and replays it
-    # The holds ahead are only shown: ``shown`` reads them after the commit, so that this
-    # transaction reads no hold rows (each would be a predicate lock under SERIALIZABLE on
-    # pages that concurrent requests insert into).
     return RequestAnswer(
         hold,
         ranked.rank,
@@ -187,7 +199,7 @@ def _request(tx: Tx, check: Check, key: str | None, digest: str) -> RequestAnswe
     )
 
 
-def _tell(tx: Tx, answer: RequestAnswer, actor: str, *, announce: bool) -> RequestAnswer:
+def _tell(tx: Tx, answer: RequestAnswer, asked: Asked) -> RequestAnswer:
     """Its card, when its surface posts none; and the holds ahead of a hold that queues
     are named in one notice, whose delivery tells those still 1st.
 
@@ -197,226 +209,11 @@ def _tell(tx: Tx, answer: RequestAnswer, actor: str, *, announce: bool) -> Reque
     after the commit.
     """
     hold = answer.hold
-    if announce:
-        tx.journal.record(Announced(hold, actor))
+    if asked.announce:
+        tx.journal.record(Announced(hold, asked.req.creator))
     if answer.rank > 1 and answer.ahead_ids and tx.venue.policy.notify_first_of_second:
         tx.journal.record(Queued(hold, answer.ahead_ids))
     return answer
-
-
-def shown(snap: Snapshot, answer: RequestAnswer, *, warn: bool) -> RequestAnswer:
-    """A committed request's answer with what it only shows, read outside its transaction:
-    the holds ahead of it and, with ``warn`` (a new enquiry), the same customer elsewhere."""
-    if answer.in_way_ids:
-        around = holds.get_many(snap.conn, snap.venue, answer.in_way_ids)
-        ahead = [h for h in around if h.id in answer.ahead_ids]
-        in_way = in_the_way(answer.hold.items, around)
-        answer = replace(answer, ahead=tuple(ahead), in_way=in_way)
-    if warn:
-        hold = answer.hold
-        found = same_customer(snap.conn, snap.venue.id, hold.customer, hold.enquiry_id)
-        answer = replace(answer, warnings=customer_warnings(snap, hold.customer, found))
-    return answer
-
-
-def preview(snap: Snapshot, req: HoldRequest, now: datetime) -> Preview | Refused:
-    """The same decision as ``request_hold``, read-only: nothing is bumped or written."""
-    enquiry = _enquiry(snap, req, bump=False)
-    if isinstance(enquiry, Refused):
-        venues.ensure_current(snap.conn, snap.venue)
-        return enquiry
-    checked = check_request(joining(req, enquiry) if enquiry else req, snap.venue, now)
-    decided = _decide(snap, checked, enquiry, now)
-    if isinstance(decided, Refused):
-        return decided
-    checked, ranked = decided
-    around = holds.get_many(snap.conn, snap.venue, ranked.in_way)
-    ahead = [h for h in around if h.id in ranked.ahead]
-    in_way = in_the_way(ranked_items(checked, ranked), around)
-    warnings: tuple[RequestWarning, ...] = ()
-    if enquiry is None:
-        found = same_customer(snap.conn, snap.venue.id, checked.customer, None)
-        warnings = customer_warnings(snap, checked.customer, found)
-    return Preview(
-        ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, warnings, in_way
-    )
-
-
-def same_customer(
-    conn: sa.Connection, venue_id: str, customer: str, enquiry_id: int | None
-) -> list[int]:
-    """Live holds of enquiries other than ``enquiry_id`` for a customer whose name compares
-    equal. After a request this is read on its own, outside the write: under SERIALIZABLE,
-    every request reading the name index would abort the others inserting into it."""
-    return holds.same_customer(conn, venue_id, customer_key(customer), enquiry_id)
-
-
-def customer_warnings(
-    snap: Snapshot, customer: str, hold_ids: Sequence[int]
-) -> tuple[RequestWarning, ...]:
-    """The warning (never a refusal) naming those holds, if there are any."""
-    if not hold_ids:
-        return ()
-    found = tuple(holds.get_many(snap.conn, snap.venue, hold_ids))
-    return (RequestWarning(WarningCode.SAME_CUSTOMER, customer, found),)
-
-
-def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
-    """A candidate date takes its enquiry's customer, kind and salesperson (checked to match
-    where given); a note it brings becomes the enquiry's."""
-    return replace(
-        req,
-        customer=enquiry.customer,
-        kind=enquiry.kind_id,
-        salesperson=enquiry.salesperson,
-        note=req.note.strip() or enquiry.note,
-        guests=req.guests if req.guests is not None else enquiry.guests,
-        contact=req.contact.strip() or enquiry.contact,
-        details=joined_details(req.details, enquiry.details),
-    )
-
-
-def _enquiry(snap: Snapshot, req: HoldRequest, *, bump: bool) -> Enquiry | Refused | None:
-    """The enquiry a candidate date joins (None for a new one), its row bumped first when
-    the request may write (``bump``), then checked: the actor may add to it, and what the
-    request gives matches it."""
-    if req.enquiry_id is None:
-        return None
-    conn, venue = snap.conn, snap.venue
-    if bump and isinstance(snap, Tx):
-        found = enquiries.bump(conn, venue, req.enquiry_id, snap.now)
-    else:
-        found = enquiries.get(conn, venue, req.enquiry_id)
-    if found is None:
-        return Refused(Code.ENQUIRY_NOT_FOUND, field="enquiry", detail=str(req.enquiry_id))
-    if not found.may_act(req.creator, venue):
-        return Refused(Code.NOT_AUTHORIZED, field="enquiry", detail=str(found.id))
-    # (field, given, differs, the enquiry's value): what is left out is the enquiry's
-    given = [
-        (
-            "customer",
-            req.customer.strip(),
-            customer_key(req.customer) != customer_key(found.customer),
-            found.customer,
-        ),
-        ("kind", req.kind, req.kind != found.kind_id, found.kind_id),
-        (
-            "salesperson",
-            req.salesperson.strip(),
-            req.salesperson.strip() != found.salesperson,
-            found.salesperson,
-        ),
-    ]
-    for field, value, differs, theirs in given:
-        if value and differs:
-            return Refused(Code.ENQUIRY_MISMATCH, field=field, detail=theirs)
-    return found
-
-
-def _decide(
-    snap: Snapshot,
-    checked: Checked | Refused,
-    enquiry: Enquiry | None,
-    now: datetime,
-    *,
-    live: part_days.Bumped | None = None,
-) -> tuple[Checked, Ranked] | Refused:
-    """The rank a checked request gets now, or why not.
-
-    ``live``: the live spans on its part-days, when the caller's bump has answered them.
-    ``snap.venue`` may be a cached copy: the first part-day read (or the bump) checks its
-    revision, and a refusal given before that checks it on its own.
-    """
-    refused = checked if isinstance(checked, Refused) else _no_room_in(snap, enquiry)
-    if refused is not None:
-        if live is None:
-            venues.ensure_current(snap.conn, snap.venue)
-        return refused
-    assert isinstance(checked, Checked)  # noqa: S101 - refusals returned above
-    ranked = decide_rank(checked, _occupants(snap, checked, live), snap.venue, now)
-    if isinstance(ranked, Blocked):
-        # A request's own transaction names the holds in the way by id only: they are read
-        # after its rollback, outside its turn in the admission queue (``worded``).
-        return Unworded.of(ranked, checked) if live is not None else _refusal(snap, ranked, checked)
-    return checked, ranked
-
-
-def _no_room_in(snap: Snapshot, enquiry: Enquiry | None) -> Refused | None:
-    """A candidate date needs an enquiry still open, with fewer than max_candidates live."""
-    if enquiry is None:
-        return None
-    live = [h for h in holds.of_enquiry(snap.conn, snap.venue, enquiry.id) if h.status in LIVE]
-    confirmed = [h for h in live if h.status is Status.CONFIRMED]
-    if confirmed:
-        return Refused(Code.ENQUIRY_CONFIRMED, hold=confirmed[0], detail=str(enquiry.id))
-    limit = snap.venue.policy.max_candidates
-    if len(live) >= limit:
-        return Refused(Code.TOO_MANY_CANDIDATES, holders=tuple(live), limit=limit)
-    return None
-
-
-def _occupants(
-    snap: Snapshot, checked: Checked, live: part_days.Bumped | None = None
-) -> list[Occupant]:
-    """The live items in the way: from the caller's bump if there was one, else read (the
-    part-day rows' span counts say when there cannot be any)."""
-    if live is not None:
-        return live.occupants(checked.spans)
-    if not part_days.live_spans(snap.conn, snap.venue, part_day_keys(checked.spans, snap.venue.tz)):
-        return []
-    return holds.occupants(snap.conn, snap.venue, checked.spans)
-
-
-@dataclass(frozen=True)
-class Unworded(Refused):
-    """A refusal the ledger decided in a request's transaction, the holds it names still to
-    be read (``worded``): never an answer itself."""
-
-    blocked: Blocked | None = None
-    mine: tuple[HoldItem, ...] = ()
-
-    @classmethod
-    def of(cls, blocked: Blocked, checked: Checked) -> Unworded:
-        return cls(blocked.code, blocked=blocked, mine=_mine(checked))
-
-
-def worded(snap: Snapshot, answer: RequestAnswer | Refused) -> RequestAnswer | Refused:
-    """A request's answer with the holds its refusal names read now, after the rollback: those
-    still live (one that left since is no longer in the way)."""
-    if not isinstance(answer, Unworded) or answer.blocked is None:
-        return answer
-    return _blocked(snap, answer.blocked, answer.mine, live_only=True)
-
-
-def _refusal(snap: Snapshot, blocked: Blocked, checked: Checked) -> Refused:
-    """The refusal with the holds in the way, read only now that they are needed."""
-    return _blocked(snap, blocked, _mine(checked))
-
-
-def _mine(checked: Checked) -> tuple[HoldItem, ...]:
-    return tuple(
-        HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, None)
-        for i in checked.items
-    )
-
-
-def _blocked(
-    snap: Snapshot, blocked: Blocked, mine: tuple[HoldItem, ...], *, live_only: bool = False
-) -> Refused:
-    """A package's refusal names the room at fault."""
-    room = snap.venue.rooms.get(blocked.room or "")
-    around = holds.get_many(snap.conn, snap.venue, {*blocked.holders, *blocked.in_way})
-    if live_only:
-        around = [h for h in around if h.status in LIVE]
-    return Refused(
-        blocked.code,
-        holders=tuple(h for h in around if h.id in blocked.holders),
-        rank=blocked.rank,
-        limit=blocked.limit,
-        room=blocked.room,
-        room_name=room.name if room and len(mine) > 1 else "",
-        in_way=in_the_way(mine, [h for h in around if h.id in blocked.in_way]),
-    )
 
 
 def request_hash(req: HoldRequest) -> str:
@@ -439,38 +236,19 @@ def request_hash(req: HoldRequest) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
-def _answered_before(tx: Tx, key: str, digest: str) -> RequestAnswer | Refused | None:
-    first = idempotency.find(tx.conn, tx.venue.id, key)
-    if first is None:
-        return None
-    venues.ensure_current(tx.conn, tx.venue)
-    return _replay(tx, first, digest)
-
-
-def _replay(snap: Snapshot, first: idempotency.Record, digest: str) -> RequestAnswer | Refused:
-    if first.request_hash != digest:
-        return Refused(Code.IDEMPOTENCY_MISMATCH)
-    hold = holds.get(snap.conn, snap.venue, first.response["hold_id"])
-    if hold is None:  # pragma: no cover - holds are never deleted
-        return Refused(Code.HOLD_NOT_FOUND, detail=str(first.response["hold_id"]))
-    expires = first.response["expires_at"]
-    # Answers stored before packages had one room: its rank was the hold's.
-    item_ranks = first.response.get("item_ranks", [first.response["rank"]])
-    return RequestAnswer(
-        hold,
-        first.response["rank"],
-        datetime.fromisoformat(expires) if expires else None,
-        ahead=(),
-        replayed=True,
-        item_ranks=tuple(item_ranks),
-    )
-
-
 def ranked_items(checked: Checked, ranked: Ranked) -> tuple[HoldItem, ...]:
     """A request's items as a hold carries them, each with its rank."""
     return tuple(
         HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, rank)
         for i, rank in zip(checked.items, ranked.item_ranks, strict=True)
+    )
+
+
+def mine(checked: Checked) -> tuple[HoldItem, ...]:
+    """A checked request's items as the holds in its way are compared with (no rank yet)."""
+    return tuple(
+        HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, None)
+        for i in checked.items
     )
 
 

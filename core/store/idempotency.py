@@ -18,7 +18,7 @@ class Record:
     response: dict[str, Any]
 
 
-# Built once: every refused submission looks its key up (``request.twin_instead``).
+# Built once: every refused submission looks its key up (``answering.answered``).
 _FIND = sa.select(idempotency_records.c.request_hash, idempotency_records.c.response).where(
     idempotency_records.c.venue_id == sa.bindparam("venue"),
     idempotency_records.c.key == sa.bindparam("key"),

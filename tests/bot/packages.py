@@ -77,7 +77,7 @@ def choose(bot: Harness, view_id: str, state: Values, changed: str) -> str:
 def courier(bot: Harness) -> Courier:
     """The jobs' outbox delivery, as Slack DMs to the stand-in."""
     return Courier(
-        engine=bot.engine,
+        delivery=bot.engine.delivery,
         transport=bootstrap.transport(slack_settings(bot.slack), bot.engine),
         render=render_notice,
         render_report=render_failure_report,

@@ -20,10 +20,10 @@ from tests.bot.conftest import Harness, values
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = "bot/gate.py __call__"  # the WSGI application waitress calls
-MOST = 15
+MOST = 11
 # The layers a submission passes, in order (a frame of each, at least).
-LAYERS = ["bot/gate.py", "slack_bolt/", "bot/deps.py", "bot/listeners/modal.py", "core/engine.py",
-          "core/runner.py", "core/operations/request.py", "core/store/holds.py"]  # fmt: skip
+LAYERS = ["bot/gate.py", "slack_bolt/", "bot/deps.py", "bot/listeners/modal.py",
+          "core/roles/writes.py", "core/operations/request.py", "core/store/holds.py"]  # fmt: skip
 
 
 def frames() -> list[str]:
@@ -43,7 +43,7 @@ def from_entry(stack: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("bot", [False, True], indirect=True, ids=["pooled", "in_request"])
-def test_a_submission_reaches_the_insert_within_fifteen_frames(
+def test_a_submission_reaches_the_insert_within_eleven_frames(
     bot: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at_insert: list[list[str]] = []

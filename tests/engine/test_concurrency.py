@@ -24,6 +24,7 @@ from core.engine import HoldEngine
 from core.model import HoldRequest, Venue
 from core.results import Code, ConfirmAnswer, Refused, RequestAnswer, Swept
 from tests.support import bulk, factories, invariants
+from tests.support.engines import EngineForTests
 from tests.support.factories import NOW, SALES, request
 
 T = TypeVar("T")
@@ -50,7 +51,7 @@ def race(calls: list[Callable[[], T]]) -> list[T]:
 @pytest.fixture
 def empty_engine(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
     db = create_engine(fresh_db, pool_size=CONTENDERS + 2)
-    yield HoldEngine(db, queue=False), db
+    yield EngineForTests(db, queue=False), db
     db.dispose()
 
 
@@ -108,7 +109,7 @@ def test_eight_at_once_beyond_thousands_of_rows_on_index_plans(
         connect_args={"options": "-c enable_seqscan=off"},
     )
     try:
-        racing = HoldEngine(forced, queue=False)
+        racing = EngineForTests(forced, queue=False)
         for trial in range(TRIALS):
             day = date(2027, 12, 6) + timedelta(days=trial)  # beyond every filled date (11/7)
             results = run_trial(racing, venue, [request(room=r, day=day) for r in rooms])
@@ -245,7 +246,7 @@ def test_admission_queues_same_slot_requests_and_keeps_the_outcome(
     One that waited for a turn may be refused on what the turns before it wrote, read
     without a transaction ("seen"), and its refusal still names the holds in its way."""
     outcomes: list[tuple[str, int]] = []
-    queued = HoldEngine(sa_engine, observer=lambda outcome, n: outcomes.append((outcome, n)))
+    queued = EngineForTests(sa_engine, observer=lambda outcome, n: outcomes.append((outcome, n)))
     seen = 0
     for _ in range(TRIALS // 5):
         venue = queued.save_venue(factories.venue(), now=NOW)
@@ -268,7 +269,7 @@ def test_twin_submissions_of_one_key_make_one_hold_and_one_answer(
 ) -> None:
     """A double click and Slack's retry arrive together: every twin gets the first answer."""
     _, db = empty_engine
-    engine = HoldEngine(db, queue=queue)
+    engine = EngineForTests(db, queue=queue)
     for trial in range(TRIALS // 5):
         truncate(db)
         venue = engine.save_venue(factories.venue(), now=NOW)

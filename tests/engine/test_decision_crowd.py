@@ -25,6 +25,7 @@ from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
 from core.results import Code, Refused, RequestAnswer
 from tests.support import factories, invariants
+from tests.support.engines import EngineForTests
 from tests.support.factories import DAY, MANAGER, NOW, SALES, request
 
 RUNS = 10
@@ -40,7 +41,7 @@ def crowd(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine, list[str]]]:
     """An engine that reports PostgreSQL's reason for every attempt it starts again."""
     db = create_engine(fresh_db, pool_size=CLIENTS + 2)
     retried: list[str] = []
-    yield HoldEngine(db, queue=False, retried=lambda _, why: retried.append(why)), db, retried
+    yield EngineForTests(db, queue=False, retried=lambda _, why: retried.append(why)), db, retried
     db.dispose()
 
 

@@ -17,6 +17,7 @@ from core.results import Code, EditAnswer, Refused, RequestAnswer
 from tests.engine.test_concurrency import race
 from tests.engine.test_package_concurrency import deadlocks
 from tests.support import factories, invariants
+from tests.support.engines import EngineForTests
 from tests.support.factories import NOW, SALES, minutes, request
 
 pytestmark = pytest.mark.slow
@@ -28,7 +29,7 @@ OTHER = "U0SALES002"
 @pytest.fixture
 def empty(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine]]:
     db = create_engine(fresh_db, pool_size=6)
-    yield HoldEngine(db, queue=False), db
+    yield EngineForTests(db, queue=False), db
     db.dispose()
 
 

@@ -16,12 +16,12 @@ from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from cli import migrate
 from core.db import create_engine, database_url
-from core.engine import HoldEngine
 from core.model import EventKind, ItemRequest, Kind, Outcome, Policy, Venue
 from core.results import RequestAnswer
 from core.store.schema import metadata
 from migrations import MigrationRefused
 from tests.support import factories, invariants
+from tests.support.engines import EngineForTests
 from tests.support.factories import NOW
 
 HEAD = "0011_booking_details"  # the newest revision in migrations/versions
@@ -176,7 +176,7 @@ def at_0001(fresh_db: str) -> Iterator[tuple[str, sa.Engine, Venue]]:
         conn.execute(sa.text("ALTER TABLE venues ADD COLUMN slots jsonb DEFAULT '[]'"))
         conn.execute(sa.text("ALTER TABLE venues ADD COLUMN sales_channel text"))
         conn.execute(sa.text("ALTER TABLE venues ADD COLUMN language text"))
-    venue = HoldEngine(db).save_venue(factories.venue(), now=NOW)
+    venue = EngineForTests(db).save_venue(factories.venue(), now=NOW)
     with db.begin() as conn:
         conn.execute(sa.text("ALTER TABLE rooms DROP COLUMN capacity"))
         conn.execute(sa.text("ALTER TABLE venues DROP COLUMN slots"))
@@ -206,7 +206,7 @@ def test_upgrading_keeps_every_hold_rank_deadline_and_span(
 
     migrate.upgrade(url)
     db.dispose()
-    engine = HoldEngine(db)
+    engine = EngineForTests(db)
     by_id = {h.id: h for h in engine.holds(venue.id)}
     assert sorted(by_id) == [h["id"] for h in old]
     for was in old:
@@ -254,7 +254,7 @@ def test_downgrading_restores_single_holds_and_refuses_packages(
         factories.request(room="hoo", day=date(2027, 3, 12)),
         also=(ItemRequest("chapel", 600, 630),),
     )
-    assert isinstance(HoldEngine(db).request(venue.id, package, now=NOW), RequestAnswer)
+    assert isinstance(EngineForTests(db).request(venue.id, package, now=NOW), RequestAnswer)
     before = rows(db, "SELECT * FROM hold_items ORDER BY hold_id, item_no")
     with pytest.raises(MigrationRefused, match="1 hold\\(s\\) have several rooms"):
         migrate.downgrade(url, "0001")
@@ -267,7 +267,7 @@ def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they
     fresh_db: str,
 ) -> None:
     db = create_engine(fresh_db, pool_size=2)
-    engine = HoldEngine(db)
+    engine = EngineForTests(db)
     venue = engine.save_venue(factories.venue(), now=NOW)
     won, lost, gone = (
         engine.request(venue.id, factories.request(room=room), now=NOW)
@@ -283,7 +283,7 @@ def test_0004_reads_why_stored_holds_were_released_and_refuses_to_lose_what_they
     migrate.downgrade(fresh_db, "0004_search")
     migrate.upgrade(fresh_db)
     db.dispose()
-    engine = HoldEngine(db)
+    engine = EngineForTests(db)
     assert {h.id: h.outcome for h in engine.holds(venue.id)} == before
 
     kinds = (*Policy().kinds, EventKind("nijikai", "二次会", Kind.BANQUET))

@@ -25,6 +25,7 @@ from core.results import (
     RequestAnswer,
 )
 from tests.support import factories
+from tests.support.engines import EngineForTests
 from tests.support.factories import MANAGER, NOW, SALES, decision_dms, later, request
 
 OTHER = "U0SALES002"
@@ -432,7 +433,7 @@ def test_a_venue_change_reaches_a_process_that_cached_the_venue(
     spec = factories.venue()
     venue = engine.save_venue(spec, now=NOW)
     accepted(engine.request(venue.id, request(room="sakura"), now=NOW))  # caches the venue
-    other_process = HoldEngine(sa_engine, queue=False)
+    other_process = EngineForTests(sa_engine, queue=False)
     rooms = {**spec.rooms, "kiku": Room("kiku", "菊の間", frozenset({"K1"}), 30, 9)}
     other_process.save_venue(replace(spec, rooms=rooms), now=NOW)
     new_room = engine.request(venue.id, request(room="kiku"), now=NOW)

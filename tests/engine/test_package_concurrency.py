@@ -21,6 +21,7 @@ from core.model import HoldRequest, Policy, Status
 from core.results import Code, ConfirmAnswer, Refused, RequestAnswer, Swept
 from tests.engine.test_concurrency import race
 from tests.support import factories, invariants
+from tests.support.engines import EngineForTests
 from tests.support.factories import NOW, SALES, decision_dms, request
 from tests.support.racers import Package, race_packages
 
@@ -60,7 +61,7 @@ def deadlocks(db: sa.Engine) -> int:
 @pytest.fixture
 def empty(fresh_db: str) -> Iterator[tuple[HoldEngine, sa.Engine, str]]:
     db = create_engine(fresh_db, pool_size=4)
-    yield HoldEngine(db, queue=False), db, fresh_db
+    yield EngineForTests(db, queue=False), db, fresh_db
     db.dispose()
 
 

@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 
 from core.engine import HoldEngine
 from core.model import HoldRequest, ItemRequest, Kind, Policy, Room, Slot, Status, Venue
-from core.operations import request as request_operations
+from core.operations import answering
 from core.results import Availability, Chance, Code, Found, Preview, Refused, RequestAnswer
 from core.rules import search as rules
 from core.rules.rokuyo import Rokuyo, rokuyo
 from core.rules.search import Search
 from tests.support import factories
+from tests.support.engines import EngineForTests
 from tests.support.factories import MANAGER, NOW, SALES
 
 SAT = date(2027, 3, 13)  # a Saturday: wedding-priority, banquets open 90 days before
@@ -389,14 +390,14 @@ def test_a_refusal_read_on_a_venue_changed_since_its_rollback_offers_the_new_ven
     venue = engine.save_venue(spec, now=NOW)
     wanted = factories.request(room="sakura")
     assert isinstance(engine.request(venue.id, wanted, now=NOW), RequestAnswer)
-    worded = request_operations.worded
+    worded = answering.worded
 
     def a_room_added_meanwhile(*args: object) -> object:
         rooms = {**spec.rooms, "kiku": Room("kiku", "菊の間", frozenset({"K1"}), 30, 9)}
-        HoldEngine(sa_engine, queue=False).save_venue(replace(spec, rooms=rooms), now=NOW)
+        EngineForTests(sa_engine, queue=False).save_venue(replace(spec, rooms=rooms), now=NOW)
         return worded(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(request_operations, "worded", a_room_added_meanwhile)
+    monkeypatch.setattr(answering, "worded", a_room_added_meanwhile)
     refused = engine.request(venue.id, wanted, now=NOW)
     assert isinstance(refused, Refused) and refused.code is Code.RANK_TOO_LOW
     rooms = {f.place.room.id for f in refused.alternatives if f.place.day == factories.DAY}

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import date
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError, ProgrammingError
 
-from core.engine import HoldEngine
+from core.admission import Admission, Key
 from core.errors import Busy
 from core.model import Venue
-from core.results import Code, Refused
+from core.operations import answering
+from core.results import Code, Refused, RequestAnswer
+from core.roles.writes import Writes
+from core.runner import Runner
 from core.store import part_days
 from core.uow import RetryPolicy, UnitOfWork, sqlstate
+from core.venue_cache import VenueCache
+from tests.support.engines import EngineForTests
 from tests.support.factories import NOW, request
 
 KEY = {("A1", date(2027, 3, 10)): 0}  # a bump that leaves the span count alone
@@ -105,7 +111,7 @@ def test_the_engine_answers_busy_when_every_attempt_conflicts(
     sa_engine: sa.Engine, venue: Venue
 ) -> None:
     """A writer that holds the slot's ledger row and keeps committing makes requests busy."""
-    engine = HoldEngine(sa_engine, retry=RetryPolicy(attempts=2, base_delay=0, max_delay=0))
+    engine = EngineForTests(sa_engine, retry=RetryPolicy(attempts=2, base_delay=0, max_delay=0))
     stop = threading.Event()
 
     def hammer() -> None:
@@ -125,80 +131,85 @@ def test_the_engine_answers_busy_when_every_attempt_conflicts(
     assert busy, "expected at least one busy answer under constant conflicting commits"
 
 
+class Gate(Admission):
+    """Admission that makes every write wait until ``go`` and says it waited ``waited``:
+    a turn taken while another request's transaction held the part-days."""
+
+    def __init__(self, *, waited: bool = False) -> None:
+        super().__init__()
+        self.waited = waited
+        self.waiting, self.go, self.over = threading.Event(), threading.Event(), threading.Event()
+
+    @contextlib.contextmanager
+    def write(self, venue_id: str, keys: Iterable[Key] = ()) -> Iterator[bool]:
+        self.over.clear()
+        self.waiting.set()
+        self.go.wait(5)
+        try:
+            yield self.waited
+        finally:
+            self.over.set()
+
+
+def writes_through(db: sa.Engine, gate: Admission, **uow: Any) -> Writes:
+    """The engine's writes, as ``HoldEngine`` builds them, queued by ``gate``."""
+    return Writes(Runner(UnitOfWork(db, **uow), gate, VenueCache()))
+
+
 def test_a_write_waiting_for_its_turn_holds_no_connection_and_its_turn_ends_at_commit(
-    sa_engine: sa.Engine,
+    sa_engine: sa.Engine, venue: Venue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A crowd queued in admission must not take the pool from everyone else, and the reads
-    after the commit keep nobody waiting."""
-    uow = UnitOfWork(sa_engine)
-    waiting, go = threading.Event(), threading.Event()
-    turn_over = threading.Event()
-    checked_out: list[int] = []
+    after the commit (the holds ahead of a 2nd) keep nobody waiting."""
+    gate = Gate()
+    writes = writes_through(sa_engine, gate)
+    gate.go.set()
+    assert isinstance(writes.request(venue.id, request(), now=NOW), RequestAnswer)
+    gate.go.clear()
+    gate.waiting.clear()
+    read_after: list[bool] = []
+    shown = answering.shown
 
-    @contextlib.contextmanager
-    def admitted() -> Iterator[None]:
-        waiting.set()
-        go.wait(5)
-        try:
-            yield
-        finally:
-            turn_over.set()
+    def recording_shown(*args: Any, **kwargs: Any) -> Any:
+        read_after.append(gate.over.is_set())
+        return shown(*args, **kwargs)
 
-    def then(conn: sa.Connection, result: int) -> int:
-        assert turn_over.is_set(), "the turn is over before the reads after the commit"
-        return result + int(conn.execute(sa.text("SELECT 1")).scalar_one())
-
-    answers: list[int] = []
+    monkeypatch.setattr(answering, "shown", recording_shown)
+    answers: list[object] = []
+    second = request(salesperson="U0SECOND")
     writer = threading.Thread(
-        target=lambda: answers.append(
-            uow.run(
-                lambda conn, _: int(conn.execute(sa.text("SELECT 1")).scalar_one()),
-                then=then,
-                admitted=admitted,
-            )
-        )
+        target=lambda: answers.append(writes.request(venue.id, second, now=NOW))
     )
     writer.start()
-    assert waiting.wait(5)
-    checked_out.append(sa_engine.pool.checkedout())  # type: ignore[attr-defined]
-    go.set()
+    assert gate.waiting.wait(5)
+    checked_out = sa_engine.pool.checkedout()  # type: ignore[attr-defined]
+    gate.go.set()
     writer.join(5)
-    assert checked_out == [0], "waiting for its turn, it held a connection"
-    assert answers == [2]
+    assert checked_out == 0, "waiting for its turn, it held a connection"
+    (answer,) = answers
+    assert isinstance(answer, RequestAnswer) and answer.rank == 2 and answer.ahead
+    assert read_after == [True], "the turn is over before the reads after the commit"
 
 
-def test_a_look_answers_only_after_a_turn_that_waited_and_else_the_transaction_follows(
-    sa_engine: sa.Engine,
+def test_a_request_that_waited_may_be_refused_on_sight_and_else_goes_to_its_transaction(
+    sa_engine: sa.Engine, venue: Venue
 ) -> None:
-    """The look reads in autocommit; ``None`` goes on to the SERIALIZABLE attempt, and what
-    follows the commit is still outside any transaction."""
+    """Refused on sight only after a turn that waited, and only when the slot is full:
+    otherwise its own SERIALIZABLE transaction decides (the observer says which)."""
     outcomes: list[str] = []
-    uow = UnitOfWork(sa_engine, observer=lambda o, _: outcomes.append(o))
+    waited, not_waited = Gate(waited=True), Gate(waited=False)
+    for gate in (waited, not_waited):
+        gate.go.set()
+    observed = {"observer": lambda outcome, _: outcomes.append(outcome)}
+    after_a_wait = writes_through(sa_engine, waited, **observed)
+    straight = writes_through(sa_engine, not_waited, **observed)
 
-    @contextlib.contextmanager
-    def turn(waited: bool) -> Iterator[bool]:
-        yield waited
-
-    def isolation(conn: sa.Connection) -> str:
-        return str(conn.execute(sa.text("SHOW transaction_isolation")).scalar_one())
-
-    def own_transactions(conn: sa.Connection) -> bool:
-        first, second = (conn.execute(sa.text("SELECT txid_current()")).scalar() for _ in "12")
-        return bool(first != second)
-
-    def look(conn: sa.Connection) -> str:
-        assert own_transactions(conn)
-        return "seen"
-
-    def work(conn: sa.Connection, _: int) -> str:
-        return isolation(conn)
-
-    def then(conn: sa.Connection, result: str) -> str:
-        return f"{result}, then {'autocommit' if own_transactions(conn) else 'in one'}"
-
-    assert uow.run(work, admitted=lambda: turn(False), look=look) == "serializable"
-    assert uow.run(work, admitted=lambda: turn(True), look=look) == "seen"
-    assert uow.run(work, admitted=lambda: turn(True), look=lambda _: None, then=then) == (
-        "serializable, then autocommit"
-    )
-    assert outcomes == ["ok", "seen", "ok"]
+    first = after_a_wait.request(venue.id, request(room="hoo-a"), now=NOW)  # room: on
+    second = straight.request(venue.id, request(room="hoo-a"), now=NOW)
+    full = straight.request(venue.id, request(room="hoo-a"), now=NOW)  # full: no wait
+    seen = after_a_wait.request(venue.id, request(room="hoo-a"), now=NOW)  # full, waited
+    assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
+    for refused in (full, seen):
+        assert isinstance(refused, Refused) and refused.code is Code.RANK_TOO_LOW
+        assert first.hold.id in {h.id for h in refused.holders}, "worded after: who is in the way"
+    assert outcomes == ["ok", "ok", "ok", "seen"]

@@ -19,9 +19,11 @@ import redis
 from cli import bootstrap, local_redis, localservices
 from cli.bootstrap import Runtime
 from cli.settings import Settings, Tuning
+from core.db import create_engine
 from core.engine import HoldEngine
 from tests.jobs import processes
 from tests.support import databases, factories
+from tests.support.engines import EngineForTests
 from tests.support.slack_standin import SlackStandin
 
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
@@ -75,7 +77,7 @@ def data_dir() -> Iterator[Path]:
 @pytest.fixture
 def own_engine(fresh_db: str) -> Iterator[HoldEngine]:
     """An engine of its own on an empty database, as `osae` processes build it (with admission)."""
-    engine = bootstrap.hold_engine(fresh_db, pool_size=2)
+    engine = EngineForTests(create_engine(fresh_db, pool_size=2))  # as bootstrap.hold_engine
     yield engine
     engine.close()
 

@@ -13,9 +13,9 @@ from datetime import date
 from multiprocessing.synchronize import Barrier
 
 from core.db import create_engine
-from core.engine import HoldEngine
 from core.model import HoldRequest, ItemRequest
 from core.results import Refused
+from tests.support.engines import EngineForTests
 from tests.support.factories import NOW
 
 Answer = tuple[int, int, tuple[object, ...]]  # (trial, racer, outcome)
@@ -73,7 +73,7 @@ def _racer(
     answers: multiprocessing.Queue,  # type: ignore[type-arg]
 ) -> None:
     db = create_engine(url, pool_size=2)
-    engine = HoldEngine(db)  # this process's own admission, as a web process has
+    engine = EngineForTests(db)  # this process's own admission, as a web process has
     try:
         for trial, venue_id in enumerate(venues):
             req = package.request(day, f"U0RACER{index:03d}")
