@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments
+from cli import arguments, booking_args
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -25,7 +25,7 @@ from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Venue
 from core.results import Refused
 from core.rules.spans import end_minute
-from core.serialize import hold_summary, hold_to_json
+from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
@@ -83,6 +83,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         metavar="TEXT",
         help="the customer's contact: shown only to the salesperson and managers",
     )
+    booking_args.add_details(req, edit=False)
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
     for name in ACTIONS:
@@ -143,6 +144,7 @@ def request(args: argparse.Namespace) -> int:
         enquiry_id=args.enquiry,
         guests=args.guests,
         contact=args.contact,
+        details=booking_args.details_of(args),
     )
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
     result = engine.writes.request(
@@ -252,7 +254,7 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    lines[1:1] = carried_lines(found)
+    lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
     payload = {
         **summary,
         "version": found.version,
@@ -283,6 +285,7 @@ def _register_edit(actions: argparse._SubParsersAction, common: argparse.Argumen
     edit.add_argument("--customer", type=arguments.typed)
     edit.add_argument("--note", type=arguments.lines)
     edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
+    booking_args.add_details(edit, edit=True)
     edit.add_argument(
         "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
     )
@@ -306,6 +309,7 @@ def edit_hold(args: argparse.Namespace) -> int:
         customer=args.customer,
         note=args.note,
         salesperson=args.salesperson,
+        **booking_args.changes_of(args),
     )
     # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
     result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
@@ -356,6 +360,7 @@ def carried(hold: Hold) -> dict[str, Any]:
         "contact": hold.contact,
         "note": hold.note,
         "outcome": hold.outcome.value if hold.outcome else None,
+        **details_to_json(hold.details),
     }
 
 

@@ -337,4 +337,16 @@ TEXTS: dict[str, str] = {
     "edit.swapped_lead": "Changed as a new hold #{id} ({rank_text})",
     # Clock changes (daylight saving): a local time the clocks skip that day
     "refusal.bad_times.gap": "{detail} does not exist that day: in {zone} the clocks skip {gap} (daylight saving starts). Use a time before or after it.",
+    # i25b: what else a booking carries (estimate, plan, source, next action)
+    "field.estimate": "Estimate",
+    "field.plan": "Plan",
+    "field.source": "Source",
+    "field.next_action": "Next action",
+    "field.next_action_note": "Next action note",
+    "cli.bad_estimate": "'{value}' is not an estimate: give whole yen, like 3500000.",
+    "refusal.bad_estimate": "An estimate of '{detail}' cannot be used. Enter whole yen from 0 to {limit}.",
+    "refusal.bad_plan": "A plan can be at most {limit} characters. Shorten it.",
+    "refusal.bad_action_note": "A next action's note can be at most {limit} characters. Shorten it.",
+    "refusal.unknown_source": "This venue has no source '{detail}'. Use one of {choices}.",
+    "next_action.dm": "Today is the next action for {customer} ({booking}){note}.\n{hold}",
 }

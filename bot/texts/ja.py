@@ -338,4 +338,16 @@ TEXTS: dict[str, str] = {
     "edit.swapped_lead": "新しい押さえ #{id}（{rank_text}）として変更しました",
     # Clock changes (daylight saving): a local time the clocks skip that day
     "refusal.bad_times.gap": "{detail} はこの日にはない時刻です（{zone} では {gap} が夏時間への切り替えで飛ばされます）。その前か後の時刻にしてください。",
+    # i25b: what else a booking carries (estimate, plan, source, next action)
+    "field.estimate": "見積金額",
+    "field.plan": "プラン",
+    "field.source": "媒体",
+    "field.next_action": "次回予定",
+    "field.next_action_note": "次回予定の内容",
+    "cli.bad_estimate": "「{value}」は見積金額として読めません。円の整数で入力してください（例: 3500000）。",
+    "refusal.bad_estimate": "見積金額「{detail}」は使えません。0〜{limit}円の整数で入力してください。",
+    "refusal.bad_plan": "プランは{limit}文字までです。短くしてください。",
+    "refusal.bad_action_note": "次回予定の内容は{limit}文字までです。短くしてください。",
+    "refusal.unknown_source": "媒体「{detail}」はこの会場にありません。{choices} のどれかを指定してください。",
+    "next_action.dm": "本日は {customer}様（{booking}）の次回予定日です{note}。\n{hold}",
 }
