@@ -348,5 +348,9 @@ TEXTS: dict[str, str] = {
     "refusal.bad_plan": "A plan can be at most {limit} characters. Shorten it.",
     "refusal.bad_action_note": "A next action's note can be at most {limit} characters. Shorten it.",
     "refusal.unknown_source": "This venue has no source '{detail}'. Use one of {choices}.",
-    "next_action.dm": "Today is the next action for {customer} ({booking}){note}.\n{hold}",
+    "notice.next_action.title": ":calendar: Today is this booking's next action",
+    "notice.next_action.body": "{hold} ({booking}){note}",
+    "notice.next_action.text": "Next action today: {hold} ({booking})",
+    "notice.next_action.note": "\nPlanned: {note}",
+    "notice.kind.next_action": "next action",
 }

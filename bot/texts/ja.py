@@ -349,5 +349,9 @@ TEXTS: dict[str, str] = {
     "refusal.bad_plan": "プランは{limit}文字までです。短くしてください。",
     "refusal.bad_action_note": "次回予定の内容は{limit}文字までです。短くしてください。",
     "refusal.unknown_source": "媒体「{detail}」はこの会場にありません。{choices} のどれかを指定してください。",
-    "next_action.dm": "本日は {customer}様（{booking}）の次回予定日です{note}。\n{hold}",
+    "notice.next_action.title": ":calendar: 本日は次回予定日です",
+    "notice.next_action.body": "{hold}（{booking}）{note}",
+    "notice.next_action.text": "本日は次回予定日です: {hold}（{booking}）",
+    "notice.next_action.note": "\n予定: {note}",
+    "notice.kind.next_action": "次回予定",
 }

@@ -80,7 +80,11 @@ def test_an_edit_that_swaps_keeps_everything_and_can_change_each(loaded: str) ->
     for hold_id in (swapped["id"], other["id"]):  # every candidate date shows the change
         now = shown(loaded, hold_id)["hold"]
         assert (now["guests"], now["contact"], now["estimate"]) == (60, "03-0000-0000", 2_800_000)
-        assert (now["plan"], now["source"], now["next_action"]) == ("披露宴のみ", "fair", "2027-03-20")
+        assert (now["plan"], now["source"], now["next_action"]) == (
+            "披露宴のみ",
+            "fair",
+            "2027-03-20",
+        )
 
 
 def test_bad_details_are_refused_saying_what_works(loaded: str) -> None:
