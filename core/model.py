@@ -406,3 +406,6 @@ class HoldEdit:
     source: str | None = None
     next_action: date | None = None
     next_action_note: str | None = None
+    # A swap that would make a 1st hold wait is done only when asked for (`--yes`, the
+    # Slack confirm step); False refuses it with ``would_lose_first``.
+    may_lose_first: bool = True

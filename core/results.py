@@ -61,6 +61,7 @@ class Code(StrEnum):
     NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold
     ITEM_NOT_FOUND = "item_not_found"  # no item of the hold in that room / which one is meant
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
+    WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)
     # the database stayed contended through every retry
     BUSY = "busy"
 
@@ -236,7 +237,18 @@ class EditPlan:
     expires_at: datetime | None
     ahead: tuple[Hold, ...]
     item_ranks: tuple[int, ...] = ()
+    promoted: tuple[int, ...] = ()  # the holds that would become 1st
     ok: ClassVar[bool] = True
+
+    @property
+    def would(self) -> str:
+        """``keep`` (its place, in place) or ``swap`` (a new arrival of the same booking)."""
+        return "keep" if self.kept_place else "swap"
+
+    @property
+    def loses_first(self) -> bool:
+        """A swap that would make a 1st hold wait."""
+        return not self.kept_place and self.hold.rank == 1 and (self.rank or 1) > 1
 
 
 # -- finding a slot (core.rules.search) --------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 from typing import Any
 
+from core.booking import booking_number
 from core.model import Details, Hold, HoldItem, Kind, Outcome, Status
 
 
@@ -42,6 +43,8 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "outcome": hold.outcome.value if hold.outcome else None,
         # What else the ledger row carries (0011): the booking's, every candidate date's.
         **details_to_json(hold.details),
+        # One booking number for life (issue 25): the enquiry's, never a hold id.
+        "booking": booking_number(hold.enquiry_id),
     }
 
 
@@ -77,6 +80,7 @@ def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> di
         "rank": hold.rank,
         "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
         "enquiry": hold.enquiry_id,
+        "booking": booking_number(hold.enquiry_id),
         "local_date": hold.local_date.isoformat(),
         "items": [
             {

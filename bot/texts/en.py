@@ -353,4 +353,9 @@ TEXTS: dict[str, str] = {
     "notice.next_action.text": "Next action today: {hold} ({booking})",
     "notice.next_action.note": "\nPlanned: {note}",
     "notice.kind.next_action": "next action",
+    # Issue 25 (i25a): an edit keeps its place or is a swap; a swap that costs the 1st place
+    "edit.dry_run": "(dry run: nothing was changed)",
+    "refusal.would_lose_first": "This change would make {hold} wait as {rank_text} behind {holders}: it is 1st now and would lose that place. Choose a time or room nobody else holds, or add --yes (in Slack: confirm) to do it anyway.",
+    "preview.edit.swap_loses_first": "Loses the 1st place: becomes {rank_text} behind {ahead} (a new hold). You will be asked to confirm.",
+    "edit.confirm_lose_first": "This hold is 1st now. With this change it becomes a new hold, {rank_text} behind {holders}, and loses its place. Submit again to change it anyway, or choose a time or room nobody else holds.",
 }

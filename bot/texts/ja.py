@@ -354,4 +354,9 @@ TEXTS: dict[str, str] = {
     "notice.next_action.text": "本日は次回予定日です: {hold}（{booking}）",
     "notice.next_action.note": "\n予定: {note}",
     "notice.kind.next_action": "次回予定",
+    # Issue 25 (i25a): an edit keeps its place or is a swap; a swap that costs the 1st place
+    "edit.dry_run": "（試算です。何も変更していません）",
+    "refusal.would_lose_first": "この変更では {hold} が1番手でなくなり、{holders} の後ろの{rank_text}になります。ほかに誰も押さえていない時間か部屋を選ぶか、それでも変える場合は --yes を付けてください（Slack では確認のうえ変更）。",
+    "preview.edit.swap_loses_first": "1番手ではなくなります: 新しい押さえとして{rank_text}（{ahead}の後ろ）。変更の前に確認します。",
+    "edit.confirm_lose_first": "この押さえは今1番手です。この変更では新しい押さえになり、{holders} の後ろの{rank_text}になります（1番手ではなくなります）。それでも変える場合はもう一度送信してください。1番手のままにするには、ほかに誰も押さえていない時間か部屋を選んでください。",
 }

@@ -4,8 +4,13 @@ venue's codes."""
 
 from __future__ import annotations
 
-from core.model import Details, Venue
+from typing import TYPE_CHECKING, Any
+
+from core.model import Details, Hold, HoldEdit, Venue
 from core.results import Code, Refused
+
+if TYPE_CHECKING:  # core.rules.requests checks details with this module
+    from core.rules.requests import Checked
 
 MAX_ESTIMATE = 1_000_000_000  # yen: ten digits is no banquet
 MAX_PLAN = 200
@@ -50,4 +55,32 @@ def joined_details(given: Details, kept: Details) -> Details:
         source=given.source.strip() or kept.source,
         next_action=kept.next_action if given.next_action is None else given.next_action,
         next_action_note=given.next_action_note.strip() or kept.next_action_note,
+    )
+
+
+def changed_details(kept: Details, change: HoldEdit) -> Details:
+    """The booking's details with each field the edit gives replaced."""
+
+    def given(new: object, old: object) -> Any:
+        return old if new is None else new
+
+    return Details(
+        estimate=given(change.estimate, kept.estimate),
+        plan=given(change.plan, kept.plan),
+        source=given(change.source, kept.source),
+        next_action=given(change.next_action, kept.next_action),
+        next_action_note=given(change.next_action_note, kept.next_action_note),
+    )
+
+
+def booking_row(shown: Checked | Hold, salesperson: str) -> tuple[object, ...]:
+    """What an edit may change besides rooms and times: its enquiry's row."""
+    return (
+        shown.customer,
+        shown.note,
+        salesperson,
+        shown.kind_id,
+        shown.guests,
+        shown.contact,
+        shown.details,
     )
