@@ -58,8 +58,13 @@ def test_an_edit_that_swaps_keeps_everything_and_can_change_each(loaded: str) ->
         "--date", "2027-05-19", "--start", "11:00", "--end", "15:00", "--now", NOW,
     )  # fmt: skip
     assert code == 0 and other["hold"]["guests"] == 80
-    code, swapped = edit(loaded, first["id"], 1, "--end", "16:00")
-    assert (code, swapped["kept_place"]) == (0, False)
+    # a rival in 桜: moving there meets them, a swap (a new arrival, 2nd behind them)
+    code, _rival = hold(
+        loaded, "--room", "sakura", "--salesperson", "U0SALES002", "--customer", "佐藤様"
+    )
+    assert code == 0
+    code, swapped = edit(loaded, first["id"], 1, "--room", "sakura", "--yes")
+    assert (code, swapped["kept_place"], swapped["rank"]) == (0, False, 2)
     for hold_id in (swapped["id"], other["id"]):
         now = shown(loaded, hold_id)["hold"]
         assert (now["guests"], now["contact"], now["note"]) == (80, "090-1111-2222", "和装")
