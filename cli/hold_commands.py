@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments, hold_edit
+from cli import arguments, booking_args, hold_edit
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -26,7 +26,7 @@ from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Refused, RequestAnswer
 from core.rules.spans import end_minute
-from core.serialize import hold_summary, hold_to_json
+from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
@@ -119,6 +119,7 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
         metavar="TEXT",
         help="the customer's contact: shown only to the salesperson and managers",
     )
+    booking_args.add_details(req, edit=False)
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
 
@@ -167,6 +168,7 @@ def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> H
         enquiry_id=args.enquiry,
         guests=args.guests,
         contact=args.contact,
+        details=booking_args.details_of(args),
     )
 
 
@@ -268,7 +270,7 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    lines[1:1] = carried_lines(found)
+    lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
     payload = {
         **summary,
         "version": found.version,
@@ -290,6 +292,7 @@ def carried(hold: Hold) -> dict[str, Any]:
         "contact": hold.contact,
         "note": hold.note,
         "outcome": hold.outcome.value if hold.outcome else None,
+        **details_to_json(hold.details),
     }
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 from core.model import Hold, HoldItem, Kind, Outcome, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
+from core.store import details
 from core.store.schema import enquiries, hold_items, holds
 
 
@@ -43,6 +44,7 @@ _HOLDS = sa.select(
     enquiries.c.creator,
     enquiries.c.guests,
     enquiries.c.contact,
+    *details.COLUMNS,
     *_ITEMS.c,
 ).select_from(
     holds.join(
@@ -88,6 +90,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         guests=enquiry["guests"],
         contact=enquiry["contact"],
         outcome=Outcome(outcome) if outcome else None,
+        details=details.from_mapping(enquiry),
         customer=enquiry["customer"],
         note=enquiry["note"],
         salesperson=enquiry["salesperson"],
