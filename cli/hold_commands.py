@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments, hold_edit
+from cli import arguments, booking_args, hold_edit
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -24,9 +24,9 @@ from cli.errors import CommandError
 from cli.hold_edit import item_lines
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
-from core.results import Refused
+from core.results import Refused, RequestAnswer
 from core.rules.spans import end_minute
-from core.serialize import hold_summary, hold_to_json
+from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
 
 ACTIONS = ("confirm", "release", "extend", "cancel")
@@ -37,6 +37,50 @@ MAX_REASON = 500  # as the cancel dialog's field allows
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
+    _register_request(actions, common)
+    for name in ACTIONS:
+        act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
+        act.add_argument("id", type=int)
+        act.add_argument(
+            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
+        )
+        if name == "cancel":
+            act.add_argument(
+                "--reason",
+                default="",
+                type=arguments.lines,
+                help="why (told to the hold's salesperson and its card)",
+            )
+        if name == "release":
+            act.add_argument(
+                "--reason",
+                metavar="CODE",
+                type=arguments.typed,
+                help="why it leaves: other_venue, budget, changed_plans, called_off, no_answer, "
+                "entry_error, other (unspecified when omitted)",
+            )
+            act.add_argument("--reason-note", default="", type=arguments.lines, help="a note")
+        act.set_defaults(handler=decide, action=name)
+    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
+    listing.add_argument("--date", type=arguments.iso_date)
+    listing.add_argument(
+        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
+    )
+    listing.add_argument(
+        "--all",
+        action="store_true",
+        help=f"every hold that matches (without it, the first {LISTED} by date)",
+    )
+    listing.set_defaults(handler=list_holds)
+    hold_edit.register(actions, common)
+    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
+    show.add_argument("id", type=int)
+    show.set_defaults(handler=show_hold)
+    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
+    sweep.set_defaults(handler=run_sweep)
+
+
+def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
     req.add_argument("--room", required=True, type=arguments.typed)
     req.add_argument(
@@ -84,48 +128,9 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         metavar="TEXT",
         help="the customer's contact: shown only to the salesperson and managers",
     )
+    booking_args.add_details(req, edit=False)
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
-    for name in ACTIONS:
-        act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
-        act.add_argument("id", type=int)
-        act.add_argument(
-            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
-        )
-        if name == "cancel":
-            act.add_argument(
-                "--reason",
-                default="",
-                type=arguments.lines,
-                help="why (told to the hold's salesperson and its card)",
-            )
-        if name == "release":
-            act.add_argument(
-                "--reason",
-                metavar="CODE",
-                type=arguments.typed,
-                help="why it leaves: other_venue, budget, changed_plans, called_off, no_answer, "
-                "entry_error, other (unspecified when omitted)",
-            )
-            act.add_argument("--reason-note", default="", type=arguments.lines, help="a note")
-        act.set_defaults(handler=decide, action=name)
-    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
-    listing.add_argument("--date", type=arguments.iso_date)
-    listing.add_argument(
-        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
-    )
-    listing.add_argument(
-        "--all",
-        action="store_true",
-        help=f"every hold that matches (without it, the first {LISTED} by date)",
-    )
-    listing.set_defaults(handler=list_holds)
-    hold_edit.register(actions, common)
-    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
-    show.add_argument("id", type=int)
-    show.set_defaults(handler=show_hold)
-    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
-    sweep.set_defaults(handler=run_sweep)
 
 
 def request(args: argparse.Namespace) -> int:
@@ -138,8 +143,27 @@ def request(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     engine, venue = _open(args)
+    req = _request_of(args, engine, venue)
+    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
+    result = engine.writes.request(
+        venue.id,
+        req,
+        now=now_of(args, venue.tz),
+        idempotency_key=args.idempotency_key,
+        announce=True,
+    )
+    if isinstance(result, Refused):
+        return emit_refusal(args.json, result, venue.tz)
+    if not result.replayed:
+        wake_drain(settings_of(args), venue.id)
+    return _answered(args, result, venue)
+
+
+def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> HoldRequest:
+    """The request the flags ask for (the creator: --creator, the salesperson, or the
+    enquiry's salesperson)."""
     start = args.start
-    req = HoldRequest(
+    return HoldRequest(
         room_id=args.room,
         local_date=args.date,
         start_min=start,
@@ -153,19 +177,12 @@ def request(args: argparse.Namespace) -> int:
         enquiry_id=args.enquiry,
         guests=args.guests,
         contact=args.contact,
+        details=booking_args.details_of(args),
     )
-    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
-    result = engine.writes.request(
-        venue.id,
-        req,
-        now=now_of(args, venue.tz),
-        idempotency_key=args.idempotency_key,
-        announce=True,
-    )
-    if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
-    if not result.replayed:
-        wake_drain(settings_of(args), venue.id)
+
+
+def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> int:
+    """The answer to an accepted request: its place, deadline, what is in its way, warnings."""
     deadline = result.expires_at
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
@@ -266,7 +283,7 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    lines[1:1] = carried_lines(found)
+    lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
     payload = {
         **summary,
         "version": found.version,
@@ -288,6 +305,7 @@ def carried(hold: Hold) -> dict[str, Any]:
         "contact": hold.contact,
         "note": hold.note,
         "outcome": hold.outcome.value if hold.outcome else None,
+        **details_to_json(hold.details),
     }
 
 

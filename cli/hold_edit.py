@@ -9,7 +9,7 @@ import argparse
 from bot.edit_form import edit_line
 from bot.texts import dates, text
 from bot.texts.refusals import hold_line, ordinal
-from cli import arguments
+from cli import arguments, booking_args
 from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
 from core.booking import booking_number
@@ -40,6 +40,7 @@ def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParse
     edit.add_argument("--customer", type=arguments.typed)
     edit.add_argument("--note", type=arguments.lines)
     edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
+    booking_args.add_details(edit, edit=True)
     edit.add_argument(
         "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
     )
@@ -74,6 +75,7 @@ def edit_hold(args: argparse.Namespace) -> int:
         note=args.note,
         salesperson=args.salesperson,
         may_lose_first=args.yes,
+        **booking_args.changes_of(args),
     )
     if args.dry_run:
         return _dry_run(args, engine, venue, change)

@@ -27,6 +27,11 @@ class Code(StrEnum):
     BAD_SALESPERSON = "bad_salesperson"
     BAD_GUESTS = "bad_guests"  # not a whole number from 1 (a hold: to 100,000; a search too)
     BAD_CONTACT = "bad_contact"  # too long
+    # a booking's details (core/rules/details.py)
+    BAD_ESTIMATE = "bad_estimate"  # not whole yen from 0
+    BAD_PLAN = "bad_plan"  # too long
+    BAD_ACTION_NOTE = "bad_action_note"  # too long
+    UNKNOWN_SOURCE = "unknown_source"  # not one of the venue's source codes
     HOLD_NOT_FOUND = "hold_not_found"
     NOT_AUTHORIZED = "not_authorized"
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
@@ -91,6 +96,7 @@ class Refused:
     in_way: tuple[InWay, ...] = ()
     # Bad times: the local times a clock change skips that day ("2027-03-14 02:00–03:00")
     gap: str = ""
+    choices: tuple[str, ...] = ()  # unknown source: the venue's codes
     ok: ClassVar[bool] = False
 
 

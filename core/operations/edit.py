@@ -28,6 +28,7 @@ from core.operations.tx import Snapshot, Tx
 from core.results import Code, EditAnswer, EditPlan, Refused
 from core.rules.customers import customer_key
 from core.rules.deadlines import deadline_from
+from core.rules.details import booking_row, changed_details
 from core.rules.edit_place import Placement, Why, placement
 from core.rules.promotion import new_ranks
 from core.rules.requests import (
@@ -40,7 +41,8 @@ from core.rules.requests import (
     spans_of,
 )
 from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
-from core.store import edits, enquiries, holds, part_days
+from core.store import edits, enquiries, hold_writes, holds, part_days
+from core.store.edits import Carried
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Plan:
     req: HoldRequest  # the hold as it would be, as a request
     checked: Checked
     placement: Placement  # kept (its ranks) or a swap, and why
-    people: bool  # customer, note or salesperson change (the enquiry's row)
+    people: bool  # what the enquiry's row carries changes (customer, note, guests, ...)
 
     @property
     def keep(self) -> bool:
@@ -129,11 +131,7 @@ def prepare(snap: Snapshot, change: HoldEdit, now: datetime) -> Plan | Refused:
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    people = (checked.customer, checked.note, req.salesperson.strip()) != (
-        hold.customer,
-        hold.note,
-        hold.salesperson,
-    )
+    people = booking_row(checked, req.salesperson.strip()) != booking_row(hold, hold.salesperson)
     same_day = req.local_date == hold.local_date
     if same_day and not people and _same_items(checked, hold):
         return Refused(Code.NO_CHANGE, hold=hold)
@@ -184,12 +182,16 @@ def as_request(hold: Hold, change: HoldEdit, venue: Venue) -> HoldRequest | Refu
         local_date=change.local_date or hold.local_date,
         start_min=first.start_min,
         end_min=first.end_min,
-        kind=hold.kind.value,
+        kind=hold.kind_id if change.kind is None else change.kind,
         customer=hold.customer if change.customer is None else change.customer,
         salesperson=hold.salesperson if change.salesperson is None else change.salesperson,
         creator=change.actor,
         note=hold.note if change.note is None else change.note,
         also=tuple(also),
+        # Everything else the booking carries goes with it (a swap's new hold, every date).
+        guests=hold.guests if change.guests is None else change.guests,
+        contact=hold.contact if change.contact is None else change.contact,
+        details=changed_details(hold.details, change),
     )
 
 
@@ -322,6 +324,8 @@ def _amend(tx: Tx, plan: Plan) -> None:
             customer_key=customer_key(checked.customer),
             note=checked.note,
             salesperson=plan.req.salesperson.strip(),
+            carried=Carried(checked.kind_id, checked.kind, checked.guests, checked.contact),
+            details=checked.details,
             now=tx.now,
         )
 
@@ -360,7 +364,7 @@ def _swap(
     bumped = _bump(tx, plan)
     _amend(tx, plan)
     # The old spans go first: the new hold may block where the old one did.
-    holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now, Outcome.REPLACED)
+    hold_writes.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now, Outcome.REPLACED)
     items = ranked_items(checked, ranked)
     happened = Requested(
         actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)
@@ -369,7 +373,7 @@ def _swap(
     assert requested is not None  # noqa: S101 - every request leaves one
     requested = replace(requested, detail={**requested.detail, "replaces": hold.id})
     enquiry = enquiries.get(tx.conn, venue, hold.enquiry_id)
-    new = holds.insert(
+    new = hold_writes.insert(
         tx.conn, venue, new_hold(plan.req, checked, ranked, items, enquiry), tx.now, requested
     )
     released = _reload(tx, hold.id)

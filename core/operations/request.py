@@ -12,15 +12,15 @@ from datetime import datetime
 from core.admission import Key
 from core.events import Announced, Queued, Requested
 from core.journal import audit_event
-from core.model import Enquiry, HoldItem, HoldRequest, Venue
+from core.model import Details, Enquiry, HoldItem, HoldRequest, Venue
 from core.operations.candidates import joined, joining, no_room_in
 from core.operations.tx import Snapshot, Tx
 from core.results import Refused, RequestAnswer
 from core.rules.customers import customer_key
 from core.rules.requests import Blocked, Checked, Ranked, check_request, decide_rank
 from core.rules.spans import part_day_keys, span_counts
-from core.store import holds, idempotency, part_days, venues
-from core.store.holds import NewHold
+from core.store import hold_writes, idempotency, part_days, venues
+from core.store.hold_writes import NewHold
 from core.uow import Retry
 
 
@@ -178,7 +178,7 @@ def _hold(
     requested = audit_event(event, now)
     assert requested is not None  # noqa: S101 - every request leaves one
     new = new_hold(asked.req, checked, ranked, items, enquiry)
-    hold = holds.insert(conn, venue, new, now, requested)
+    hold = hold_writes.insert(conn, venue, new, now, requested)
     if asked.key:
         answer = {
             "hold_id": hold.id,
@@ -229,6 +229,10 @@ def request_hash(req: HoldRequest) -> str:
         del fields["guests"]
     if not req.contact:
         del fields["contact"]
+    if req.details == Details():
+        del fields["details"]  # and those without details (0011) too
+    elif req.details.next_action is not None:
+        fields["details"]["next_action"] = req.details.next_action.isoformat()
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -271,4 +275,5 @@ def new_hold(
         kind_id=checked.kind_id,
         guests=checked.guests,
         contact=checked.contact,
+        details=checked.details,
     )

@@ -30,7 +30,7 @@ def test_a_release_says_why_and_the_months_stats_count_it(loaded: str) -> None:
         "見積が高い",
     )
     assert shown["booking"] == "B-0001"
-    code, typo = release(loaded, second["id"], "--reason", "entry_error")
+    code, _typo = release(loaded, second["id"], "--reason", "entry_error")
     code, plain = release(loaded, third["id"])  # scripts from before reasons keep working
     assert code == 0 and plain["hold"]["reason"] == "unspecified"  # type: ignore[index]
 

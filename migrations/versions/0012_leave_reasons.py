@@ -1,8 +1,8 @@
 """Why a hold left (issue 25): a released hold's reason code and note, and a hold replaced by
 an edit's swap told apart from one the customer withdrew (its outcome ``replaced``).
 
-Revision ID: 0011_leave_reasons
-Revises: 0010_user_venues
+Revision ID: 0012_leave_reasons
+Revises: 0011_booking_details
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_leave_reasons"
-down_revision = "0010_user_venues"
+revision = "0012_leave_reasons"
+down_revision = "0011_booking_details"
 branch_labels = None
 depends_on = None
 
