@@ -103,6 +103,18 @@ class Extended:
 
 
 @dataclass(frozen=True)
+class ActedFor:
+    """Someone other than its salesperson (a manager, its creator) released, extended,
+    confirmed or edited a hold: its salesperson is told who did what and why."""
+
+    hold: Hold  # as it is now (after a swap: the new hold)
+    actor: str
+    action: str  # an Action value: released, extended, confirmed, edited
+    reason: str = ""  # a release's reason code
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Cancelled:
     hold: Hold  # as it was: confirmed
     actor: str
@@ -204,6 +216,7 @@ Event = (
     | Released
     | Extended
     | Cancelled
+    | ActedFor
     | Announced
     | Queued
     | Promoted

@@ -369,4 +369,13 @@ TEXTS: dict[str, str] = {
     "reason.unspecified": "No reason given",
     "status.released.replaced": "changed (now a new hold)",
     "card.released.replaced": "*Changed* (it goes on as a new hold)",
+    "notice.acted_for.title": ":information_source: Someone else acted on your hold",
+    "notice.acted_for.body": "{booking} {hold}\n<@{actor}> {did}.{why}",
+    "notice.acted_for.text": "{booking}: <@{actor}> {did}: {hold}",
+    "notice.acted_for.released": "released it",
+    "notice.acted_for.extended": "extended its deadline",
+    "notice.acted_for.confirmed": "confirmed it",
+    "notice.acted_for.edited": "changed it",
+    "notice.acted_for.why": " Reason: {reason} {note}",
+    "notice.kind.acted_for": "someone else acted on your hold",
 }

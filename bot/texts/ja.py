@@ -370,4 +370,13 @@ TEXTS: dict[str, str] = {
     "reason.unspecified": "理由の記録なし",
     "status.released.replaced": "変更（新しい押さえへ）",
     "card.released.replaced": "*変更*（新しい押さえに引き継ぎ）",
+    "notice.acted_for.title": ":information_source: 担当の押さえがほかの人に操作されました",
+    "notice.acted_for.body": "{booking} {hold}\n<@{actor}> さんが{did}。{why}",
+    "notice.acted_for.text": "{booking}: <@{actor}> さんが{did}: {hold}",
+    "notice.acted_for.released": "取り下げました",
+    "notice.acted_for.extended": "期限を延長しました",
+    "notice.acted_for.confirmed": "本予約にしました",
+    "notice.acted_for.edited": "変更しました",
+    "notice.acted_for.why": "理由: {reason} {note}",
+    "notice.kind.acted_for": "ほかの人による操作",
 }
