@@ -240,6 +240,7 @@ class Hold:
     contact: str = field(default="", repr=False)  # never in a log line, not even a repr
     outcome: Outcome | None = None  # of a released hold: withdrawn, lost, other date chosen
     details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
+    salesperson_name: str = ""  # Slack's display name as cached, else [[staff]]; "" unknown
 
     def __post_init__(self) -> None:
         if not self.kind_id:
