@@ -87,6 +87,8 @@ class OtherDateChosen:
 class Released:
     hold: Hold  # as it was
     actor: str
+    reason: str = "unspecified"  # a code of core.rules.reasons
+    note: str = ""
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,8 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "booking": booking_number(hold.enquiry_id),
         # The salesperson by name (never Slack markup): else their id.
         "salesperson_name": hold.salesperson_name or hold.salesperson,
+        "reason": hold.reason,
+        "reason_note": hold.reason_note,
     }
 
 

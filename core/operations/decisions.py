@@ -20,9 +20,10 @@ from core.results import (
 )
 from core.rules.deadlines import deadline_from
 from core.rules.promotion import new_ranks
+from core.rules.reasons import MAX_NOTE, UNSPECIFIED, reason_code
 from core.rules.requests import spans_of
 from core.rules.spans import merge, part_day_keys, span_counts, touch
-from core.store import enquiries, holds, part_days
+from core.store import enquiries, hold_writes, holds, part_days
 
 
 def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
@@ -37,12 +38,12 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     enquiries.bump(tx.conn, tx.venue, hold.enquiry_id, tx.now)
     leaving = [*losers, *others]
     bumped = _bump(tx, touching=[hold], leaving=leaving)
-    holds.leave(tx.conn, tx.venue, _ids(losers), Status.RELEASED, tx.now, Outcome.LOST)
+    hold_writes.leave(tx.conn, tx.venue, _ids(losers), Status.RELEASED, tx.now, Outcome.LOST)
     chosen = Outcome.OTHER_DATE_CHOSEN
-    holds.leave(tx.conn, tx.venue, _ids(others), Status.RELEASED, tx.now, chosen)
+    hold_writes.leave(tx.conn, tx.venue, _ids(others), Status.RELEASED, tx.now, chosen)
     lost = [h.left(Status.RELEASED, tx.now, Outcome.LOST) for h in losers]
     dropped = [h.left(Status.RELEASED, tx.now, chosen) for h in others]
-    holds.confirm(tx.conn, tx.venue, hold.id, tx.now)
+    hold_writes.confirm(tx.conn, tx.venue, hold.id, tx.now)
     confirmed = _reload(tx, hold.id)
     tx.journal.record(
         events.Confirmed(hold, actor, _ids(losers), _ids(others)),
@@ -72,15 +73,26 @@ def confirm_plan(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> Con
     return ConfirmPlan(hold, tuple(leaving), promoted, tuple(others))
 
 
-def release(tx: Tx, hold_id: int, actor: str) -> ReleaseAnswer | Refused:
-    """The customer declined: the hold goes, whoever waited behind it may move up."""
+def release(
+    tx: Tx, hold_id: int, actor: str, reason: str | None = None, note: str = ""
+) -> ReleaseAnswer | Refused:
+    """The customer declined (``reason``: a code of ``core.rules.reasons``, none given is
+    ``unspecified``; ``note``: free text): the hold goes, whoever waited behind it may move
+    up."""
+    code = reason_code(reason)
+    if code is None:
+        return Refused(Code.UNKNOWN_REASON, field="reason", detail=(reason or "").strip()[:40])
+    if len(note.strip()) > MAX_NOTE:
+        return Refused(Code.BAD_NOTE, field="reason_note", limit=MAX_NOTE)
     hold = _actionable(tx, hold_id, actor)
     if isinstance(hold, Refused):
         return hold
     if hold.status is not Status.TENTATIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
-    released = events.Released(hold, actor)
-    return ReleaseAnswer(*_leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN))
+    note = note.strip()
+    released = events.Released(hold, actor, code, note)
+    left = _leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN, (code, note))
+    return ReleaseAnswer(*left)
 
 
 def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
@@ -97,7 +109,7 @@ def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
     if new_deadline <= hold.expires_at:
         return Refused(Code.EXTENSION_PAST_START, hold=hold)
     _bump(tx, touching=[hold])
-    holds.extend(tx.conn, venue, hold, new_deadline, tx.now)
+    hold_writes.extend(tx.conn, venue, hold, new_deadline, tx.now)
     extended = _reload(tx, hold.id)
     behind = tuple(
         h
@@ -141,11 +153,13 @@ def _leave(
     happened: events.Event,
     actor: str,
     outcome: Outcome | None = None,
+    why: tuple[str, str] = (UNSPECIFIED, ""),
 ) -> tuple[Hold, tuple[Hold, ...]]:
     """``hold`` stops being live and whoever waited behind it may move up: the hold as it
-    is now, and the holds promoted."""
+    is now, and the holds promoted. ``why``: a withdrawal's reason code and note."""
     bumped = _bump(tx, leaving=[hold])
-    holds.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome)
+    reason, note = why if outcome is Outcome.WITHDRAWN else (None, "")
+    hold_writes.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome, reason, note)
     tx.journal.record(happened)
     promoted = promote_after(tx, [hold], bumped, actor, {hold.id: status.value})
     return _reload(tx, hold.id), tuple(promoted)

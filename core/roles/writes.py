@@ -119,9 +119,18 @@ class Writes:
         return self._run.read(venue_id, plan)
 
     def release(
-        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+        self,
+        venue_id: str,
+        hold_id: int,
+        *,
+        actor: str,
+        now: datetime,
+        reason: str | None = None,
+        note: str = "",
     ) -> ReleaseAnswer | Refused:
-        release = partial(decisions.release, hold_id=hold_id, actor=actor)
+        """The customer declined, ``reason`` a code of ``core.rules.reasons`` (none:
+        ``unspecified``) with a ``note``."""
+        release = partial(decisions.release, hold_id=hold_id, actor=actor, reason=reason, note=note)
         return self._write(venue_id, now, release, isolation=ROW_CONFLICTS)
 
     def extend(
@@ -220,7 +229,7 @@ class Writes:
         isolation: str = SERIALIZABLE,
     ) -> R | Refused:
         """Decisions run at ``ROW_CONFLICTS``: each of their conflicts with another write is
-        on a row both write (docs/architecture.md, Decisions under a crowd)."""
+        on a row both write (docs/concurrency.md, Decisions under a crowd)."""
         try:
             return self._run.write(venue_id, now, operation, isolation=isolation)
         except UnknownVenue:

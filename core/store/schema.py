@@ -154,12 +154,16 @@ holds = sa.Table(
     # one version and submitted at another is stale (docs/rules.md, Changing a hold).
     sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
     sa.Column("outcome", sa.Text),  # why a released hold was released
+    # a released hold's reason code (core.rules.reasons) and its note (0011)
+    sa.Column("reason", sa.Text),
+    sa.Column("reason_note", sa.Text, nullable=False, server_default=""),
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
     sa.CheckConstraint(
         "outcome IS NULL"
-        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen') AND status = 'released')",
+        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen', 'replaced')"
+        " AND status = 'released')",
         name="outcome",
     ),
     # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell: that a
@@ -211,7 +215,7 @@ hold_spans = sa.Table(
     # a page-level conflict under SERIALIZABLE with every concurrent request. The rows are
     # written in the same statement as their hold; tests check that they match.
 )
-# The final gate (invariant 1; docs/architecture.md, Concurrency): confirmed items and
+# The final gate (invariant 1; docs/concurrency.md): confirmed items and
 # items of rank 1 never share a part-instant.
 hold_spans.append_constraint(
     ExcludeConstraint(
@@ -232,7 +236,7 @@ sa.Index(
     postgresql_include=["ends_at", "hold_id", "item_no", "blocking", "confirmed"],
 )
 
-# The part-day rows: bumped before any read (docs/architecture.md, Concurrency).
+# The part-day rows: bumped before any read (docs/concurrency.md).
 part_days = sa.Table(
     "part_days",
     metadata,
