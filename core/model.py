@@ -82,6 +82,9 @@ class Policy:
     # them, and always there (``--kind wedding|banquet`` works at every venue).
     kinds: tuple[EventKind, ...] = DEFAULT_KINDS
     notify_first_of_second: bool = True  # a 1st is told when a 2nd queues behind it
+    # The nudge (回答の催促): a waiting 2nd's salesperson may bring the 1st's deadline to at
+    # most this many days from now, once per 1st hold; 0 turns the nudge off.
+    nudge_days: int = 2
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]
@@ -202,6 +205,7 @@ class Hold:
     guests: int | None = None
     contact: str = field(default="", repr=False)  # never in a log line, not even a repr
     outcome: Outcome | None = None  # of a released hold: withdrawn, lost, other date chosen
+    nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
 
     def __post_init__(self) -> None:
         if not self.kind_id:

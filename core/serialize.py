@@ -40,6 +40,7 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "guests": hold.guests,
         "contact": hold.contact,
         "outcome": hold.outcome.value if hold.outcome else None,
+        "nudged_at": _iso(hold.nudged_at),
     }
 
 
@@ -109,6 +110,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         guests=data.get("guests"),
         contact=data.get("contact", ""),
         outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
+        nudged_at=_parse(data.get("nudged_at")),
     )
 
 

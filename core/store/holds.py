@@ -104,6 +104,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         enquiry_id=hold["enquiry_id"],
         items=items,
         version=hold["version"],
+        nudged_at=hold.get("nudged_at"),
     )
 
 
@@ -481,6 +482,22 @@ def extend(
         .values(
             expires_at=expires_at,
             extensions_used=hold.extensions_used + 1,
+            updated_at=now,
+            version=holds.c.version + 1,
+        )
+    )
+
+
+def nudge(
+    conn: sa.Connection, venue: Venue, hold: Hold, expires_at: datetime, now: datetime
+) -> None:
+    """A waiting hold asked this 1st to answer: its deadline (never later), once."""
+    conn.execute(
+        holds.update()
+        .where(holds.c.venue_id == venue.id, holds.c.id == hold.id)
+        .values(
+            expires_at=expires_at,
+            nudged_at=now,
             updated_at=now,
             version=holds.c.version + 1,
         )

@@ -143,6 +143,7 @@ holds = sa.Table(
     # one version and submitted at another is stale (docs/rules.md, Changing a hold).
     sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
     sa.Column("outcome", sa.Text),  # why a released hold was released
+    sa.Column("nudged_at", TS),  # a waiting 2nd asked this 1st to answer (once per hold)
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),

@@ -29,6 +29,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "closed_weekdays": sorted(policy.closed_weekdays),
         "kinds": [{"id": k.id, "name": k.name, "class": k.cls.value} for k in policy.kinds],
         "notify_first_of_second": policy.notify_first_of_second,
+        "nudge_days": policy.nudge_days,
     }
 
 
@@ -49,6 +50,7 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         kinds=tuple(EventKind(k["id"], k["name"], Kind(k["class"])) for k in data.get("kinds", ()))
         or DEFAULT_KINDS,
         notify_first_of_second=data.get("notify_first_of_second", True),
+        nudge_days=data.get("nudge_days", Policy.nudge_days),
     )
 
 
