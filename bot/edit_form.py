@@ -48,7 +48,14 @@ def change_of(form: Form, meta: Meta, user: str) -> HoldEdit:
         customer=form.customer.strip() or None,
         note=form.note,
         salesperson=form.salesperson,
+        may_lose_first=meta.lose_first is not None and meta.lose_first == change_key(form),
     )
+
+
+def change_key(form: Form) -> str:
+    """The rooms, date and times the form asks for: what a confirm to lose the 1st place
+    was given for."""
+    return "|".join(str(v) for v in (form.room_id, form.day, form.start_min, form.end_min))
 
 
 def edit_preview(
@@ -76,7 +83,8 @@ def edit_line(plan: EditPlan | Refused, venue: Venue, locale: str, now: datetime
     if plan.kept_place:
         return text(locale, "preview.edit.keeps", rank_text=rank_text)
     ahead = " / ".join(_named(h, locale) for h in plan.ahead) or text(locale, "nobody")
-    return text(locale, "preview.edit.swap_waiting", rank_text=rank_text, ahead=ahead)
+    key = "preview.edit.swap_loses_first" if plan.loses_first else "preview.edit.swap_waiting"
+    return text(locale, key, rank_text=rank_text, ahead=ahead)
 
 
 def _named(hold: Hold, locale: str) -> str:

@@ -71,6 +71,9 @@ class Meta:
     item: str | None = None  # an edit form: the room of the hold's item it shows
     # a hotel group's /hold form: the workspace's venues (id, name) its venue select offers
     venues: tuple[tuple[str, str], ...] = ()
+    # an edit form: the change (``bot.edit_form.change_key``) its user confirmed although it
+    # costs the hold its 1st place; a different change asks again
+    lose_first: str | None = None
 
     @property
     def editing(self) -> bool:
@@ -91,6 +94,7 @@ class Meta:
             "v": self.version,
             "i": self.item,
             "w": [list(pair) for pair in self.venues],
+            "x": self.lose_first,
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -121,6 +125,7 @@ class Meta:
             version=strict.hold_id(data.get("v")),  # a positive integer, as an id is
             item=_text(data.get("i")),
             venues=_venues(data.get("w")),
+            lose_first=_text(data.get("x")),
         )
 
 

@@ -22,6 +22,7 @@ from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from bot.views import manager
+from core.booking import booking_number
 from core.event_kinds import dm_kinds
 from core.model import Hold
 from core.notices import Notice, NoticeKind
@@ -207,6 +208,20 @@ def _reminder(
     return _single("reminder", hold, facts, tz, locale, style, buttons=True)
 
 
+def _next_action(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
+    """The morning of a booking's next action: what it is, and the hold it is about."""
+    hold = hold_of(payload)
+    note = hold.details.next_action_note
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "booking": booking_number(hold.enquiry_id),
+        "note": text(locale, "notice.next_action.note", note=esc(note)) if note else "",
+    }
+    return _single("next_action", hold, facts, tz, locale, style)
+
+
 def _digest(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
@@ -297,6 +312,7 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.MANAGER_DIGEST: _manager_digest,
     NoticeKind.QUEUED: _queued,
     NoticeKind.CANCELLED: _cancelled,
+    NoticeKind.NEXT_ACTION: _next_action,
     NoticeKind.NUDGED: _nudged,
 }
 

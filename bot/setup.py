@@ -15,7 +15,8 @@ from bot.venue_templates import template
 from core.errors import VenueConflict
 from core.model import Venue, WorkspaceLink
 from core.venue_document import document
-from core.venue_file import VenueFileError, parse_venue
+from core.venue_errors import VenueFileError
+from core.venue_file import parse_venue
 
 SOURCE = "slack"  # what the audit line says the change came from
 _ROOM_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")

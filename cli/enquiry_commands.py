@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cli.context import emit, emit_refusal, open_venue
-from cli.hold_commands import item_lines, ledger_line
+from cli.hold_commands import ledger_line
+from cli.hold_edit import item_lines
 from core.results import Refused
 from core.serialize import hold_summary
 

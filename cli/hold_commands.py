@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments
+from cli import arguments, booking_args, hold_edit
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -21,11 +21,12 @@ from cli.context import (
     settings_of,
 )
 from cli.errors import CommandError
+from cli.hold_edit import item_lines
 from core.engine import HoldEngine
-from core.model import Hold, HoldEdit, HoldRequest, ItemRequest, Venue
+from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Refused
 from core.rules.spans import end_minute
-from core.serialize import hold_summary, hold_to_json
+from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
 
 ACTIONS = ("confirm", "release", "extend", "nudge", "cancel")
@@ -83,6 +84,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         metavar="TEXT",
         help="the customer's contact: shown only to the salesperson and managers",
     )
+    booking_args.add_details(req, edit=False)
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
     for name in ACTIONS:
@@ -113,7 +115,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         help=f"every hold that matches (without it, the first {LISTED} by date)",
     )
     listing.set_defaults(handler=list_holds)
-    _register_edit(actions, common)
+    hold_edit.register(actions, common)
     show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
     show.add_argument("id", type=int)
     show.set_defaults(handler=show_hold)
@@ -146,6 +148,7 @@ def request(args: argparse.Namespace) -> int:
         enquiry_id=args.enquiry,
         guests=args.guests,
         contact=args.contact,
+        details=booking_args.details_of(args),
     )
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
     result = engine.writes.request(
@@ -257,7 +260,7 @@ def show_hold(args: argparse.Namespace) -> int:
         f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
     ]
     summary = hold_summary(found, venue.tz)
-    lines[1:1] = carried_lines(found)
+    lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
     payload = {
         **summary,
         "version": found.version,
@@ -266,88 +269,6 @@ def show_hold(args: argparse.Namespace) -> int:
         "trail": events,
     }
     return emit(args.json, payload, lines)
-
-
-def _register_edit(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    edit = actions.add_parser(
-        "edit",
-        parents=[common],
-        help="change a hold: a shrink keeps its place, anything else becomes a new arrival",
-    )
-    edit.add_argument("id", type=int)
-    edit.add_argument(
-        "--item",
-        metavar="ROOM",
-        type=arguments.typed,
-        help="which room of a package --room/--start/--end change",
-    )
-    edit.add_argument("--room", type=arguments.typed, help="the item's new room")
-    edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
-    edit.add_argument("--start", type=arguments.clock, help="HH:MM")
-    edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
-    edit.add_argument("--customer", type=arguments.typed)
-    edit.add_argument("--note", type=arguments.lines)
-    edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
-    edit.add_argument(
-        "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
-    )
-    edit.add_argument(
-        "--version", required=True, type=int, help="the version `osae hold show` gave"
-    )
-    edit.set_defaults(handler=edit_hold)
-
-
-def edit_hold(args: argparse.Namespace) -> int:
-    engine, venue = _open(args)
-    change = HoldEdit(
-        hold_id=args.id,
-        version=args.version,
-        actor=args.actor,
-        item_room=args.item,
-        room_id=args.room,
-        local_date=args.date,
-        start_min=args.start,
-        end_min=args.end,
-        customer=args.customer,
-        note=args.note,
-        salesperson=args.salesperson,
-    )
-    # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
-    result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
-    if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
-    hold = result.hold
-    rank_text = (
-        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
-    )
-    line = hold_line(hold, venue.tz, locale())
-    said = (
-        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
-        if result.kept_place
-        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
-    )
-    lines = [said, *item_lines(hold, venue)]
-    lines += [f"  released: {hold_line(h, venue.tz, locale())}" for h in result.released]
-    lines += [f"  promoted: {hold_line(h, venue.tz, locale())}" for h in result.promoted]
-    wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
-    return emit(
-        args.json,
-        {
-            "id": hold.id,
-            "kept_place": result.kept_place,
-            "rank": hold.rank,
-            "expires_at": hold.expires_at.astimezone(venue.tz).isoformat()
-            if hold.expires_at
-            else None,
-            "released": [h.id for h in result.released],
-            "promoted": [h.id for h in result.promoted],
-            "replaced": None if result.kept_place else result.before.id,
-            "ahead": [h.id for h in result.ahead],
-            "version": hold.version,
-            "hold": hold_to_json(hold),
-        },
-        lines,
-    )
 
 
 def carried(hold: Hold) -> dict[str, Any]:
@@ -361,6 +282,7 @@ def carried(hold: Hold) -> dict[str, Any]:
         "contact": hold.contact,
         "note": hold.note,
         "outcome": hold.outcome.value if hold.outcome else None,
+        **details_to_json(hold.details),
     }
 
 
@@ -401,18 +323,6 @@ def ledger_line(hold: Hold, venue: Venue) -> str:
     elif hold.rank:
         state = ordinal(hold.rank, locale())
     return f"{where}  [{state}]  <{hold.salesperson}>"
-
-
-def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> list[str]:
-    """Each room of a hold of several rooms, with its own place while the hold waits."""
-    if not hold.is_package:
-        return []
-    lines = []
-    for item, rank in zip(hold.items, ranks or tuple(i.rank for i in hold.items), strict=True):
-        times = dates.time_range(item.start_at, item.end_at, venue.tz, locale())
-        place = f" {ordinal(rank, locale())}" if rank else ""
-        lines.append(f"  {item.room_name} {times}{place}")
-    return lines
 
 
 def _item(value: str) -> ItemRequest:

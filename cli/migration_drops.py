@@ -55,6 +55,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "which venue each person of a hotel group's workspace chose last",
         "ja": "ホテルグループのワークスペースで各人が最後に選んだ会場",
     },
+    "0011_booking_details": {
+        "en": "each booking's estimate, plan, source and next action; staff names from Slack",
+        "ja": "案件の見積金額・プラン・媒体・次回予定、Slack から取得した担当者名",
+    },
 }
 
 

@@ -14,7 +14,8 @@ from cli.context import emit, locale, now_of, settings_of, venue_id
 from cli.errors import CommandError
 from core.errors import VenueConflict
 from core.model import Venue
-from core.venue_file import VenueFileError, read_venue_file
+from core.venue_errors import VenueFileError
+from core.venue_file import read_venue_file
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Generic, TypeVar
 
 from core import events
@@ -73,6 +73,10 @@ def _json(extra: Mapping[str, Any]) -> dict[str, Any]:
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
+
+
+def _day(value: date | None) -> str:
+    return value.isoformat() if value else ""
 
 
 # -- what each kind needs beyond a line ------------------------------------------------------
@@ -253,6 +257,17 @@ KINDS: dict[type[Any], Kind[Any]] = {
             NoticeKind.REMINDER,
             lambda e, now: [
                 told(e.hold, dedupe_key=f"reminder:{e.hold.id}:{_iso(e.hold.expires_at) or ''}")
+            ],
+        ),
+    ),
+    events.NextActionDue: Kind[events.NextActionDue](
+        dms=(
+            NoticeKind.NEXT_ACTION,
+            lambda e, now: [
+                told(
+                    e.hold,
+                    dedupe_key=f"next_action:{e.hold.enquiry_id}:{_day(e.hold.details.next_action)}",
+                )
             ],
         ),
     ),

@@ -175,6 +175,14 @@ class ReminderDue:
 
 
 @dataclass(frozen=True)
+class NextActionDue:
+    """The morning of a booking's next action (来館・打合せ): one DM per booking and date, about
+    its earliest live candidate date."""
+
+    hold: Hold
+
+
+@dataclass(frozen=True)
 class DigestDue:
     """A salesperson's week of deadlines, once per ISO week."""
 
@@ -213,6 +221,7 @@ Event = (
     | Expired
     | Edited
     | ReminderDue
+    | NextActionDue
     | DigestDue
     | ManagerDigestDue
 )

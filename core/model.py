@@ -60,6 +60,17 @@ def _default_hold_days() -> Mapping[Kind, int]:
     return MappingProxyType({Kind.WEDDING: 7, Kind.BANQUET: 3})
 
 
+DEFAULT_SOURCES: tuple[tuple[str, str], ...] = (
+    ("zexy", "ゼクシィ"),
+    ("hanayume", "ハナユメ"),
+    ("website", "公式サイト"),
+    ("fair", "ブライダルフェア"),
+    ("referral", "紹介"),
+    ("phone", "電話"),
+    ("other", "その他"),
+)
+
+
 @dataclass(frozen=True)
 class Policy:
     """A venue's rules; every field's default is the one docs/rules.md states."""
@@ -82,6 +93,11 @@ class Policy:
     # them, and always there (``--kind wedding|banquet`` works at every venue).
     kinds: tuple[EventKind, ...] = DEFAULT_KINDS
     notify_first_of_second: bool = True  # a 1st is told when a 2nd queues behind it
+    # Where couples come from (媒体), (code, name) in menu order: the defaults unless the
+    # venue file's [sources] renames or adds; and the names of staff ([staff]: user id to
+    # name) for the terminal and for people without Slack.
+    sources: tuple[tuple[str, str], ...] = DEFAULT_SOURCES
+    staff: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # The nudge (回答の催促): a waiting 2nd's salesperson may bring the 1st's deadline to at
     # most this many days from now, once per 1st hold; 0 turns the nudge off.
     nudge_days: int = 2
@@ -91,6 +107,14 @@ class Policy:
 
     def kind(self, kind_id: str) -> EventKind | None:
         return next((k for k in self.kinds if k.id == kind_id), None)
+
+    def source_name(self, code: str) -> str:
+        """The venue's name for a source code ("" for none; an unlisted code: itself)."""
+        return dict(self.sources).get(code, code)
+
+    def person(self, user: str) -> str:
+        """A person's name from the venue file's [staff], else "" (unknown)."""
+        return self.staff.get(user, "")
 
 
 @dataclass(frozen=True)
@@ -167,6 +191,19 @@ class HoldItem:
 
 
 @dataclass(frozen=True)
+class Details:
+    """What else a ledger row carries for a booking (its enquiry's, every candidate date
+    shows them): the estimate (見積金額, whole yen), the plan, where the couple came from
+    (媒体: one of the venue's source codes) and the next appointment (来館・打合せ)."""
+
+    estimate: int | None = None
+    plan: str = ""
+    source: str = ""
+    next_action: date | None = None
+    next_action_note: str = ""
+
+
+@dataclass(frozen=True)
 class Hold:
     """One hold as stored: status, rank and deadline, its enquiry's customer and people, and
     its items (one room on one span each).
@@ -205,6 +242,7 @@ class Hold:
     guests: int | None = None
     contact: str = field(default="", repr=False)  # never in a log line, not even a repr
     outcome: Outcome | None = None  # of a released hold: withdrawn, lost, other date chosen
+    details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
     nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
 
     def __post_init__(self) -> None:
@@ -290,6 +328,7 @@ class Enquiry:
     kind_id: str = ""  # the venue's kind; "" means the default kind of ``kind``'s class
     guests: int | None = None
     contact: str = field(default="", repr=False)
+    details: Details = field(default_factory=Details)
 
     def __post_init__(self) -> None:
         if not self.kind_id:
@@ -334,6 +373,8 @@ class HoldRequest:
     guests: int | None = None  # 人数
     # 連絡先: its salesperson and managers only, never in the channel or logs
     contact: str = field(default="", repr=False)
+    # A candidate date's details replace its enquiry's field by field where given.
+    details: Details = field(default_factory=Details)
 
     @property
     def items(self) -> tuple[ItemRequest, ...]:
@@ -360,3 +401,15 @@ class HoldEdit:
     customer: str | None = None
     note: str | None = None
     salesperson: str | None = None
+    # What the booking carries (its enquiry's): each given replaces it on every candidate date.
+    kind: str | None = None
+    guests: int | None = None
+    contact: str | None = field(default=None, repr=False)
+    estimate: int | None = None
+    plan: str | None = None
+    source: str | None = None
+    next_action: date | None = None
+    next_action_note: str | None = None
+    # A swap that would make a 1st hold wait is done only when asked for (`--yes`, the
+    # Slack confirm step); False refuses it with ``would_lose_first``.
+    may_lose_first: bool = True

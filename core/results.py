@@ -27,6 +27,11 @@ class Code(StrEnum):
     BAD_SALESPERSON = "bad_salesperson"
     BAD_GUESTS = "bad_guests"  # not a whole number from 1 (a hold: to 100,000; a search too)
     BAD_CONTACT = "bad_contact"  # too long
+    # a booking's details (core/rules/details.py)
+    BAD_ESTIMATE = "bad_estimate"  # not whole yen from 0
+    BAD_PLAN = "bad_plan"  # too long
+    BAD_ACTION_NOTE = "bad_action_note"  # too long
+    UNKNOWN_SOURCE = "unknown_source"  # not one of the venue's source codes
     HOLD_NOT_FOUND = "hold_not_found"
     NOT_AUTHORIZED = "not_authorized"
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
@@ -59,6 +64,7 @@ class Code(StrEnum):
     NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold
     ITEM_NOT_FOUND = "item_not_found"  # no item of the hold in that room / which one is meant
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
+    WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)
     # the database stayed contended through every retry
     BUSY = "busy"
 
@@ -92,6 +98,7 @@ class Refused:
     in_way: tuple[InWay, ...] = ()
     # Bad times: the local times a clock change skips that day ("2027-03-14 02:00–03:00")
     gap: str = ""
+    choices: tuple[str, ...] = ()  # unknown source: the venue's codes
     ok: ClassVar[bool] = False
 
 
@@ -240,7 +247,18 @@ class EditPlan:
     expires_at: datetime | None
     ahead: tuple[Hold, ...]
     item_ranks: tuple[int, ...] = ()
+    promoted: tuple[int, ...] = ()  # the holds that would become 1st
     ok: ClassVar[bool] = True
+
+    @property
+    def would(self) -> str:
+        """``keep`` (its place, in place) or ``swap`` (a new arrival of the same booking)."""
+        return "keep" if self.kept_place else "swap"
+
+    @property
+    def loses_first(self) -> bool:
+        """A swap that would make a 1st hold wait."""
+        return not self.kept_place and self.hold.rank == 1 and (self.rank or 1) > 1
 
 
 # -- finding a slot (core.rules.search) --------------------------------------------------------

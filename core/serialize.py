@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from core.model import Hold, HoldItem, Kind, Outcome, Status
+from core.booking import booking_number
+from core.model import Details, Hold, HoldItem, Kind, Outcome, Status
 
 
 def hold_to_json(hold: Hold) -> dict[str, Any]:
@@ -40,8 +41,34 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "guests": hold.guests,
         "contact": hold.contact,
         "outcome": hold.outcome.value if hold.outcome else None,
+        # What else the ledger row carries (0011): the booking's, every candidate date's.
+        **details_to_json(hold.details),
+        # One booking number for life (issue 25): the enquiry's, never a hold id.
+        "booking": booking_number(hold.enquiry_id),
         "nudged_at": _iso(hold.nudged_at),
     }
+
+
+def details_to_json(details: Details) -> dict[str, Any]:
+    return {
+        "estimate": details.estimate,
+        "plan": details.plan,
+        "source": details.source,
+        "next_action": details.next_action.isoformat() if details.next_action else None,
+        "next_action_note": details.next_action_note,
+    }
+
+
+def details_from_json(data: dict[str, Any]) -> Details:
+    """What ``details_to_json`` wrote; a payload from before 0011 has none."""
+    action = data.get("next_action")
+    return Details(
+        estimate=data.get("estimate"),
+        plan=data.get("plan", ""),
+        source=data.get("source", ""),
+        next_action=date.fromisoformat(action) if action else None,
+        next_action_note=data.get("next_action_note", ""),
+    )
 
 
 def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> dict[str, Any]:
@@ -54,6 +81,7 @@ def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> di
         "rank": hold.rank,
         "expires_at": hold.expires_at.astimezone(tz).isoformat() if hold.expires_at else None,
         "enquiry": hold.enquiry_id,
+        "booking": booking_number(hold.enquiry_id),
         "local_date": hold.local_date.isoformat(),
         "items": [
             {
@@ -110,6 +138,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         guests=data.get("guests"),
         contact=data.get("contact", ""),
         outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
+        details=details_from_json(data),
         nudged_at=_parse(data.get("nudged_at")),
     )
 

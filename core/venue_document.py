@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.model import Policy, Room, Slot, Venue
+from core.model import DEFAULT_SOURCES, Policy, Room, Slot, Venue
 from core.rules.spans import MINUTES_PER_DAY
 from core.venue_file import WEEKDAYS
 
@@ -28,6 +28,10 @@ def document(venue: Venue) -> dict[str, Any]:
         head["language"] = venue.language
     doc: dict[str, Any] = {"venue": head, "policy": _policy(venue.policy)}
     doc["kinds"] = [{"id": k.id, "name": k.name, "class": k.cls.value} for k in venue.policy.kinds]
+    if venue.policy.sources != DEFAULT_SOURCES:
+        doc["sources"] = [{"code": c, "name": n} for c, n in venue.policy.sources]
+    if venue.policy.staff:
+        doc["staff"] = [{"id": u, "name": n} for u, n in sorted(venue.policy.staff.items())]
     if venue.slots:
         doc["slots"] = [_slot(s) for s in venue.slots]
     doc["rooms"] = [room_entry(r) for r in venue.rooms.values() if r.active]

@@ -12,10 +12,11 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core import checks
-from core.checks import Problem
 from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Venue
 from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN, MINUTES_PER_DAY, end_minute
+from core.venue_errors import VenueFileError, _check, _keys, _named
+from core.venue_lists import sources, staff
 
 # Each whole number's range: the lowest that means anything, the highest no venue needs
 # (ten years ahead; a larger number is a typo, and 100000000 days overflows a date).
@@ -35,11 +36,10 @@ _POLICY_FLAGS = ("show_rokuyo", "notify_first_of_second")
 MAX_CAPACITY = 100_000
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 _SLOT_KEYS = {"name", "start", "end"}
-_TOP_KEYS = {"venue", "rooms", "slots", "policy", "kinds"}
+_TOP_KEYS = {"venue", "rooms", "slots", "policy", "kinds", "sources", "staff"}
 _VENUE_KEYS = {"id", "name", "timezone", "managers", "sales_channel", "language"}
 _ROOM_KEYS = {"id", "name", "parts", "turnover_min", "capacity"}
 _KIND_KEYS = {"id", "name", "class"}
-MAX_NAME = 100  # a venue's, a room's or a slot's name; a part's or room's id: 64
 MAX_ID = 64
 _POLICY_KEYS = {
     *_POLICY_INTS,
@@ -56,50 +56,6 @@ MAX_KINDS = 50  # one menu in the form holds them all
 _CHANNEL = re.compile(r"[CG][A-Z0-9]{2,20}")  # a public or private channel's id
 LANGUAGES = ("ja", "en")  # the languages osae writes in
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # as closed_weekdays names them
-
-
-class VenueFileError(ValueError):
-    """What is wrong with a venue file, said so that its author can fix it. A failed shared
-    check (``core.checks``) carries its ``problem`` and ``where`` (``rooms[2].turnover``), so
-    the reader's language can say it; the message is its English."""
-
-    def __init__(self, message: str, problem: Problem | None = None, where: str = "") -> None:
-        super().__init__(message)
-        self.problem = problem
-        self.where = where
-
-
-_ENGLISH = {
-    "control": "contains a control character ({detail}); write plain text",
-    "bidi": "contains an invisible text-direction override ({detail}); delete it",
-    "empty": "must not be empty",
-    "too_long": "is {detail} characters long; keep it to {high}",
-    "user_id": "{detail!r} is not a Slack user id; write one like U0123ABCD",
-    "venue_id": "{detail!r} is not a venue id; use 1 to 64 of a-z, 0-9, - and _, like grand-tokyo",
-    "not_whole": "must be a whole number from {low} to {high}, not {detail}",
-    "out_of_range": "must be from {low} to {high}, not {detail}",
-    "unknown_key": "has an unknown key {detail!r}",
-}
-
-
-def _check(problem: Problem | None, where: str) -> None:
-    """Raise the problem of a shared check, if any, as this file's error."""
-    if problem is None:
-        return
-    said = _ENGLISH[problem.code].format(**vars(problem))
-    if problem.close:
-        said += f"; did you mean {problem.close!r}?"
-    raise VenueFileError(f"{where} {said}", problem, where)
-
-
-def _keys(entry: Mapping[str, Any], known: set[str], where: str) -> None:
-    _check(checks.unknown_key(entry, known), where)
-
-
-def _named(value: str, where: str, longest: int = MAX_NAME) -> str:
-    """A name or id a person wrote: no control characters, no bidi overrides, not too long."""
-    _check(checks.text(value, longest=longest, required=True), where)
-    return value
 
 
 def read_venue_file(path: Path) -> Venue:
@@ -130,7 +86,12 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
         _check(checks.user_id(manager), f"venue.managers[{n}]")
     rooms = _rooms(data.get("rooms", []))
     sales_channel, language = _channel(head)
-    policy = replace(_policy(data.get("policy", {})), kinds=_kinds(data.get("kinds", [])))
+    policy = replace(
+        _policy(data.get("policy", {})),
+        kinds=_kinds(data.get("kinds", [])),
+        sources=sources(data.get("sources", [])),
+        staff=staff(data.get("staff", [])),
+    )
     return Venue(
         id=venue_id,
         name=_named(_text(head, "name", "venue"), "venue.name"),

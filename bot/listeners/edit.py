@@ -3,6 +3,7 @@ whether the change keeps the hold's place, and its submission (the engine's edit
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -10,14 +11,14 @@ from slack_bolt import Ack, App, Args
 
 from bot import ids, strict
 from bot.deps import Deps
-from bot.edit_form import change_of, edit_line, form_of
+from bot.edit_form import change_key, change_of, edit_line, form_of
 from bot.form import Form
 from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta, Source
 from bot.replies import post_result
 from bot.texts import dates, text
-from bot.texts.refusals import describe, ordinal
+from bot.texts.refusals import describe, holders, ordinal
 from bot.views.dialogs import info_modal
 from bot.views.hold_modal import hold_modal, loading_modal
 from bot.views.messages import outcome
@@ -97,6 +98,10 @@ def submit_edit(deps: Deps, args: Args, venue: Venue, form: Form, meta: Meta) ->
     result = deps.engine.writes.edit(
         venue.id, change, now=deps.now(), announce=meta.channel is None
     )
+    if isinstance(result, Refused) and result.code is Code.WOULD_LOSE_FIRST:
+        _ask_to_lose_first(ack, venue, form, meta, result, deps.now())
+        log_action("edit", venue.id, user, change.hold_id, result.code.value)
+        return
     if isinstance(result, Refused):
         _refuse(ack, venue, form, meta, result, deps.now())
         log_action("edit", venue.id, user, change.hold_id, result.code.value)
@@ -145,4 +150,23 @@ def _refuse(
         return
     line = edit_line(refused, venue, meta.locale, now)
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason)
+    ack(response_action="update", view=modal.to_dict())
+
+
+def _ask_to_lose_first(
+    ack: Ack, venue: Venue, form: Form, meta: Meta, refused: Refused, now: datetime
+) -> None:
+    """The confirm step of a swap that costs the 1st place: the form again, saying who the
+    hold would wait behind; sent again unchanged, it is done (a different change asks
+    again)."""
+    style = dates.style_for(venue, now)
+    reason = text(
+        meta.locale,
+        "edit.confirm_lose_first",
+        rank_text=ordinal(refused.rank or 2, meta.locale),
+        holders=holders(refused.holders, venue.tz, meta.locale, style=style),
+    )
+    asked = replace(meta, lose_first=change_key(form))
+    line = edit_line(refused, venue, meta.locale, now)
+    modal = hold_modal(venue, form, asked, preview=line, refusal=reason)
     ack(response_action="update", view=modal.to_dict())

@@ -337,6 +337,27 @@ TEXTS: dict[str, str] = {
     "edit.swapped_lead": "Changed as a new hold #{id} ({rank_text})",
     # Clock changes (daylight saving): a local time the clocks skip that day
     "refusal.bad_times.gap": "{detail} does not exist that day: in {zone} the clocks skip {gap} (daylight saving starts). Use a time before or after it.",
+    # i25b: what else a booking carries (estimate, plan, source, next action)
+    "field.estimate": "Estimate",
+    "field.plan": "Plan",
+    "field.source": "Source",
+    "field.next_action": "Next action",
+    "field.next_action_note": "Next action note",
+    "cli.bad_estimate": "'{value}' is not an estimate: give whole yen, like 3500000.",
+    "refusal.bad_estimate": "An estimate of '{detail}' cannot be used. Enter whole yen from 0 to {limit}.",
+    "refusal.bad_plan": "A plan can be at most {limit} characters. Shorten it.",
+    "refusal.bad_action_note": "A next action's note can be at most {limit} characters. Shorten it.",
+    "refusal.unknown_source": "This venue has no source '{detail}'. Use one of {choices}.",
+    "notice.next_action.title": ":calendar: Today is this booking's next action",
+    "notice.next_action.body": "{hold} ({booking}){note}",
+    "notice.next_action.text": "Next action today: {hold} ({booking})",
+    "notice.next_action.note": "\nPlanned: {note}",
+    "notice.kind.next_action": "next action",
+    # Issue 25 (i25a): an edit keeps its place or is a swap; a swap that costs the 1st place
+    "edit.dry_run": "(dry run: nothing was changed)",
+    "refusal.would_lose_first": "This change would make {hold} wait as {rank_text} behind {holders}: it is 1st now and would lose that place. Choose a time or room nobody else holds, or add --yes (in Slack: confirm) to do it anyway.",
+    "preview.edit.swap_loses_first": "Loses the 1st place: becomes {rank_text} behind {ahead} (a new hold). You will be asked to confirm.",
+    "edit.confirm_lose_first": "This hold is 1st now. With this change it becomes a new hold, {rank_text} behind {holders}, and loses its place. Submit again to change it anyway, or choose a time or room nobody else holds.",
     # -- the nudge: a waiting hold asks the 1st ahead to answer -------------------------------
     "refusal.nudge_off": "This venue does not use nudges (nudge_days = 0). Ask the 1st hold's salesperson directly; when its deadline comes, the next in line moves up by itself.",
     "refusal.already_nudged": "This 1st hold ({hold}) was already asked to answer (once per hold). If it is not decided by {deadline}, the next in line moves up by itself.",

@@ -338,6 +338,27 @@ TEXTS: dict[str, str] = {
     "edit.swapped_lead": "新しい押さえ #{id}（{rank_text}）として変更しました",
     # Clock changes (daylight saving): a local time the clocks skip that day
     "refusal.bad_times.gap": "{detail} はこの日にはない時刻です（{zone} では {gap} が夏時間への切り替えで飛ばされます）。その前か後の時刻にしてください。",
+    # i25b: what else a booking carries (estimate, plan, source, next action)
+    "field.estimate": "見積金額",
+    "field.plan": "プラン",
+    "field.source": "媒体",
+    "field.next_action": "次回予定",
+    "field.next_action_note": "次回予定の内容",
+    "cli.bad_estimate": "「{value}」は見積金額として読めません。円の整数で入力してください（例: 3500000）。",
+    "refusal.bad_estimate": "見積金額「{detail}」は使えません。0〜{limit}円の整数で入力してください。",
+    "refusal.bad_plan": "プランは{limit}文字までです。短くしてください。",
+    "refusal.bad_action_note": "次回予定の内容は{limit}文字までです。短くしてください。",
+    "refusal.unknown_source": "媒体「{detail}」はこの会場にありません。{choices} のどれかを指定してください。",
+    "notice.next_action.title": ":calendar: 本日は次回予定日です",
+    "notice.next_action.body": "{hold}（{booking}）{note}",
+    "notice.next_action.text": "本日は次回予定日です: {hold}（{booking}）",
+    "notice.next_action.note": "\n予定: {note}",
+    "notice.kind.next_action": "次回予定",
+    # Issue 25 (i25a): an edit keeps its place or is a swap; a swap that costs the 1st place
+    "edit.dry_run": "（試算です。何も変更していません）",
+    "refusal.would_lose_first": "この変更では {hold} が1番手でなくなり、{holders} の後ろの{rank_text}になります。ほかに誰も押さえていない時間か部屋を選ぶか、それでも変える場合は --yes を付けてください（Slack では確認のうえ変更）。",
+    "preview.edit.swap_loses_first": "1番手ではなくなります: 新しい押さえとして{rank_text}（{ahead}の後ろ）。変更の前に確認します。",
+    "edit.confirm_lose_first": "この押さえは今1番手です。この変更では新しい押さえになり、{holders} の後ろの{rank_text}になります（1番手ではなくなります）。それでも変える場合はもう一度送信してください。1番手のままにするには、ほかに誰も押さえていない時間か部屋を選んでください。",
     # -- the nudge (回答の催促): a waiting hold asks the 1st ahead to answer -----------------
     "refusal.nudge_off": "この会場では回答の催促を使っていません（nudge_days = 0）。1番手の担当者に直接ご相談ください。期限が来れば自動で繰り上がります。",
     "refusal.already_nudged": "この1番手（{hold}）にはすでに回答を依頼済みです（催促は1回まで）。期限 {deadline} までに決まらなければ自動で繰り上がります。",

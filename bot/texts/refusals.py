@@ -57,6 +57,7 @@ def describe(
         "zone": tz.key,
         "rooms": ", ".join(esc(i.room_name) for i in hold.items) if hold else "",
         "kinds": kind_choices(refused.kinds, locale),
+        "choices": ", ".join(refused.choices),
         "kind": _asked_kind(refused, locale),
         "in_way": in_way_list(refused.in_way, tz, locale, style=style)
         or holders(refused.holders, tz, locale, style=style),

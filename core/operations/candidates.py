@@ -9,6 +9,7 @@ from core.model import LIVE, Enquiry, HoldRequest, Status, Venue
 from core.operations.tx import Snapshot, Tx
 from core.results import Code, Refused
 from core.rules.customers import customer_key
+from core.rules.details import joined_details
 from core.store import enquiries, holds
 
 
@@ -39,6 +40,7 @@ def joining(req: HoldRequest, enquiry: Enquiry) -> HoldRequest:
         note=req.note.strip() or enquiry.note,
         guests=req.guests if req.guests is not None else enquiry.guests,
         contact=req.contact.strip() or enquiry.contact,
+        details=joined_details(req.details, enquiry.details),
     )
 
 

@@ -9,15 +9,25 @@ from core.model import Hold
 from core.operations import team
 from core.operations.tx import Tx
 from core.store import holds
+from core.store.next_actions import next_actions
 
 REMINDER_AHEAD = timedelta(hours=24)
 DIGEST_SPAN = timedelta(days=7)
 
 
+# The venue-local hour a booking's next action is told to its salesperson that day.
+NEXT_ACTION_HOUR = 8
+
+
 def queue_reminders(tx: Tx) -> int:
-    """One reminder per hold and deadline: an extended deadline gets its own."""
+    """One reminder per hold and deadline: an extended deadline gets its own. And from
+    ``NEXT_ACTION_HOUR`` on, one DM per booking whose next action is today."""
     due = holds.firsts_due(tx.conn, tx.venue, tx.now + REMINDER_AHEAD, after=tx.now)
     tx.journal.record(*[events.ReminderDue(h) for h in due])
+    local = tx.now.astimezone(tx.venue.tz)
+    if local.hour >= NEXT_ACTION_HOUR:
+        found = next_actions(tx.conn, tx.venue, local.date())
+        tx.journal.record(*[events.NextActionDue(h) for h in found])
     return tx.journal.flush()
 
 

@@ -1,6 +1,6 @@
-"""Changing a hold (docs/rules.md, Changing a hold): an edit that only shrinks keeps the
-hold's place; any other is a swap for a new arrival, the old hold released in the same
-transaction. And the dry run the form previews."""
+"""Changing a hold (docs/rules.md, Changing a hold): an edit that takes nobody's place keeps
+the hold's (``core.rules.edit_place``); any other is a swap for a new arrival, the old hold
+released in the same transaction. And the dry run the form previews."""
 
 from __future__ import annotations
 
@@ -11,15 +11,37 @@ from zoneinfo import ZoneInfo
 from core import events
 from core.events import Requested
 from core.journal import audit_event
-from core.model import LIVE, Hold, HoldEdit, HoldItem, HoldRequest, ItemRequest, Status, Venue
-from core.operations.promotion import promote_after
+from core.model import (
+    LIVE,
+    Hold,
+    HoldEdit,
+    HoldItem,
+    HoldRequest,
+    ItemRequest,
+    Status,
+    Venue,
+)
+from core.operations.promotion import promote_after, waiting_behind
 from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot, Tx
 from core.results import Code, EditAnswer, EditPlan, Refused
 from core.rules.customers import customer_key
-from core.rules.requests import Blocked, Checked, Occupant, check_request, decide_rank, spans_of
+from core.rules.deadlines import deadline_from
+from core.rules.details import booking_row, changed_details
+from core.rules.edit_place import Placement, Why, placement
+from core.rules.promotion import new_ranks
+from core.rules.requests import (
+    Blocked,
+    Checked,
+    Occupant,
+    check_request,
+    decide_rank,
+    item_span,
+    spans_of,
+)
 from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
 from core.store import edits, enquiries, holds, part_days
+from core.store.edits import Carried
 
 
 @dataclass(frozen=True)
@@ -29,12 +51,17 @@ class Plan:
     hold: Hold  # as it stands
     req: HoldRequest  # the hold as it would be, as a request
     checked: Checked
-    shrink: bool  # every new item inside its old one, on the same date: the place is kept
-    people: bool  # customer, note or salesperson change (the enquiry's row)
+    placement: Placement  # kept (its ranks) or a swap, and why
+    people: bool  # what the enquiry's row carries changes (customer, note, guests, ...)
+
+    @property
+    def keep(self) -> bool:
+        return self.placement.keep
 
     @property
     def items(self) -> tuple[HoldItem, ...]:
-        """The new items with the ranks the old ones had (an edit in place keeps them)."""
+        """The new items with the ranks the old ones had (an edit in place keeps them; any
+        that got better are ranked again after)."""
         return tuple(
             HoldItem(i.room.id, i.room.name, i.room.parts, i.start, i.end, i.span.end, old.rank)
             for i, old in zip(self.checked.items, self.hold.items, strict=True)
@@ -55,9 +82,9 @@ def edit(tx: Tx, change: HoldEdit, announce: bool = False) -> EditAnswer | Refus
             return blocked
     enquiry = enquiries.bump(tx.conn, tx.venue, hold.enquiry_id, tx.now)
     assert enquiry is not None  # noqa: S101 - a hold's enquiry is never deleted
-    if hold.status is Status.CONFIRMED or plan.shrink:
+    if hold.status is Status.CONFIRMED or plan.keep:
         return _in_place(tx, plan, change.actor)
-    return _swap(tx, plan, change.actor, announce=announce)
+    return _swap(tx, plan, change.actor, announce=announce, may_lose_first=change.may_lose_first)
 
 
 def plan_edit(snap: Snapshot, change: HoldEdit, now: datetime) -> EditPlan | Refused:
@@ -69,15 +96,25 @@ def plan_edit(snap: Snapshot, change: HoldEdit, now: datetime) -> EditPlan | Ref
     hold = plan.hold
     if hold.status is Status.CONFIRMED:
         return _in_the_way(snap, plan) or EditPlan(hold, True, None, None, ())
-    if plan.shrink:
-        ranks = tuple(i.rank or 1 for i in hold.items)
-        return EditPlan(hold, True, hold.rank, hold.expires_at, (), ranks)
+    if plan.keep:
+        ranks = plan.placement.item_ranks
+        rank = max(ranks)
+        expires = hold.expires_at
+        if rank == 1 and hold.rank != 1:
+            expires = deadline_from(
+                now, hold.kind, plan.checked.first_start, snap.venue.policy, snap.venue.tz
+            )
+        promoted = _would_promote(snap, plan)
+        return EditPlan(hold, True, rank, expires, (), ranks, promoted)
     around = _around(snap, plan)
     ranked = decide_rank(plan.checked, around, snap.venue, now)
     if isinstance(ranked, Blocked):
         return _refusal(snap, ranked, plan)
     ahead = holds.get_many(snap.conn, snap.venue, _ahead(around))
-    return EditPlan(hold, False, ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks)
+    promoted = _would_promote(snap, plan)
+    return EditPlan(
+        hold, False, ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, promoted
+    )
 
 
 def prepare(snap: Snapshot, change: HoldEdit, now: datetime) -> Plan | Refused:
@@ -93,16 +130,11 @@ def prepare(snap: Snapshot, change: HoldEdit, now: datetime) -> Plan | Refused:
     checked = check_request(req, venue, now)
     if isinstance(checked, Refused):
         return checked
-    people = (checked.customer, checked.note, req.salesperson.strip()) != (
-        hold.customer,
-        hold.note,
-        hold.salesperson,
-    )
+    people = booking_row(checked, req.salesperson.strip()) != booking_row(hold, hold.salesperson)
     same_day = req.local_date == hold.local_date
     if same_day and not people and _same_items(checked, hold):
         return Refused(Code.NO_CHANGE, hold=hold)
-    shrink = same_day and _inside(checked, hold)
-    return Plan(hold, req, checked, shrink, people)
+    return Plan(hold, req, checked, _placement(snap, hold, checked), people)
 
 
 def _editable(snap: Snapshot, change: HoldEdit) -> Hold | Refused:
@@ -149,12 +181,16 @@ def as_request(hold: Hold, change: HoldEdit, venue: Venue) -> HoldRequest | Refu
         local_date=change.local_date or hold.local_date,
         start_min=first.start_min,
         end_min=first.end_min,
-        kind=hold.kind.value,
+        kind=hold.kind_id if change.kind is None else change.kind,
         customer=hold.customer if change.customer is None else change.customer,
         salesperson=hold.salesperson if change.salesperson is None else change.salesperson,
         creator=change.actor,
         note=hold.note if change.note is None else change.note,
         also=tuple(also),
+        # Everything else the booking carries goes with it (a swap's new hold, every date).
+        guests=hold.guests if change.guests is None else change.guests,
+        contact=hold.contact if change.contact is None else change.contact,
+        details=changed_details(hold.details, change),
     )
 
 
@@ -187,14 +223,50 @@ def _same_items(checked: Checked, hold: Hold) -> bool:
     ]
 
 
-def _inside(checked: Checked, hold: Hold) -> bool:
-    """Every new item's parts and span inside the old item's (turnover included)."""
-    return len(checked.items) == len(hold.items) and all(
-        new.span.parts <= old.parts
-        and old.start_at <= new.span.start
-        and new.span.end <= old.span_end
-        for new, old in zip(checked.items, hold.items, strict=True)
-    )
+def _placement(snap: Snapshot, hold: Hold, checked: Checked) -> Placement:
+    """Keep or swap (``core.rules.edit_place``), read from the live items around the old
+    and the new spans. A confirmed hold is never ranked; a 1st whose deadline would fall
+    after its new start cannot keep it."""
+    if hold.status is Status.CONFIRMED:
+        return Placement(Why.KEPT, tuple(i.rank or 1 for i in hold.items))
+    if hold.expires_at is not None and hold.expires_at > checked.first_start:
+        return Placement(Why.DEADLINE)
+    conn, venue, new = snap.conn, snap.venue, checked.spans
+    met = {o.hold_id for o in holds.occupants(conn, venue, spans_of(hold))} - {hold.id}
+    near = [o for o in holds.occupants(conn, venue, new) if o.hold_id != hold.id]
+    later = [
+        o
+        for o in near
+        if not o.confirmed and o.hold_id > hold.id and any(o.span.conflicts(s) for s in new)
+    ]
+    if later:
+        probes = [*new, *(o.span for o in later)]
+        near = [o for o in holds.occupants(conn, venue, probes) if o.hold_id != hold.id]
+    stored = {
+        (h.id, n): item.rank or 1
+        for h in holds.get_many(conn, venue, sorted({o.hold_id for o in later}))
+        for n, item in enumerate(h.items, start=1)
+    }
+    old_ranks = [i.rank or 1 for i in hold.items]
+    return placement(hold.id, old_ranks, new, met, near, stored)
+
+
+def _would_promote(snap: Snapshot, plan: Plan) -> tuple[int, ...]:
+    """The holds that would become 1st: those waiting behind the old items, ranked again
+    with the edited hold's new spans (kept) or without it (a swap)."""
+    hold, conn, venue = plan.hold, snap.conn, snap.venue
+    waiting = [h for h in waiting_behind(snap, [hold], gone=()) if h.id != hold.id]
+    if not waiting:
+        return ()
+    probes = [item_span(i) for h in waiting for i in h.items if (i.rank or 1) > 1]
+    around = [o for o in holds.occupants(conn, venue, probes) if o.hold_id != hold.id]
+    if plan.keep:
+        ranks = plan.placement.item_ranks
+        around += [
+            Occupant(hold.id, n, s, False, ranks[n - 1] == 1)
+            for n, s in enumerate(plan.checked.spans, start=1)
+        ]
+    return tuple(m.hold.id for m in new_ranks(waiting, around) if m.rank == 1)
 
 
 def _around(snap: Snapshot, plan: Plan) -> list[Occupant]:
@@ -251,13 +323,15 @@ def _amend(tx: Tx, plan: Plan) -> None:
             customer_key=customer_key(checked.customer),
             note=checked.note,
             salesperson=plan.req.salesperson.strip(),
+            carried=Carried(checked.kind_id, checked.kind, checked.guests, checked.contact),
+            details=checked.details,
             now=tx.now,
         )
 
 
 def _in_place(tx: Tx, plan: Plan, actor: str) -> EditAnswer:
-    """A shrink, or a confirmed hold moved by a manager: same id, same place; whoever
-    waited behind what it gave up may move up, and so may the hold itself."""
+    """An edit that takes nobody's place, or a confirmed hold moved by a manager: same id,
+    same place; whoever waited behind what it gave up may move up, and so may the hold."""
     hold = plan.hold
     bumped = _bump(tx, plan)
     confirmed = hold.status is Status.CONFIRMED
@@ -267,17 +341,25 @@ def _in_place(tx: Tx, plan: Plan, actor: str) -> EditAnswer:
     _amend(tx, plan)
     tx.journal.record(events.Edited(hold, _reload(tx, hold.id), actor, kept_place=True))
     causes = {hold.id: events.Action.EDITED.value}
-    promoted = [] if confirmed else promote_after(tx, [hold], bumped, actor, causes, gone=())
+    # The hold as it is now is looked around too: moved clear of who it waited behind, it
+    # is ranked again there (its rank only gets better, core.rules.edit_place).
+    leaving = [hold, _reload(tx, hold.id)]
+    promoted = [] if confirmed else promote_after(tx, leaving, bumped, actor, causes, gone=())
     return EditAnswer(_reload(tx, hold.id), hold, True, (), tuple(promoted))
 
 
-def _swap(tx: Tx, plan: Plan, actor: str, *, announce: bool) -> EditAnswer | Refused:
+def _swap(
+    tx: Tx, plan: Plan, actor: str, *, announce: bool, may_lose_first: bool
+) -> EditAnswer | Refused:
     """The new items as a new arrival; if accepted, the old hold is released here too."""
     hold, checked, venue = plan.hold, plan.checked, tx.venue
     around = _around(tx, plan)
     ranked = decide_rank(checked, around, venue, tx.now)
     if isinstance(ranked, Blocked):
         return _refusal(tx, ranked, plan)
+    if hold.rank == 1 and ranked.rank > 1 and not may_lose_first:
+        waits = tuple(holds.get_many(tx.conn, venue, _ahead(around)))
+        return Refused(Code.WOULD_LOSE_FIRST, hold=hold, rank=ranked.rank, holders=waits)
     bumped = _bump(tx, plan)
     _amend(tx, plan)
     # The old spans go first: the new hold may block where the old one did.

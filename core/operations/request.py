@@ -12,7 +12,7 @@ from datetime import datetime
 from core.admission import Key
 from core.events import Announced, Queued, Requested
 from core.journal import audit_event
-from core.model import Enquiry, HoldItem, HoldRequest, Venue
+from core.model import Details, Enquiry, HoldItem, HoldRequest, Venue
 from core.operations.candidates import joined, joining, no_room_in
 from core.operations.tx import Snapshot, Tx
 from core.results import Refused, RequestAnswer
@@ -229,6 +229,10 @@ def request_hash(req: HoldRequest) -> str:
         del fields["guests"]
     if not req.contact:
         del fields["contact"]
+    if req.details == Details():
+        del fields["details"]  # and those without details (0011) too
+    elif req.details.next_action is not None:
+        fields["details"]["next_action"] = req.details.next_action.isoformat()
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -271,4 +275,5 @@ def new_hold(
         kind_id=checked.kind_id,
         guests=checked.guests,
         contact=checked.contact,
+        details=checked.details,
     )

@@ -147,8 +147,9 @@ class Writes:
     def edit(
         self, venue_id: str, change: HoldEdit, *, now: datetime, announce: bool = False
     ) -> EditAnswer | Refused:
-        """Change a hold's rooms, times or people (docs/rules.md, Changing a hold): a shrink
-        keeps its place, anything else swaps it for a new arrival, atomically. Its card is
+        """Change a hold's rooms, times or people (docs/rules.md, Changing a hold): an edit
+        that takes nobody's place keeps its own, anything else swaps it for a new arrival,
+        atomically. Its card is
         redrawn; ``announce``: the caller posts no card for a swap's new hold (CLI, App
         Home), the jobs post it in the sales channel."""
         change_it = partial(edit.edit, change=change, announce=announce)

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from core.model import Hold, HoldItem, HoldRequest, ItemRequest, Kind, Room, Venue
+from core.model import Details, Hold, HoldItem, HoldRequest, ItemRequest, Kind, Room, Venue
 from core.results import Code, Refused
 from core.rules.deadlines import banquet_opens_at, deadline_from, last_bookable_day
+from core.rules.details import check_details, cleaned
 from core.rules.rank import rank_of
 from core.rules.spans import (
     MAX_EVENT,
@@ -47,6 +48,7 @@ class Checked:
     kind_id: str = ""
     guests: int | None = None
     contact: str = field(default="", repr=False)
+    details: Details = field(default_factory=Details)
 
     # The first room's, as a one-room request reads them.
     @property
@@ -121,6 +123,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
         or _check_all_times(req.items, rooms)
         or _check_texts(req)
         or _check_carried(req)
+        or check_details(req.details, venue)
     )
     # The date alone first: past or beyond the horizon is refused before any instant is
     # computed (9999-12-31 plus a night past midnight would overflow ``datetime``).
@@ -142,6 +145,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
         kind_id=event_kind.id,
         guests=req.guests,
         contact=req.contact.strip(),
+        details=cleaned(req.details),
     )
 
 

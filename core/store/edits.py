@@ -4,12 +4,25 @@ enquiry takes a new customer, note or salesperson."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 import sqlalchemy as sa
 
-from core.model import HoldItem, Venue
+from core.model import Details, HoldItem, Kind, Venue
+from core.store import details as stored_details
 from core.store.schema import enquiries
+
+
+@dataclass(frozen=True)
+class Carried:
+    """The rest of what an enquiry's row carries: its kind (and class), guests, contact."""
+
+    kind_id: str
+    kind: Kind
+    guests: int | None
+    contact: str = field(repr=False)
+
 
 # The hold's row (its version counts the change), every item by number, and the span rows
 # of the items as they are now; an item keeps its rank (a shrink keeps the place).
@@ -96,9 +109,12 @@ def amend(
     customer_key: str,
     note: str,
     salesperson: str,
+    carried: Carried,
+    details: Details,
     now: datetime,
 ) -> None:
-    """The enquiry's customer, note and salesperson (every candidate date shows them)."""
+    """The enquiry's customer, note, salesperson, kind, guests, contact and details (every
+    candidate date shows them)."""
     conn.execute(
         enquiries.update()
         .where(enquiries.c.venue_id == venue.id, enquiries.c.id == enquiry_id)
@@ -107,6 +123,11 @@ def amend(
             customer_key=customer_key,
             note=note,
             salesperson=salesperson,
+            kind=carried.kind_id,
+            kind_class=carried.kind.value,
+            guests=carried.guests,
+            contact=carried.contact,
+            **stored_details.params(details),
             version=enquiries.c.version + 1,
             updated_at=now,
         )

@@ -7,6 +7,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from core.model import Enquiry, Kind, Venue
+from core.store import details
 from core.store.schema import enquiries
 
 
@@ -24,6 +25,7 @@ def _enquiry(row: sa.Row[tuple[object, ...]]) -> Enquiry:
         creator=m["creator"],
         note=m["note"],
         created_at=m["created_at"],
+        details=details.from_mapping(m),
     )
 
 

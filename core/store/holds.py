@@ -12,9 +12,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 
 from core.events import AuditEvent
-from core.model import Hold, HoldItem, Kind, Outcome, Status, Venue
+from core.model import Details, Hold, HoldItem, Kind, Outcome, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
+from core.store import details
 from core.store.schema import enquiries, hold_items, holds
 
 
@@ -46,6 +47,7 @@ _HOLDS = sa.select(
     enquiries.c.creator,
     enquiries.c.guests,
     enquiries.c.contact,
+    *details.COLUMNS,
     *_ITEMS.c,
 ).select_from(
     holds.join(
@@ -91,6 +93,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         guests=enquiry["guests"],
         contact=enquiry["contact"],
         outcome=Outcome(outcome) if outcome else None,
+        details=details.from_mapping(enquiry),
         customer=enquiry["customer"],
         note=enquiry["note"],
         salesperson=enquiry["salesperson"],
@@ -244,6 +247,7 @@ class NewHold:
     kind_id: str = ""  # the venue's kind ("" : the class's default kind)
     guests: int | None = None
     contact: str = field(default="", repr=False)
+    details: Details = field(default_factory=Details)
 
 
 # The enquiry (when new), the hold, its items, their span rows and its audit event in one
@@ -253,18 +257,25 @@ _INSERT = sa.text(
     """
     WITH new_enquiry AS (
       INSERT INTO enquiries (venue_id, id, customer, customer_key, kind, kind_class,
-                             salesperson, creator, note, guests, contact, version, created_at,
-                             updated_at)
+                             salesperson, creator, note, guests, contact, estimate, plan, source,
+                             next_action, next_action_note, version, created_at, updated_at)
       SELECT :venue, nextval('enquiries_id_seq'), :customer, :customer_key, :kind_id, :kind,
-             :salesperson, :creator, :note, CAST(:guests AS integer), :contact, 0, :now, :now
+             :salesperson, :creator, :note, CAST(:guests AS integer), :contact,
+             CAST(:estimate AS bigint), :plan, :source, CAST(:next_action AS date),
+             :next_action_note, 0, :now, :now
       WHERE CAST(:enquiry_id AS bigint) IS NULL
       RETURNING id
-    ), joined AS (  -- what a candidate brings (note, guests, contact) is the enquiry's now
+    ), joined AS (  -- what a candidate brings (note, guests, contact, details) is the enquiry's
       UPDATE enquiries SET note = :note, guests = CAST(:guests AS integer), contact = :contact,
-                           updated_at = :now
+                           estimate = CAST(:estimate AS bigint), plan = :plan, source = :source,
+                           next_action = CAST(:next_action AS date),
+                           next_action_note = :next_action_note, updated_at = :now
       WHERE venue_id = :venue AND id = CAST(:enquiry_id AS bigint)
-        AND (note, guests, contact)
-            IS DISTINCT FROM (CAST(:note AS text), CAST(:guests AS integer), CAST(:contact AS text))
+        AND (note, guests, contact, estimate, plan, source, next_action, next_action_note)
+            IS DISTINCT FROM (CAST(:note AS text), CAST(:guests AS integer), CAST(:contact AS text),
+                              CAST(:estimate AS bigint), CAST(:plan AS text),
+                              CAST(:source AS text), CAST(:next_action AS date),
+                              CAST(:next_action_note AS text))
     ), new_hold AS (
       INSERT INTO holds (venue_id, id, enquiry_id, local_date, status, rank, expires_at,
                          extensions_used, created_at, updated_at)
@@ -332,6 +343,7 @@ def insert(
         "note": new.note,
         "guests": new.guests,
         "contact": new.contact,
+        **details.params(new.details),
         "local_date": new.local_date,
         "rank": new.rank,
         "expires_at": new.expires_at,
@@ -359,6 +371,7 @@ def insert(
         "creator": new.creator,
         "guests": new.guests,
         "contact": new.contact,
+        **details.params(new.details),
     }
     return assemble(row, _items(row, venue), fields, venue)
 

@@ -107,6 +107,12 @@ enquiries = sa.Table(
     sa.Column("note", sa.Text, nullable=False),
     sa.Column("guests", sa.Integer),  # 人数
     sa.Column("contact", sa.Text, nullable=False),  # 連絡先: salesperson and managers only
+    # What else the ledger row carries (0011): 見積金額 in yen, plan, 媒体 code, next action
+    sa.Column("estimate", sa.BigInteger),
+    sa.Column("plan", sa.Text, nullable=False, server_default=""),
+    sa.Column("source", sa.Text, nullable=False, server_default=""),
+    sa.Column("next_action", sa.Date),
+    sa.Column("next_action_note", sa.Text, nullable=False, server_default=""),
     # +1 by every write that reads or changes its set of candidates (a new candidate, a
     # confirmation): two such writes conflict on this row and are serialised.
     sa.Column("version", sa.BigInteger, nullable=False),
@@ -118,6 +124,11 @@ enquiries = sa.Table(
 )
 sa.Index("ix_enquiries_customer_key", enquiries.c.venue_id, enquiries.c.customer_key)
 sa.Index("ix_enquiries_salesperson", enquiries.c.venue_id, enquiries.c.salesperson)
+sa.Index(
+    "ix_enquiries_next_action",
+    enquiries.c.next_action,
+    postgresql_where=enquiries.c.next_action.isnot(None),
+)
 
 # Arrival order: ids come from one sequence, taken after the part-day bump (see part_days.py),
 # once per hold, for all its items together.
@@ -337,4 +348,14 @@ feed_keys = sa.Table(
     sa.Column("venue_id", sa.Text, primary_key=True),
     sa.Column("secret", sa.Text, nullable=False),
     sa.Column("created_at", TS, nullable=False),
+)
+
+# People's names as Slack gives them (users.info), read again once they are a day old.
+staff_names = sa.Table(
+    "staff_names",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("fetched_at", TS, nullable=False),
 )

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert
 
 from core.errors import NoSchema, StaleVenue, VenueConflict
-from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Status, Venue
+from core.model import (
+    DEFAULT_KINDS,
+    DEFAULT_SOURCES,
+    EventKind,
+    Kind,
+    Policy,
+    Room,
+    Slot,
+    Status,
+    Venue,
+)
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
 
@@ -29,6 +40,8 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "closed_weekdays": sorted(policy.closed_weekdays),
         "kinds": [{"id": k.id, "name": k.name, "class": k.cls.value} for k in policy.kinds],
         "notify_first_of_second": policy.notify_first_of_second,
+        "sources": [list(pair) for pair in policy.sources],
+        "staff": dict(policy.staff),
         "nudge_days": policy.nudge_days,
     }
 
@@ -50,6 +63,8 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         kinds=tuple(EventKind(k["id"], k["name"], Kind(k["class"])) for k in data.get("kinds", ()))
         or DEFAULT_KINDS,
         notify_first_of_second=data.get("notify_first_of_second", True),
+        sources=tuple((code, name) for code, name in data.get("sources", ())) or DEFAULT_SOURCES,
+        staff=MappingProxyType(dict(data.get("staff", {}))),
         nudge_days=data.get("nudge_days", Policy.nudge_days),
     )
 

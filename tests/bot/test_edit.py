@@ -49,10 +49,11 @@ def test_the_preview_says_whether_it_keeps_its_place_and_a_shrink_keeps_it(
     bot.settle()
     assert bot.preview_text(view_id).startswith("順位はそのまま（1番手 · 期限")
 
+    # An hour longer over a slot where only its own 2nd waits: it takes nobody's place.
     later_end = values(customer="佐藤様", end="16:00")
     bot.choose(view_id, later_end, ids.END)
     bot.settle()
-    assert bot.preview_text(view_id) == "新しい押さえとして2番手（鈴木様（婚礼）の後ろ）"
+    assert bot.preview_text(view_id).startswith("順位はそのまま（1番手 · 期限")
 
     posts = len(bot.slack.calls_to("chat.postMessage"))
     status, answer = bot.submit(view_id, later_start)
@@ -64,22 +65,46 @@ def test_the_preview_says_whether_it_keeps_its_place_and_a_shrink_keeps_it(
     assert (now.rank, now.expires_at, now.version) == (1, hold.expires_at, hold.version + 1)
 
 
-def test_a_swap_from_the_form_becomes_a_new_hold_in_english(bot: Harness) -> None:
+def take_in(bot: Harness, room: str, customer: str, user: str) -> Hold:
+    """A hold in ``room`` through /hold."""
+    posts = len(bot.slack.calls_to("chat.postMessage"))
+    view_id = bot.command(user=user)
+    status, answer = bot.submit(
+        view_id, values(room=room, customer=customer, salesperson=user), user=user
+    )
+    assert (status, answer) == (200, {})
+    bot.slack.wait_for("chat.postMessage", posts + 1)
+    return next(h for h in bot.engine.holds(bot.venue.id) if h.customer == customer)  # type: ignore[union-attr]
+
+
+def test_a_swap_that_costs_the_1st_place_asks_first_in_english(bot: Harness) -> None:
     hold, channel, ts = take(bot, "Sato", user=ENGLISH_USER)
-    take(bot, "Suzuki", user=MANAGER)
+    take_in(bot, "sakura", "Suzuki", MANAGER)
     view_id = open_edit(bot, hold, channel, ts, user=ENGLISH_USER)
-    grown = values(customer="Sato", salesperson=ENGLISH_USER, end="16:00")
-    bot.choose(view_id, grown, ids.END, user=ENGLISH_USER)
+    moved = values(room="sakura", customer="Sato", salesperson=ENGLISH_USER)
+    bot.choose(view_id, moved, ids.ROOM, user=ENGLISH_USER)
     bot.settle()
-    assert bot.preview_text(view_id) == "Becomes 2nd behind Suzuki (wedding) (a new hold)"
+    assert bot.preview_text(view_id) == (
+        "Loses the 1st place: becomes 2nd behind Suzuki (wedding) (a new hold)."
+        " You will be asked to confirm."
+    )
     shrunk = values(customer="Sato", salesperson=ENGLISH_USER, end="14:00")
     bot.choose(view_id, shrunk, ids.END, user=ENGLISH_USER)
     bot.settle()
     assert bot.preview_text(view_id).startswith("Keeps its place as 1st · reply by")
 
+    before = bot.fingerprint()
+    status, answer = bot.submit(view_id, moved, user=ENGLISH_USER)
+    assert status == 200 and answer["response_action"] == "update"
+    shown = json.dumps(answer["view"], ensure_ascii=False)
+    assert "This hold is 1st now" in shown and "Submit again" in shown and "Suzuki" in shown
+    assert bot.fingerprint() == before  # nothing written until it is confirmed
+    # The same change sent again from the form as Slack updated it is the confirmation.
     posts = len(bot.slack.calls_to("chat.postMessage"))
-    status, answer = bot.submit(view_id, grown, user=ENGLISH_USER)
-    assert (status, answer) == (200, {})
+    updated = {**bot.slack.view(view_id), **answer["view"]}
+    body = sr.view_submission(moved, view=updated, user_id=ENGLISH_USER)
+    status, _, said = bot.post(body)
+    assert status == 200 and (json.loads(said) if said else {}) == {}
     posted = bot.slack.wait_for("chat.postMessage", posts + 1)[-1]
     assert "Changed as a new hold" in posted.body["text"]
     assert hold_now(bot, hold.id).status is Status.RELEASED

@@ -18,7 +18,7 @@ from core import events
 from core.event_kinds import KINDS, card_lines, dm_kinds
 from core.events import Action
 from core.journal import audit_event, notices_of, told_queued
-from core.model import Status
+from core.model import Details, Status
 from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT, Notice, NoticeKind
 from tests.bot import samples
 from tests.support.factories import JST, MANAGER, NOW, SALES
@@ -78,6 +78,9 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
         events.Expired: lambda: events.Expired(gone),
         events.Edited: lambda: events.Edited(first, other, SALES, kept_place=False),
         events.ReminderDue: lambda: events.ReminderDue(first),
+        events.NextActionDue: lambda: events.NextActionDue(
+            replace(first, details=Details(next_action=NOW.date(), next_action_note="打合せ"))
+        ),
         events.DigestDue: lambda: events.DigestDue(SALES, (first,), *week),
         events.ManagerDigestDue: lambda: events.ManagerDigestDue(
             MANAGER, (first,), ((second, (first,)),), *week

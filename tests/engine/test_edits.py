@@ -1,5 +1,6 @@
-"""Changing a hold (docs/rules.md, Changing a hold): a shrink keeps the place and the
-deadline, anything else is an atomic swap; stale forms, confirmed holds, packages, trail."""
+"""Changing a hold (docs/rules.md, Changing a hold): an edit that takes nobody's place keeps
+it and the deadline, anything else is an atomic swap; stale forms, confirmed holds, packages,
+trail."""
 
 from __future__ import annotations
 
@@ -82,38 +83,90 @@ def test_a_shrink_that_frees_a_span_promotes_who_waited_for_it(
     invariants.check(sa_engine, venue)
 
 
-def test_a_grow_is_a_swap_a_new_arrival_behind_who_waited_and_they_move_up(
+def test_a_grow_that_meets_nobody_new_keeps_the_1st_place_and_who_waits_still_waits(
     engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
 ) -> None:
-    first = accepted(engine.request(venue.id, request(start="11:00", end="15:00"), now=NOW))
+    # The week's 松本様 / 井上様: 30 minutes longer over a slot where only its own 2nd waits.
+    first = accepted(engine.request(venue.id, request(start="11:00", end="14:00"), now=NOW))
     second = accepted(engine.request(venue.id, request(salesperson=OTHER), now=NOW))
-    edit = change(engine, venue, first.hold.id, end="16:00")
+    edit = change(engine, venue, first.hold.id, end="14:30")
     plan = engine.edit_plan(venue.id, edit, now=NOW)
-    assert isinstance(plan, EditPlan) and not plan.kept_place
-    assert (plan.rank, [h.id for h in plan.ahead]) == (2, [second.hold.id])
-    done = edited(engine.edit(venue.id, edit, now=NOW))
-    assert not done.kept_place and done.hold.id > second.hold.id
-    assert (done.hold.rank, done.hold.expires_at) == (2, None)
-    assert done.hold.enquiry_id == first.hold.enquiry_id  # the same customer's case
-    assert at(done.hold.end_at) == "16:00"
-    assert [h.id for h in done.released] == [first.hold.id]
-    assert done.released[0].status is Status.RELEASED
-    assert [h.id for h in done.promoted] == [second.hold.id]
-    assert [h.id for h in done.ahead] == [second.hold.id]
+    assert isinstance(plan, EditPlan) and plan.kept_place and plan.would == "keep"
+    assert (plan.rank, plan.expires_at, plan.promoted) == (1, first.expires_at, ())
+    done = edited(engine.edit(venue.id, replace(edit, may_lose_first=False), now=later(hours=1)))
+    assert done.kept_place and done.hold.id == first.hold.id
+    assert (done.hold.rank, done.hold.expires_at) == (1, first.expires_at)
+    assert at(done.hold.end_at) == "14:30" and done.promoted == () and done.released == ()
+    after = engine.hold(venue.id, second.hold.id)
+    assert not isinstance(after, Refused)
+    assert (after.rank, after.version) == (2, second.hold.version)
     invariants.check(sa_engine, venue)
 
 
-def test_a_move_to_a_free_room_is_a_swap_that_is_1st_with_a_new_deadline(
+def test_a_move_clear_of_who_it_waited_behind_keeps_its_id_and_becomes_1st(
     engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
 ) -> None:
-    first = accepted(engine.request(venue.id, request(room="hoo"), now=NOW))
+    ahead = accepted(engine.request(venue.id, request(salesperson=OTHER), now=NOW))
+    mine = accepted(engine.request(venue.id, request(), now=NOW))
+    assert mine.rank == 2
     moved_at = later(days=1)
-    done = edited(
-        engine.edit(venue.id, change(engine, venue, first.hold.id, room_id="sakura"), now=moved_at)
+    edit = change(engine, venue, mine.hold.id, room_id="sakura")
+    plan = engine.edit_plan(venue.id, edit, now=moved_at)
+    assert isinstance(plan, EditPlan) and plan.kept_place and plan.rank == 1
+    assert plan.expires_at == later(moved_at, days=7)
+    done = edited(engine.edit(venue.id, edit, now=moved_at))
+    assert done.kept_place and done.hold.id == mine.hold.id and done.hold.room_id == "sakura"
+    assert (done.hold.rank, done.hold.expires_at) == (1, plan.expires_at)
+    found = engine.hold(venue.id, ahead.hold.id)
+    assert not isinstance(found, Refused) and found.rank == 1
+    invariants.check(sa_engine, venue)
+
+
+def test_a_move_onto_another_hold_is_a_swap_and_costing_the_1st_needs_a_yes(
+    engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
+) -> None:
+    first = accepted(engine.request(venue.id, request(end="13:00"), now=NOW))
+    second = accepted(engine.request(venue.id, request(end="13:00", salesperson=OTHER), now=NOW))
+    there = accepted(
+        engine.request(venue.id, request(room="sakura", end="13:00", salesperson=OTHER), now=NOW)
     )
-    assert not done.kept_place and done.hold.room_id == "sakura" and done.hold.rank == 1
-    assert done.hold.expires_at == later(moved_at, days=7)
-    assert engine.holds(venue.id, statuses=[Status.TENTATIVE]) == [done.hold]
+    edit = change(engine, venue, first.hold.id, room_id="sakura")
+    plan = engine.edit_plan(venue.id, edit, now=NOW)
+    assert isinstance(plan, EditPlan) and not plan.kept_place and plan.would == "swap"
+    assert plan.loses_first and plan.rank == 2
+    assert [h.id for h in plan.ahead] == [there.hold.id]
+    assert plan.promoted == (second.hold.id,)
+    before = footprint(sa_engine, venue)
+    no = refused(
+        engine.edit(venue.id, replace(edit, may_lose_first=False), now=NOW), Code.WOULD_LOSE_FIRST
+    )
+    assert no.rank == 2 and [h.id for h in no.holders] == [there.hold.id]
+    assert footprint(sa_engine, venue) == before
+    done = edited(engine.edit(venue.id, edit, now=NOW))
+    assert not done.kept_place and done.hold.id > there.hold.id
+    assert (done.hold.rank, done.hold.expires_at) == (2, None)
+    assert done.hold.enquiry_id == first.hold.enquiry_id  # the same customer's case
+    assert [h.id for h in done.released] == [first.hold.id]
+    assert done.released[0].status is Status.RELEASED
+    assert [h.id for h in done.promoted] == [second.hold.id]
+    assert [h.id for h in done.ahead] == [there.hold.id]
+    invariants.check(sa_engine, venue)
+
+
+def test_a_later_1st_that_would_wait_behind_the_edit_makes_it_a_swap(
+    engine: HoldEngine, sa_engine: sa.Engine, venue: Venue
+) -> None:
+    # 鳳凰A and 鳳凰B are 1st side by side; 鳳凰A's hold grows to the whole 鳳凰の間: it meets
+    # the later hold on 鳳凰B, which would wait behind it in its old place: a swap, 2nd.
+    mine = accepted(engine.request(venue.id, request(room="hoo-a", end="13:00"), now=NOW))
+    other = accepted(
+        engine.request(venue.id, request(room="hoo-b", end="13:00", salesperson=OTHER), now=NOW)
+    )
+    assert (mine.rank, other.rank) == (1, 1)
+    edit = change(engine, venue, mine.hold.id, room_id="hoo")
+    plan = engine.edit_plan(venue.id, edit, now=NOW)
+    assert isinstance(plan, EditPlan) and not plan.kept_place and plan.rank == 2
+    assert plan.loses_first and [h.id for h in plan.ahead] == [other.hold.id]
     invariants.check(sa_engine, venue)
 
 
@@ -270,7 +323,9 @@ def test_the_item_of_a_package_is_picked_by_its_room(
             now=NOW,
         )
     )
-    assert not moved.kept_place and moved.hold.local_date == date(2027, 3, 11)
+    # A free date: it meets nobody there, so the package keeps its id and its place.
+    assert moved.kept_place and moved.hold.id == hold.id
+    assert moved.hold.local_date == date(2027, 3, 11)
     assert [(i.room_id, at(i.start_at)) for i in moved.hold.items] == [
         ("hoo-a", "12:30"),
         ("chapel", "11:15"),
@@ -281,6 +336,8 @@ def test_the_item_of_a_package_is_picked_by_its_room(
 def test_the_trail_records_before_and_after(engine: HoldEngine, venue: Venue) -> None:
     hold = accepted(engine.request(venue.id, request(start="11:00", end="15:00"), now=NOW)).hold
     kept = edited(engine.edit(venue.id, change(engine, venue, hold.id, end="14:00"), now=NOW))
+    # 16:00 (with its turnover) meets a hold that starts at 16:30: a swap.
+    accepted(engine.request(venue.id, request(start="16:30", end="20:00"), now=NOW))
     swapped = edited(engine.edit(venue.id, change(engine, venue, hold.id, end="16:00"), now=NOW))
     trail = engine.trail(venue.id, hold.id)
     assert [e.action for e in trail] == ["requested", "edited", "edited"]

@@ -11,7 +11,7 @@ from datetime import date
 import sqlalchemy as sa
 
 from core.engine import HoldEngine
-from core.model import EventKind, Kind, Outcome, Policy, Status, Venue
+from core.model import Details, EventKind, Kind, Outcome, Policy, Status, Venue
 from core.operations.request import request_hash
 from core.results import Code, ConfirmAnswer, Refused, ReleaseAnswer, RequestAnswer
 from tests.support import factories, invariants
@@ -155,10 +155,11 @@ def test_a_request_without_guests_or_contact_hashes_as_before() -> None:
     """Idempotency keys stored before 0004 still match their resubmission."""
     req = request()
     fields = asdict(req)
-    for added in ("guests", "contact", "also", "enquiry_id"):
+    for added in ("guests", "contact", "also", "enquiry_id", "details"):
         del fields[added]
     fields["local_date"] = req.local_date.isoformat()
     before = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
     assert request_hash(req) == before
     assert request_hash(replace(req, guests=40)) != before
     assert request_hash(replace(req, contact="090")) != before
+    assert request_hash(replace(req, details=Details(estimate=1))) != before

@@ -174,19 +174,22 @@ def test_an_edit_redraws_its_card_and_a_swap_gives_the_new_hold_a_card(
     line = thread(slack, posted["ts"])[0]
     assert f"<@{FIRST}> さんが変更しました（変更前: " in line
 
-    # Another date is a swap: the old card shows it released and names the new hold, which
-    # gets a card of its own in the sales channel.
+    # Another date, where another booking is 1st, is a swap: the old card shows it released
+    # and names the new hold, which gets a card of its own in the sales channel.
     later = hold.local_date + timedelta(days=1)
+    there = factories.request(day=later, salesperson=SECOND)
+    assert isinstance(engine.request(venue.id, there, now=worker.now()), RequestAnswer)
     swapped = edit(engine, venue, worker, renamed.hold, local_date=later)
-    assert not swapped.kept_place
+    assert not swapped.kept_place and swapped.hold.rank == 2
     new = swapped.hold
     eventually(lambda: len(thread(slack, posted["ts"])) == 2, what="the swap's thread line")
     eventually(lambda: all_sent(engine, venue), what="every row sent")
     old = slack.message(SALES_CHANNEL, posted["ts"])
     assert old is not None and buttons(old) == []
     assert "取り下げ" in json.dumps(old["blocks"], ensure_ascii=False)
-    assert f"新しい押さえ #{new.id}（1番手）に置き換え" in thread(slack, posted["ts"])[1]
+    assert f"新しい押さえ #{new.id}（2番手）に置き換え" in thread(slack, posted["ts"])[1]
     fresh = card_of(slack, engine, venue, new)
-    assert fresh["ts"] != posted["ts"] and buttons(fresh) == [*ACTIONABLE_FIRST]
+    assert fresh["ts"] != posted["ts"] and "hold_edit" in buttons(fresh)
+    assert "hold_confirm" not in buttons(fresh)  # it waits: nothing to confirm yet
     assert f"#{new.id}" in json.dumps(fresh["blocks"], ensure_ascii=False)
     assert engine.notices(venue.id, status="failed") == []

@@ -615,8 +615,11 @@ class HoldMachine(RuleBasedStateMachine):
             assert isinstance(planned, Refused) and planned.code is dry.code, (planned, dry)
         else:
             assert isinstance(planned, EditPlan) and planned.kept_place == dry.kept_place
-            if not dry.kept_place:
+            if planned.rank is not None:  # a confirmed hold is not ranked
                 assert (planned.rank, planned.expires_at) == (dry.rank, dry.expires_at)
+            # who would become 1st: the preview names them before anything is written
+            others = {self.engine_id[m] for m in dry.promoted if m != mid}
+            assert set(planned.promoted) == others, (planned.promoted, dry.promoted)
         self._check_writes(None)
         expected = self.model.edit(mid, actor, self.now, change)
         got = self.engine.edit(self.venue.id, edit, now=self.now)

@@ -19,8 +19,9 @@ Where the rules are silent the model makes these choices (change them here if th
 - release may take any tentative hold, 1st (even past its deadline, before a sweep) or not;
 - edit refuses in this order: not found, not authorized, stale version, decided, a confirmed
   hold by a non-manager, the item (which room), the request's input checks, nothing changed,
-  then (confirmed) anyone in the way or (swap) the request's ledger refusals; a shrink's own
-  rank may drop (it is ranked again like anyone behind what it gave up).
+  then (confirmed) anyone in the way or (swap) the request's ledger refusals; an edit in
+  place (it meets nobody new and costs nobody a rank, its own included) may see its own rank
+  get better (it is ranked again like anyone behind what it gave up).
 """
 
 from __future__ import annotations
@@ -597,8 +598,9 @@ class Model:
         return SweepResult(tuple(sorted(h.id for h in due)), self._promote(now))
 
     def edit(self, hold_id: int, actor: str, now: datetime, change: MEdit) -> EditDone | Refusal:
-        """A shrink keeps the place (and ranks again whoever it freed, itself too); anything
-        else is a new arrival placed as if the old hold had gone, which then goes."""
+        """An edit that takes nobody's place keeps it (and ranks again whoever it freed,
+        itself too); anything else is a new arrival placed as if the old hold had gone,
+        which then goes."""
         return _edit(self, hold_id, actor, now, change)
 
     # -- bookkeeping -----------------------------------------------------------------------
@@ -669,15 +671,11 @@ def _edit(  # noqa: PLR0911 - one return per refusal, in the order the class doc
     people = (customer.strip(), salesperson.strip()) != (h.customer, h.salesperson)
     if day == h.local_date and same_items and not people:
         return Refusal(Code.NO_CHANGE)
-    shrink = day == h.local_date and all(
-        new.parts <= old.parts and old.start <= new.start and new.span_end <= old.span_end
-        for new, old in zip(items, h.items, strict=True)
-    )
     if h.status is Status.CONFIRMED:
         others = [j for o in model.live() if o.id != h.id for j in o.items]
         if any(conflict(model.span(i), model.span(j)) for i in items for j in others):
             return Refusal(Code.EDIT_BLOCKED)
-    if h.status is Status.CONFIRMED or shrink:
+    if h.status is Status.CONFIRMED or _keeps_place(model, h, items):
         for new, old in zip(items, h.items, strict=True):
             new.rank = old.rank
         h.items, h.local_date, h.version = items, day, h.version + 1
@@ -685,6 +683,39 @@ def _edit(  # noqa: PLR0911 - one return per refusal, in the order the class doc
         promoted = model._promote(now)
         return EditDone(h.id, True, h.rank, h.expires_at, promoted=promoted)
     return _swap(model, h, items, day, customer, salesperson, now)
+
+
+def _keeps_place(model: Model, h: MHold, items: list[MItem]) -> bool:
+    """The rule, from scratch: the new items meet no live hold the old ones did not, and
+    with them in the hold's place every tentative item's rank is as it was or better (the
+    hold's own items against their old ranks); a 1st's deadline stays before its start."""
+    if len(items) != len(h.items):
+        return False
+    if h.expires_at is not None and h.expires_at > min(i.start for i in items):
+        return False
+    others = [o for o in model.live() if o.id != h.id]
+
+    def met(mine: list[MItem]) -> set[int]:
+        return {
+            o.id
+            for o in others
+            for j in o.items
+            if any(conflict(model.span(i), model.span(j)) for i in mine)
+        }
+
+    if not met(items) <= met(h.items):
+        return False
+    trial = copy.deepcopy(model)
+    trial.holds[h.id].items = copy.deepcopy(items)
+    for o in trial.holds.values():
+        if not o.tentative:
+            continue
+        before = h.items if o.id == h.id else model.holds[o.id].items
+        for item, old in zip(o.items, before, strict=True):
+            assert old.rank is not None
+            if trial.item_rank(item, o.id) > old.rank:
+                return False
+    return True
 
 
 def _editable(model: Model, hold_id: int, actor: str, version: int) -> MHold | Refusal:

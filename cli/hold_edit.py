@@ -1,0 +1,162 @@
+"""`osae hold edit`: change a hold's rooms, times or people; `--dry-run` says whether it
+would keep its place or be a swap, writing nothing; a swap that would cost a 1st its place
+needs `--yes` (docs/rules.md, Changing a hold)."""
+
+from __future__ import annotations
+
+import argparse
+
+from bot.edit_form import edit_line
+from bot.texts import dates, text
+from bot.texts.refusals import hold_line, ordinal
+from cli import arguments, booking_args
+from cli.bootstrap import wake_drain
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from core.booking import booking_number
+from core.engine import HoldEngine
+from core.model import Hold, HoldEdit, Venue
+from core.results import Code, Refused
+from core.serialize import hold_to_json
+
+
+def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    edit = actions.add_parser(
+        "edit",
+        parents=[common],
+        help="change a hold: one that takes nobody's place keeps its own, anything else "
+        "becomes a new arrival (--dry-run says which)",
+    )
+    edit.add_argument("id", type=int)
+    edit.add_argument(
+        "--item",
+        metavar="ROOM",
+        type=arguments.typed,
+        help="which room of a package --room/--start/--end change",
+    )
+    edit.add_argument("--room", type=arguments.typed, help="the item's new room")
+    edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
+    edit.add_argument("--start", type=arguments.clock, help="HH:MM")
+    edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
+    edit.add_argument("--customer", type=arguments.typed)
+    edit.add_argument("--note", type=arguments.lines)
+    edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
+    booking_args.add_details(edit, edit=True)
+    edit.add_argument(
+        "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
+    )
+    edit.add_argument(
+        "--version", required=True, type=int, help="the version `osae hold show` gave"
+    )
+    edit.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say whether it keeps its place or is a swap, and who would move up; write nothing",
+    )
+    edit.add_argument(
+        "--yes",
+        action="store_true",
+        help="do a swap even when it costs the 1st place (else refused: would_lose_first)",
+    )
+    edit.set_defaults(handler=edit_hold)
+
+
+def edit_hold(args: argparse.Namespace) -> int:
+    engine, venue = open_venue(args)
+    change = HoldEdit(
+        hold_id=args.id,
+        version=args.version,
+        actor=args.actor,
+        item_room=args.item,
+        room_id=args.room,
+        local_date=args.date,
+        start_min=args.start,
+        end_min=args.end,
+        customer=args.customer,
+        note=args.note,
+        salesperson=args.salesperson,
+        may_lose_first=args.yes,
+        **booking_args.changes_of(args),
+    )
+    if args.dry_run:
+        return _dry_run(args, engine, venue, change)
+    # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
+    result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
+    if isinstance(result, Refused):
+        exit_code = emit_refusal(args.json, result, venue.tz)
+        # Not an error of the ledger: the person is asked to say yes (exit 2, like a usage).
+        return 2 if result.code is Code.WOULD_LOSE_FIRST else exit_code
+    hold = result.hold
+    rank_text = (
+        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
+    )
+    line = hold_line(hold, venue.tz, locale())
+    said = (
+        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
+        if result.kept_place
+        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
+    )
+    lines = [said, *item_lines(hold, venue)]
+    lines += [f"  released: {hold_line(h, venue.tz, locale())}" for h in result.released]
+    lines += [f"  promoted: {hold_line(h, venue.tz, locale())}" for h in result.promoted]
+    wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
+    return emit(
+        args.json,
+        {
+            "id": hold.id,
+            "kept_place": result.kept_place,
+            "rank": hold.rank,
+            "expires_at": hold.expires_at.astimezone(venue.tz).isoformat()
+            if hold.expires_at
+            else None,
+            "released": [h.id for h in result.released],
+            "promoted": [h.id for h in result.promoted],
+            "replaced": None if result.kept_place else result.before.id,
+            "ahead": [h.id for h in result.ahead],
+            "version": hold.version,
+            "hold": hold_to_json(hold),
+            "booking": booking_number(hold.enquiry_id),
+        },
+        lines,
+    )
+
+
+def _dry_run(args: argparse.Namespace, engine: HoldEngine, venue: Venue, change: HoldEdit) -> int:
+    """What the edit would do now: ``would`` keep or swap, its ``rank`` then, who would be
+    ``promoted``; exit 0 (nothing written) or the refusal the edit would meet."""
+    now = now_of(args, venue.tz)
+    plan = engine.writes.edit_plan(venue.id, change, now=now)
+    if isinstance(plan, Refused):
+        return emit_refusal(args.json, plan, venue.tz)
+    hold, loc = plan.hold, locale()
+    return emit(
+        args.json,
+        {
+            "dry_run": True,
+            "id": hold.id,
+            "booking": booking_number(hold.enquiry_id),
+            "kept_place": plan.kept_place,
+            "would": plan.would,
+            "rank": plan.rank,
+            "expires_at": plan.expires_at.astimezone(venue.tz).isoformat()
+            if plan.expires_at
+            else None,
+            "item_ranks": list(plan.item_ranks),
+            "ahead": [h.id for h in plan.ahead],
+            "promoted": list(plan.promoted),
+            "would_lose_first": plan.loses_first,
+            "version": hold.version,
+        },
+        [edit_line(plan, venue, loc, now), text(loc, "edit.dry_run")],
+    )
+
+
+def item_lines(hold: Hold, venue: Venue, ranks: tuple[int | None, ...] = ()) -> list[str]:
+    """Each room of a hold of several rooms, with its own place while the hold waits."""
+    if not hold.is_package:
+        return []
+    lines = []
+    for item, rank in zip(hold.items, ranks or tuple(i.rank for i in hold.items), strict=True):
+        times = dates.time_range(item.start_at, item.end_at, venue.tz, locale())
+        place = f" {ordinal(rank, locale())}" if rank else ""
+        lines.append(f"  {item.room_name} {times}{place}")
+    return lines

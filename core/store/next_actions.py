@@ -1,0 +1,37 @@
+"""Bookings whose next action (来館・打合せ) falls on a day: read by the clock's reminders."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import sqlalchemy as sa
+
+from core.model import LIVE, Hold, Venue
+from core.store import holds as stored
+from core.store.schema import enquiries, holds
+
+
+def next_actions(conn: sa.Connection, venue: Venue, day: date) -> list[Hold]:
+    """Each booking with its next action on ``day`` and a live hold: its earliest one."""
+    first = (
+        sa.select(sa.func.min(holds.c.id))
+        .select_from(
+            holds.join(
+                enquiries,
+                sa.and_(
+                    enquiries.c.venue_id == holds.c.venue_id,
+                    enquiries.c.id == holds.c.enquiry_id,
+                ),
+            )
+        )
+        .where(
+            enquiries.c.next_action == day,
+            enquiries.c.venue_id == venue.id,
+            holds.c.status.in_([s.value for s in LIVE]),
+        )
+        .group_by(holds.c.enquiry_id)
+    )
+    query = stored._HOLDS.where(
+        holds.c.venue_id == venue.id, holds.c.id.in_(first.scalar_subquery())
+    ).order_by(holds.c.id)
+    return [stored.from_row(r, venue) for r in conn.execute(query)]

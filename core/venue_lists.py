@@ -1,0 +1,71 @@
+"""The venue file's lists of a booking's words: ``[[sources]]`` (where couples come from,
+媒体) and ``[[staff]]`` (people's names for the terminal and for people without Slack)."""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any
+
+from core import checks
+from core.model import DEFAULT_SOURCES
+from core.venue_errors import VenueFileError, _check, _keys, _named
+
+_SOURCE_KEYS = {"code", "name"}
+_STAFF_KEYS = {"id", "name"}
+_CODE = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --source zexy
+MAX_SOURCE_NAME = 30
+MAX_SOURCES = 50
+MAX_PERSON = 80
+
+
+def sources(raw: Any) -> tuple[tuple[str, str], ...]:
+    """``[[sources]] code = "instagram" name = "Instagram"``: the defaults (renamed when
+    listed) first, then the others in file order."""
+    if not isinstance(raw, list):
+        raise VenueFileError('[[sources]] must be tables like code = "instagram", name')
+    found = dict(DEFAULT_SOURCES)
+    listed: set[str] = set()
+    for position, entry in enumerate(raw):
+        where = f"sources[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table with code and name")
+        _keys(entry, _SOURCE_KEYS, where)
+        code = entry.get("code")
+        if not isinstance(code, str) or not _CODE.fullmatch(code):
+            raise VenueFileError(
+                f"{where}.code {code!r} must be 1 to 32 of a-z, 0-9, - and _ (typed as --source)"
+            )
+        if code in listed:
+            raise VenueFileError(f"source code {code!r} appears twice")
+        name = entry.get("name")
+        if not isinstance(name, str):
+            raise VenueFileError(f'{where}.name must be text, like "ゼクシィ"')
+        listed.add(code)
+        found[code] = _named(name, f"{where}.name", MAX_SOURCE_NAME)
+    if len(found) > MAX_SOURCES:
+        raise VenueFileError(f"a venue has at most {MAX_SOURCES} sources, the defaults included")
+    return tuple(found.items())
+
+
+def staff(raw: Any) -> MappingProxyType[str, str]:
+    """``[[staff]] id = "U0TANAKA" name = "田中"``: a person's name by their user id."""
+    if not isinstance(raw, list):
+        raise VenueFileError('[[staff]] must be tables like id = "U0TANAKA", name = "田中"')
+    names: dict[str, str] = {}
+    for position, entry in enumerate(raw):
+        where = f"staff[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table with id and name")
+        _keys(entry, _STAFF_KEYS, where)
+        user = entry.get("id")
+        if not isinstance(user, str):
+            raise VenueFileError(f'{where}.id must be a Slack user id, like "U0TANAKA"')
+        _check(checks.user_id(user), f"{where}.id")
+        if user in names:
+            raise VenueFileError(f"staff id {user!r} appears twice")
+        name = entry.get("name")
+        if not isinstance(name, str):
+            raise VenueFileError(f'{where}.name must be text, like "田中"')
+        names[user] = _named(name, f"{where}.name", MAX_PERSON)
+    return MappingProxyType(names)
