@@ -188,7 +188,7 @@ def burst(url: str, bodies: list[bytes]) -> list[float]:
 
 def slot(round_no: int, i: int) -> tuple[str, date, tuple[str, str]]:
     """The i-th of a round's distinct slots: its own room and day, so no two share a ledger row
-    (requests for the same part on the same day serialise on purpose: see docs/architecture.md)."""
+    (requests for the same part on the same day serialise on purpose: see docs/concurrency.md)."""
     day = FIRST_DAY + timedelta(days=(round_no * 64 + i // len(ROOMS)) % 700)
     return ROOMS[i % len(ROOMS)], day, TIMES[i % len(TIMES)]
 

@@ -39,8 +39,8 @@ from core.operations.tx import Snapshot, Tx
 from core.results import Refused
 from core.rules.requests import Blocked, Ranked, check_request, decide_rank, spans_of
 from core.rules.spans import part_day_keys
-from core.store import audit, holds, schema
-from core.store.holds import NewHold
+from core.store import audit, hold_writes, holds, schema
+from core.store.hold_writes import NewHold
 
 _ENSURE = sa.text(
     """
@@ -138,7 +138,7 @@ def _decide_and_insert(
     new = new_hold(req, checked, ranked, ranked_items(checked, ranked), None)
     requested = AuditEvent(None, req.creator, Action.REQUESTED, now, {})
     if blocking:
-        holds.insert(conn, venue, new, now, requested)
+        hold_writes.insert(conn, venue, new, now, requested)
     else:
         hold_id = _insert_unguarded(conn, venue, new, now)
         audit.record(conn, venue.id, [replace(requested, hold_id=hold_id)])

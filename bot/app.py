@@ -98,15 +98,6 @@ def build_app(
         fetch_file=FileFetcher(tuple(file_hosts)),
         feed_link=feed_link,
     )
-    installations: dict[str, Any] = {}
-    if oauth is not None:
-        installations = {
-            "oauth_settings": oauth,
-            "installation_store": oauth.installation_store,
-            "user_facing_authorize_error_message": text(DEFAULT_LOCALE, "error.not_installed"),
-        }
-        if authorize is not None:  # refreshing through the process's one rotator
-            installations["authorize"] = authorize
     app = BotApp(
         signing_secret=signing_secret,
         after=deps.after,
@@ -115,7 +106,7 @@ def build_app(
         token_verification_enabled=False,
         listener_executor=ThreadPoolExecutor(LISTENER_THREADS, thread_name_prefix="osae-bot"),
         logger=logging.getLogger("osae.bolt"),
-        **installations,
+        **_installations(oauth, authorize),
     )
     if oauth is not None:
         _per_workspace(app, locales)
@@ -127,6 +118,21 @@ def build_app(
         surface.register(app, deps)
     app.error(on_error)
     return app
+
+
+def _installations(oauth: OAuthSettings | None, authorize: Authorize | None) -> dict[str, Any]:
+    """Bolt's options for many workspaces: its OAuth flow and the installations it stores
+    (none with one bot token)."""
+    if oauth is None:
+        return {}
+    installations: dict[str, Any] = {
+        "oauth_settings": oauth,
+        "installation_store": oauth.installation_store,
+        "user_facing_authorize_error_message": text(DEFAULT_LOCALE, "error.not_installed"),
+    }
+    if authorize is not None:  # refreshing through the process's one rotator
+        installations["authorize"] = authorize
+    return installations
 
 
 def _per_workspace(app: App, locales: UserLocales) -> None:

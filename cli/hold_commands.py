@@ -24,7 +24,7 @@ from cli.errors import CommandError
 from cli.hold_edit import item_lines
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
-from core.results import Refused
+from core.results import Refused, RequestAnswer
 from core.rules.spans import end_minute
 from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
@@ -37,6 +37,44 @@ MAX_REASON = 500  # as the cancel dialog's field allows
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
+    _register_request(actions, common)
+    for name in ACTIONS:
+        about = (
+            "ask the 1st hold ID to answer (回答の催促)" if name == "nudge" else f"{name} a hold"
+        )
+        act = actions.add_parser(name, parents=[common], help=about)
+        act.add_argument("id", type=int)
+        act.add_argument(
+            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
+        )
+        if name == "cancel":
+            act.add_argument(
+                "--reason",
+                default="",
+                type=arguments.lines,
+                help="why (told to the hold's salesperson and its card)",
+            )
+        act.set_defaults(handler=decide, action=name)
+    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
+    listing.add_argument("--date", type=arguments.iso_date)
+    listing.add_argument(
+        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
+    )
+    listing.add_argument(
+        "--all",
+        action="store_true",
+        help=f"every hold that matches (without it, the first {LISTED} by date)",
+    )
+    listing.set_defaults(handler=list_holds)
+    hold_edit.register(actions, common)
+    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
+    show.add_argument("id", type=int)
+    show.set_defaults(handler=show_hold)
+    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
+    sweep.set_defaults(handler=run_sweep)
+
+
+def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
     req.add_argument("--room", required=True, type=arguments.typed)
     req.add_argument(
@@ -87,40 +125,6 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     booking_args.add_details(req, edit=False)
     req.add_argument("--idempotency-key")
     req.set_defaults(handler=request)
-    for name in ACTIONS:
-        about = (
-            "ask the 1st hold ID to answer (回答の催促)" if name == "nudge" else f"{name} a hold"
-        )
-        act = actions.add_parser(name, parents=[common], help=about)
-        act.add_argument("id", type=int)
-        act.add_argument(
-            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
-        )
-        if name == "cancel":
-            act.add_argument(
-                "--reason",
-                default="",
-                type=arguments.lines,
-                help="why (told to the hold's salesperson and its card)",
-            )
-        act.set_defaults(handler=decide, action=name)
-    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
-    listing.add_argument("--date", type=arguments.iso_date)
-    listing.add_argument(
-        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
-    )
-    listing.add_argument(
-        "--all",
-        action="store_true",
-        help=f"every hold that matches (without it, the first {LISTED} by date)",
-    )
-    listing.set_defaults(handler=list_holds)
-    hold_edit.register(actions, common)
-    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
-    show.add_argument("id", type=int)
-    show.set_defaults(handler=show_hold)
-    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
-    sweep.set_defaults(handler=run_sweep)
 
 
 def request(args: argparse.Namespace) -> int:
@@ -133,8 +137,27 @@ def request(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     engine, venue = _open(args)
+    req = _request_of(args, engine, venue)
+    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
+    result = engine.writes.request(
+        venue.id,
+        req,
+        now=now_of(args, venue.tz),
+        idempotency_key=args.idempotency_key,
+        announce=True,
+    )
+    if isinstance(result, Refused):
+        return emit_refusal(args.json, result, venue.tz)
+    if not result.replayed:
+        wake_drain(settings_of(args), venue.id)
+    return _answered(args, result, venue)
+
+
+def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> HoldRequest:
+    """The request the flags ask for (the creator: --creator, the salesperson, or the
+    enquiry's salesperson)."""
     start = args.start
-    req = HoldRequest(
+    return HoldRequest(
         room_id=args.room,
         local_date=args.date,
         start_min=start,
@@ -150,18 +173,10 @@ def request(args: argparse.Namespace) -> int:
         contact=args.contact,
         details=booking_args.details_of(args),
     )
-    # No Slack surface posts this hold's card: the jobs post it in the sales channel.
-    result = engine.writes.request(
-        venue.id,
-        req,
-        now=now_of(args, venue.tz),
-        idempotency_key=args.idempotency_key,
-        announce=True,
-    )
-    if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
-    if not result.replayed:
-        wake_drain(settings_of(args), venue.id)
+
+
+def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> int:
+    """The answer to an accepted request: its place, deadline, what is in its way, warnings."""
     deadline = result.expires_at
     line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:

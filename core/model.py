@@ -98,8 +98,7 @@ class Policy:
     # name) for the terminal and for people without Slack.
     sources: tuple[tuple[str, str], ...] = DEFAULT_SOURCES
     staff: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    # The nudge (回答の催促): a waiting 2nd's salesperson may bring the 1st's deadline to at
-    # most this many days from now, once per 1st hold; 0 turns the nudge off.
+    # 回答の催促: a waiting 2nd brings the 1st's deadline to at most this many days away; 0: off
     nudge_days: int = 2
 
     def days_for(self, kind: Kind) -> int:

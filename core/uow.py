@@ -51,7 +51,7 @@ class RetryPolicy:
 
 
 # The isolation of most writes; and of decisions, whose every conflict with another write is
-# on a row both write (docs/architecture.md, Decisions under a crowd).
+# on a row both write (docs/concurrency.md, Decisions under a crowd).
 SERIALIZABLE = "SERIALIZABLE"
 ROW_CONFLICTS = "REPEATABLE READ"
 

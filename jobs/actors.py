@@ -19,7 +19,8 @@ from core.results import Refused
 from core.roles.known_venues import Venues
 from core.roles.writes import Writes
 from jobs import queues, sweeping
-from jobs.delivery import Courier, Drained
+from jobs.delivery import Courier
+from jobs.drained import Drained
 from jobs.logs import fields
 from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
 

@@ -17,14 +17,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
-from zoneinfo import ZoneInfo
+from typing import Any
 
 from core.model import Hold, Venue
 from core.notices import QUEUED_RECIPIENT, CardSpot, Notice, NoticeKind
 from core.results import Refused
 from core.roles.delivery import Delivery
+from jobs.drained import Drained
 from jobs.logs import fields
+from jobs.renderers import RenderCard, RenderCardLine, RenderNotice, RenderReport
 from jobs.transport import (
     Delivered,
     DeliveryOutcome,
@@ -43,37 +44,6 @@ BACKOFF_CAP = 15 * 60.0
 TOKEN_PAUSE = timedelta(minutes=1)  # rows put back after the token was refused
 
 
-class RenderNotice(Protocol):
-    """Raises ValueError for a row it cannot render (unknown kind, unreadable payload)."""
-
-    def __call__(
-        self, notice: Notice, *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
-    ) -> Message: ...
-
-
-class RenderReport(Protocol):
-    def __call__(
-        self, notices: list[Notice], *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
-    ) -> Message: ...
-
-
-class RenderCard(Protocol):
-    """A hold's card as it stands (``extend``: its Extend button can still act), its dates
-    as the venue shows them (``rokuyo``) at ``now``."""
-
-    def __call__(
-        self, hold: Hold, *, tz: ZoneInfo, locale: str, extend: bool, rokuyo: bool, now: datetime
-    ) -> Message: ...
-
-
-class RenderCardLine(Protocol):
-    """A card row's line in the card's thread, or None (a new card says it all itself)."""
-
-    def __call__(
-        self, notice: Notice, *, tz: ZoneInfo, locale: str, rokuyo: bool, now: datetime
-    ) -> Message | None: ...
-
-
 # chat.update's answers for a card that is no longer there: nothing left to redraw.
 CARD_GONE = frozenset(
     {"message_not_found", "channel_not_found", "is_archived", "cant_update_message"}
@@ -81,24 +51,6 @@ CARD_GONE = frozenset(
 
 
 Now = Callable[[], datetime]
-
-
-@dataclass
-class Drained:
-    """What one drain did. ``more``: it stopped with due rows possibly left; ``due``: when
-    the rows it put off become due (someone must drain then)."""
-
-    sent: int = 0
-    failed: int = 0
-    more: bool = False
-    due: list[datetime] = field(default_factory=list)
-
-    @property
-    def deferred(self) -> int:
-        return len(self.due)
-
-    def defer_until(self, at: datetime) -> None:
-        self.due.append(at)
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """A request's answer as its reader gets it, read after its transaction ended: on its
 connection, in autocommit, outside its turn in the admission queue (where a crowd for one
 slot waits). Who it waits behind, who is in its way and the same customer elsewhere decide
-nothing, so its transaction never reads them (docs/architecture.md, What a request only
+nothing, so its transaction never reads them (docs/concurrency.md, What a request only
 shows)."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from core.rules.deadlines import days_later, deadline_from, staff_deadline
 from core.rules.promotion import new_ranks
 from core.rules.requests import spans_of
 from core.rules.spans import merge, part_day_keys, span_counts, touch
-from core.store import enquiries, holds, part_days
+from core.store import enquiries, hold_writes, holds, part_days
 
 
 def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
@@ -38,12 +38,12 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     enquiries.bump(tx.conn, tx.venue, hold.enquiry_id, tx.now)
     leaving = [*losers, *others]
     bumped = _bump(tx, touching=[hold], leaving=leaving)
-    holds.leave(tx.conn, tx.venue, _ids(losers), Status.RELEASED, tx.now, Outcome.LOST)
+    hold_writes.leave(tx.conn, tx.venue, _ids(losers), Status.RELEASED, tx.now, Outcome.LOST)
     chosen = Outcome.OTHER_DATE_CHOSEN
-    holds.leave(tx.conn, tx.venue, _ids(others), Status.RELEASED, tx.now, chosen)
+    hold_writes.leave(tx.conn, tx.venue, _ids(others), Status.RELEASED, tx.now, chosen)
     lost = [h.left(Status.RELEASED, tx.now, Outcome.LOST) for h in losers]
     dropped = [h.left(Status.RELEASED, tx.now, chosen) for h in others]
-    holds.confirm(tx.conn, tx.venue, hold.id, tx.now)
+    hold_writes.confirm(tx.conn, tx.venue, hold.id, tx.now)
     confirmed = _reload(tx, hold.id)
     tx.journal.record(
         events.Confirmed(hold, actor, _ids(losers), _ids(others)),
@@ -98,7 +98,7 @@ def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
     if new_deadline <= hold.expires_at:
         return Refused(Code.EXTENSION_PAST_START, hold=hold)
     _bump(tx, touching=[hold])
-    holds.extend(tx.conn, venue, hold, new_deadline, tx.now)
+    hold_writes.extend(tx.conn, venue, hold, new_deadline, tx.now)
     extended = _reload(tx, hold.id)
     behind = _behind(tx, hold)
     tx.journal.record(events.Extended(hold, actor, new_deadline, extended, behind))
@@ -122,7 +122,7 @@ def nudge(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
     soon = staff_deadline(days_later(tx.now, policy.nudge_days, venue.tz), policy, venue.tz)
     due = min(hold.expires_at, soon, hold.first_start).astimezone(venue.tz)
     _bump(tx, touching=[hold])
-    holds.nudge(tx.conn, venue, hold, due, tx.now)
+    hold_writes.nudge(tx.conn, venue, hold, due, tx.now)
     nudged = _reload(tx, hold.id)
     tx.journal.record(events.Nudged(hold, actor, asker, nudged))
     return NudgeAnswer(nudged, asker)
@@ -190,7 +190,7 @@ def _leave(
     """``hold`` stops being live and whoever waited behind it may move up: the hold as it
     is now, and the holds promoted."""
     bumped = _bump(tx, leaving=[hold])
-    holds.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome)
+    hold_writes.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome)
     tx.journal.record(happened)
     promoted = promote_after(tx, [hold], bumped, actor, {hold.id: status.value})
     return _reload(tx, hold.id), tuple(promoted)

@@ -40,7 +40,7 @@ from core.rules.requests import (
     spans_of,
 )
 from core.rules.spans import MINUTES_PER_DAY, end_minute, merge, span_counts
-from core.store import edits, enquiries, holds, part_days
+from core.store import edits, enquiries, hold_writes, holds, part_days
 from core.store.edits import Carried
 
 
@@ -363,7 +363,7 @@ def _swap(
     bumped = _bump(tx, plan)
     _amend(tx, plan)
     # The old spans go first: the new hold may block where the old one did.
-    holds.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
+    hold_writes.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
     items = ranked_items(checked, ranked)
     happened = Requested(
         actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)
@@ -372,7 +372,7 @@ def _swap(
     assert requested is not None  # noqa: S101 - every request leaves one
     requested = replace(requested, detail={**requested.detail, "replaces": hold.id})
     enquiry = enquiries.get(tx.conn, venue, hold.enquiry_id)
-    new = holds.insert(
+    new = hold_writes.insert(
         tx.conn, venue, new_hold(plan.req, checked, ranked, items, enquiry), tx.now, requested
     )
     released = _reload(tx, hold.id)

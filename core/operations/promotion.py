@@ -14,8 +14,8 @@ from core.rules.deadlines import deadline_from
 from core.rules.promotion import Move, new_ranks
 from core.rules.requests import item_span, spans_of
 from core.rules.spans import Span, part_day_keys, touch
-from core.store import holds, part_days
-from core.store.holds import RankChange
+from core.store import hold_writes, holds, part_days
+from core.store.hold_writes import RankChange
 
 
 def promote_after(
@@ -51,7 +51,7 @@ def promote_after(
     )
     moves = new_ranks(waiting, holds.occupants(tx.conn, venue, _waiting_spans(waiting)), left)
     changes = [_change(tx, move) for move in moves]
-    holds.set_ranks(tx.conn, venue, changes, now)
+    hold_writes.set_ranks(tx.conn, venue, changes, now)
     promoted = [
         _moved(move, change, tx)
         for move, change in zip(moves, changes, strict=True)

@@ -19,8 +19,8 @@ from core.results import Refused, RequestAnswer
 from core.rules.customers import customer_key
 from core.rules.requests import Blocked, Checked, Ranked, check_request, decide_rank
 from core.rules.spans import part_day_keys, span_counts
-from core.store import holds, idempotency, part_days, venues
-from core.store.holds import NewHold
+from core.store import hold_writes, idempotency, part_days, venues
+from core.store.hold_writes import NewHold
 from core.uow import Retry
 
 
@@ -178,7 +178,7 @@ def _hold(
     requested = audit_event(event, now)
     assert requested is not None  # noqa: S101 - every request leaves one
     new = new_hold(asked.req, checked, ranked, items, enquiry)
-    hold = holds.insert(conn, venue, new, now, requested)
+    hold = hold_writes.insert(conn, venue, new, now, requested)
     if asked.key:
         answer = {
             "hold_id": hold.id,

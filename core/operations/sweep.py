@@ -16,7 +16,7 @@ from core.operations.tx import Snapshot, Tx
 from core.results import Swept
 from core.rules.requests import spans_of
 from core.rules.spans import span_counts
-from core.store import holds, part_days
+from core.store import hold_writes, holds, part_days
 
 
 def expire_due(tx: Tx, limit: int) -> Swept:
@@ -40,7 +40,7 @@ def _expire(tx: Tx, due: Sequence[Hold]) -> Swept:
     changes = span_counts([s for h in due for s in spans_of(h)], tx.venue.tz, sign=-1)
     part_days.bump(tx.conn, tx.venue.id, changes)
     ids = [h.id for h in due]
-    holds.leave(tx.conn, tx.venue, ids, Status.EXPIRED, tx.now)
+    hold_writes.leave(tx.conn, tx.venue, ids, Status.EXPIRED, tx.now)
     expired = [h.left(Status.EXPIRED, tx.now) for h in due]
     tx.journal.record(*[events.Expired(h) for h in expired])
     causes = dict.fromkeys(ids, events.Action.EXPIRED.value)

@@ -221,7 +221,7 @@ class Writes:
         isolation: str = SERIALIZABLE,
     ) -> R | Refused:
         """Decisions run at ``ROW_CONFLICTS``: each of their conflicts with another write is
-        on a row both write (docs/architecture.md, Decisions under a crowd)."""
+        on a row both write (docs/concurrency.md, Decisions under a crowd)."""
         try:
             return self._run.write(venue_id, now, operation, isolation=isolation)
         except UnknownVenue:

@@ -114,7 +114,7 @@ def bump(conn: sa.Connection, venue_id: str, changes: Mapping[Key, int]) -> None
     """Write each (part, day) row in key order, adding ``changes[key]`` to its span count.
 
     Under SERIALIZABLE, a second writer of a row fails with 40001 on that row whatever plan
-    its reads used (docs/architecture.md, Concurrency); the unit of work retries it on a new
+    its reads used (docs/concurrency.md); the unit of work retries it on a new
     snapshot.
     """
     if changes:

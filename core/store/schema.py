@@ -212,7 +212,7 @@ hold_spans = sa.Table(
     # a page-level conflict under SERIALIZABLE with every concurrent request. The rows are
     # written in the same statement as their hold; tests check that they match.
 )
-# The final gate (invariant 1; docs/architecture.md, Concurrency): confirmed items and
+# The final gate (invariant 1; docs/concurrency.md): confirmed items and
 # items of rank 1 never share a part-instant.
 hold_spans.append_constraint(
     ExcludeConstraint(
@@ -233,7 +233,7 @@ sa.Index(
     postgresql_include=["ends_at", "hold_id", "item_no", "blocking", "confirmed"],
 )
 
-# The part-day rows: bumped before any read (docs/architecture.md, Concurrency).
+# The part-day rows: bumped before any read (docs/concurrency.md).
 part_days = sa.Table(
     "part_days",
     metadata,

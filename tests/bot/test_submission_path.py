@@ -1,7 +1,7 @@
 """The path of one /hold modal submission, from the WSGI app to the INSERT of the hold, frame
-by frame (docs/architecture.md, "One submission, frame by frame").
+by frame (docs/architecture.md, "Walk 1").
 
-Recorded at ``core.store.holds.insert`` during a signed view_submission through the real
+Recorded at ``core.store.hold_writes.insert`` during a signed view_submission through the real
 endpoint. Bolt runs a listener on its own pool unless it processes before responding, so the
 path is the request thread's frames up to the hand-off, then the listener thread's.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from core.store import holds
+from core.store import hold_writes
 from tests.bot.conftest import Harness, values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +23,8 @@ ENTRY = "bot/gate.py __call__"  # the WSGI application waitress calls
 MOST = 11
 # The layers a submission passes, in order (a frame of each, at least).
 LAYERS = ["bot/gate.py", "slack_bolt/", "bot/deps.py", "bot/listeners/modal.py",
-          "core/roles/writes.py", "core/operations/request.py", "core/store/holds.py"]  # fmt: skip
+          "core/roles/writes.py", "core/operations/request.py",
+          "core/store/hold_writes.py"]  # fmt: skip
 
 
 def frames() -> list[str]:
@@ -48,7 +49,7 @@ def test_a_submission_reaches_the_insert_within_eleven_frames(
 ) -> None:
     at_insert: list[list[str]] = []
     handed_over: list[list[str]] = []
-    insert = holds.insert
+    insert = hold_writes.insert
 
     def recording_insert(*args: Any, **kwargs: Any) -> Any:
         at_insert.append(frames())
@@ -63,13 +64,13 @@ def test_a_submission_reaches_the_insert_within_eleven_frames(
         handed_over.append(frames())
         return submit(work, *args, **kwargs)
 
-    monkeypatch.setattr(holds, "insert", recording_insert)
+    monkeypatch.setattr(hold_writes, "insert", recording_insert)
     monkeypatch.setattr(pool, "submit", recording_submit)
     status, answer = bot.submit(view_id, values())
     assert (status, answer) == (200, {})
 
     (stack,) = at_insert
-    stack.append("core/store/holds.py insert")
+    stack.append("core/store/hold_writes.py insert")
     if ENTRY in stack:  # processed before responding: one thread
         path = from_entry(stack)
     else:  # the request thread up to the hand-off, then the listener's from Bolt's runner on

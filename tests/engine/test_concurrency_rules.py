@@ -1,4 +1,4 @@
-"""The two rules that keep SERIALIZABLE aborts down, as tests (docs/architecture.md,
+"""The two rules that keep SERIALIZABLE aborts down, as tests (docs/concurrency.md,
 Concurrency): a request's write transaction reads no hold row, and an operation that
 trusted its cached venue checks it on every refusal branch that read nothing to check it.
 """

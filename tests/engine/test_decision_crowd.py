@@ -5,7 +5,7 @@ cancel, edit) on unrelated holds must not either. Each run: 40 dates, each with 
 2nd hold (a confirmed booking for the cancels), and 8 clients at once, each on its own
 connection, making 5 decisions in a row. 10 runs; not one may answer busy. Decisions run at
 SERIALIZABLE aborted each other here (PostgreSQL: "identification as a pivot"), 50 to 90
-retried attempts a run and now and then a busy answer (docs/architecture.md, Decisions
+retried attempts a run and now and then a busy answer (docs/concurrency.md, Decisions
 under a crowd).
 """
 

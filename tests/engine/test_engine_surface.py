@@ -19,7 +19,7 @@ from core.model import Venue
 from core.results import Code, Refused, RequestAnswer
 from core.rules import calendar, lunisolar
 from core.rules.rokuyo import rokuyo
-from core.store import holds
+from core.store import hold_writes, holds
 from tests.support import factories
 from tests.support.engines import EngineForTests
 from tests.support.factories import NOW, SALES, request
@@ -92,13 +92,13 @@ def test_a_request_reaches_its_insert_in_few_frames(
 ) -> None:
     """The engine's plumbing stays thin: admission, unit of work and venue in one pass."""
     stacks: list[list[traceback.FrameSummary]] = []
-    insert = holds.insert
+    insert = hold_writes.insert
 
     def recorded(*args: Any, **kwargs: Any) -> Any:
         stacks.append(traceback.extract_stack()[:-1])
         return insert(*args, **kwargs)
 
-    monkeypatch.setattr(holds, "insert", recorded)
+    monkeypatch.setattr(hold_writes, "insert", recorded)
     for key in (None, "view-1"):
         answer = engine.request(venue.id, request(), now=NOW, idempotency_key=key)
         assert isinstance(answer, RequestAnswer)
@@ -109,7 +109,9 @@ def test_a_request_reaches_its_insert_in_few_frames(
             for i, f in enumerate(stack)
             if f.name == "request" and Path(f.filename).parts[-2:] == ("roles", "writes.py")
         )
-        path = [f"{Path(f.filename).name}:{f.name}" for f in stack[entry:]] + ["holds.py:insert"]
+        path = [f"{Path(f.filename).name}:{f.name}" for f in stack[entry:]] + [
+            "hold_writes.py:insert"
+        ]
         assert len(path) <= REQUEST_FRAMES, path
 
 

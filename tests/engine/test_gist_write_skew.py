@@ -1,4 +1,4 @@
-"""Regression test for the write skew SERIALIZABLE misses on GiST scans (docs/architecture.md).
+"""Regression test for the write skew SERIALIZABLE misses on GiST scans (docs/concurrency.md).
 
 Two sessions each read "nothing overlaps K" through a GiST index, then each insert K. When K
 lies beyond every key in the index, PostgreSQL 15-18 lets both commit. The part-day bump that
@@ -78,7 +78,7 @@ def interleave(db: sa.Engine, *, with_ledger: bool) -> tuple[list[str], int]:
 
 
 def test_plain_serializable_lets_both_commit_beyond_the_index_range(db: sa.Engine) -> None:
-    """The PostgreSQL behaviour docs/architecture.md describes; failing here means SSI caught up."""
+    """The PostgreSQL behaviour docs/concurrency.md describes; failing here means SSI caught up."""
     assert interleave(db, with_ledger=False) == (["s1 committed", "s2 committed"], 2)
 
 

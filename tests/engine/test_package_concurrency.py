@@ -2,7 +2,7 @@
 
 A package's items get one arrival order (its hold id) in one transaction, and every item's
 part-days are bumped in one sorted statement, so packages asking for the same rooms in
-opposite orders rank exactly by arrival and never deadlock (docs/architecture.md).
+opposite orders rank exactly by arrival and never deadlock (docs/concurrency.md).
 """
 
 from __future__ import annotations
