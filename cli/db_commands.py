@@ -46,6 +46,7 @@ def downgrade(args: argparse.Namespace) -> int:
     url = database_url(settings_of(args))
     drops = _guarded(lambda: migration_drops.dropped(url, args.revision))
     if drops and not args.yes:
+        _guarded(lambda: migrate.trial_downgrade(url, args.revision))  # a refusal comes first
         return _needs_yes(args, drops)
     _guarded(lambda: migrate.downgrade(url, args.revision))
     return current(args)

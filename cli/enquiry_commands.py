@@ -7,6 +7,7 @@ import argparse
 from cli.context import emit, emit_refusal, open_venue
 from cli.hold_commands import ledger_line
 from cli.hold_edit import item_lines
+from core.booking import booking_id, booking_number
 from core.results import Refused
 from core.serialize import hold_summary
 
@@ -15,7 +16,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     enquiry = commands.add_parser("enquiry", help="a customer's case and its candidate dates")
     actions = enquiry.add_subparsers(dest="enquiry_command", metavar="ACTION", required=True)
     show = actions.add_parser("show", parents=[common], help="an enquiry and its holds")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=_booking, help="the booking number (B-0012) or the enquiry id")
     show.set_defaults(handler=show_enquiry)
 
 
@@ -25,7 +26,7 @@ def show_enquiry(args: argparse.Namespace) -> int:
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
     case = found.enquiry
-    head = f"#{case.id} {case.customer} ({case.kind_id}) <{case.salesperson}>"
+    head = f"{booking_number(case.id)} {case.customer} ({case.kind_id}) <{case.salesperson}>"
     lines = [head]
     for hold in found.holds:
         lines += [f"  {ledger_line(hold, venue)}", *(f"  {x}" for x in item_lines(hold, venue))]
@@ -34,6 +35,7 @@ def show_enquiry(args: argparse.Namespace) -> int:
         {
             "enquiry": {
                 "id": case.id,
+                "booking": booking_number(case.id),
                 "customer": case.customer,
                 "kind": case.kind.value,  # the class, as before kinds; the venue's: kind_id
                 "kind_id": case.kind_id,
@@ -46,3 +48,12 @@ def show_enquiry(args: argparse.Namespace) -> int:
         },
         lines,
     )
+
+
+def _booking(value: str) -> int:
+    found = booking_id(value)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a booking number: write it as B-0012 (or the enquiry id, 12)"
+        )
+    return found

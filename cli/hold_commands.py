@@ -54,6 +54,15 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
                 type=arguments.lines,
                 help="why (told to the hold's salesperson and its card)",
             )
+        if name == "release":
+            act.add_argument(
+                "--reason",
+                metavar="CODE",
+                type=arguments.typed,
+                help="why it leaves: other_venue, budget, changed_plans, called_off, no_answer, "
+                "entry_error, other (unspecified when omitted)",
+            )
+            act.add_argument("--reason-note", default="", type=arguments.lines, help="a note")
         act.set_defaults(handler=decide, action=name)
     listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
     listing.add_argument("--date", type=arguments.iso_date)
@@ -217,7 +226,11 @@ def _enquiry_salesperson(engine: HoldEngine, venue: Venue, args: argparse.Namesp
 def decide(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     operation: Callable[..., Any] = getattr(engine.writes, args.action)
-    reason = {"reason": strict_reason(args.reason)} if args.action == "cancel" else {}
+    reason: dict[str, Any] = {}
+    if args.action == "cancel":
+        reason = {"reason": strict_reason(args.reason)}
+    elif args.action == "release":
+        reason = {"reason": args.reason, "note": strict_reason(args.reason_note)}
     result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)

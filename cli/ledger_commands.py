@@ -145,6 +145,10 @@ def stats_json(counts: MonthCounts, venue: Venue) -> dict[str, Any]:
         "from": counts.start.astimezone(venue.tz).isoformat(),
         "until": counts.until.astimezone(venue.tz).isoformat(),
         **counts.outcomes(),
+        # issue 25: why holds left; ``lost`` above keeps its meaning (other date chosen in)
+        "by_reason": dict(sorted(counts.by_reason.items())),
+        "by_outcome": counts.by_outcome(),
+        "losses": counts.losses,
     }
 
 

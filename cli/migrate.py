@@ -37,6 +37,23 @@ def downgrade(url: str, revision: str = "base") -> None:
         command.downgrade(alembic_config(url), revision)
 
 
+def trial_downgrade(url: str, revision: str) -> None:
+    """Runs the downgrade inside a transaction that is rolled back: a migration that refuses
+    (``MigrationRefused``) refuses here, before anyone is asked to confirm what it drops."""
+    engine = create_engine(database_url(url))
+    try:
+        with _reached(), engine.connect() as conn:
+            conn.begin()
+            config = alembic_config(url)
+            config.attributes["connection"] = conn
+            try:
+                command.downgrade(config, revision)
+            finally:
+                conn.rollback()
+    finally:
+        engine.dispose()
+
+
 def current(url: str) -> str | None:
     engine = create_engine(database_url(url))
     try:

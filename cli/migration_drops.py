@@ -59,6 +59,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "each booking's estimate, plan, source and next action; staff names from Slack",
         "ja": "案件の見積金額・プラン・媒体・次回予定、Slack から取得した担当者名",
     },
+    "0012_leave_reasons": {
+        "en": "why each released hold left (reason and note), and which were replaced by an edit",
+        "ja": "取り下げた押さえの理由（コードとメモ）、変更で置き換わった押さえの区別",
+    },
 }
 
 

@@ -203,7 +203,12 @@ KINDS: dict[type[Any], Kind[Any]] = {
         card=(Action.OTHER_DATE_CHOSEN, lambda e: Redraw(e.hold, e.actor, {"chosen": e.chosen})),
     ),
     events.Released: Kind[events.Released](
-        trail=(Action.RELEASED, lambda e: Line(e.hold, e.actor, {"rank": e.hold.rank})),
+        trail=(
+            Action.RELEASED,
+            lambda e: Line(
+                e.hold, e.actor, {"rank": e.hold.rank, "reason": e.reason, "note": e.note}
+            ),
+        ),
         card=(Action.RELEASED, lambda e: Redraw(e.hold, e.actor)),
     ),
     events.Extended: Kind[events.Extended](

@@ -88,6 +88,8 @@ class OtherDateChosen:
 class Released:
     hold: Hold  # as it was
     actor: str
+    reason: str = "unspecified"  # a code of core.rules.reasons
+    note: str = ""
 
 
 @dataclass(frozen=True)

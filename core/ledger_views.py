@@ -3,11 +3,13 @@ and holds, the team's deadlines and 2nd queues, and a month's outcomes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from core.model import Hold, HoldItem, Room
 from core.results import Waiting
+from core.rules.reasons import losses
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,28 @@ class MonthCounts:
     released: int  # withdrawn by its salesperson
     lost: int  # released by another's confirmation, or the customer chose another date
     cancelled: int
+    # Why holds left (issue 25): releases by reason code, the holds an edit's swap replaced,
+    # and those the customer's other candidate date took (inside ``lost`` above).
+    by_reason: Mapping[str, int] = field(default_factory=dict)
+    replaced: int = 0
+    other_date_chosen: int = 0
+
+    @property
+    def losses(self) -> int:
+        """Bookings lost: expired, lost to another's confirmation, released for any reason
+        but an entry error (other date chosen and replaced by an edit are not losses)."""
+        return losses(self.expired, self.lost - self.other_date_chosen, self.by_reason)
+
+    def by_outcome(self) -> dict[str, int]:
+        """Every hold that left, counted once, by its outcome."""
+        return {
+            "withdrawn": self.released,
+            "expired": self.expired,
+            "lost": self.lost - self.other_date_chosen,
+            "other_date_chosen": self.other_date_chosen,
+            "replaced": self.replaced,
+            "cancelled": self.cancelled,
+        }
 
     def outcomes(self) -> dict[str, int]:
         """The five counts by name, as every view of the month shows them."""

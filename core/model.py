@@ -38,6 +38,7 @@ class Outcome(StrEnum):
     WITHDRAWN = "withdrawn"  # its salesperson (or a manager) released it: the customer declined
     LOST = "lost"  # another hold in its way was confirmed
     OTHER_DATE_CHOSEN = "other_date_chosen"  # its enquiry's other candidate date was confirmed
+    REPLACED = "replaced"  # an edit's swap: the same booking goes on as a new hold
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,8 @@ class Hold:
     guests: int | None = None
     contact: str = field(default="", repr=False)  # never in a log line, not even a repr
     outcome: Outcome | None = None  # of a released hold: withdrawn, lost, other date chosen
+    reason: str | None = None  # of a withdrawn one: its code (core.rules.reasons)
+    reason_note: str = ""
     details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
     nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
 

@@ -64,6 +64,7 @@ class Code(StrEnum):
     NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold
     ITEM_NOT_FOUND = "item_not_found"  # no item of the hold in that room / which one is meant
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
+    UNKNOWN_REASON = "unknown_reason"  # a release's reason that is not a code of the list
     WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)
     # the database stayed contended through every retry
     BUSY = "busy"

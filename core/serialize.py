@@ -45,6 +45,8 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         **details_to_json(hold.details),
         # One booking number for life (issue 25): the enquiry's, never a hold id.
         "booking": booking_number(hold.enquiry_id),
+        "reason": hold.reason,
+        "reason_note": hold.reason_note,
         "nudged_at": _iso(hold.nudged_at),
     }
 

@@ -21,6 +21,7 @@ from core.results import (
 )
 from core.rules.deadlines import days_later, deadline_from, staff_deadline
 from core.rules.promotion import new_ranks
+from core.rules.reasons import MAX_NOTE, UNSPECIFIED, reason_code
 from core.rules.requests import spans_of
 from core.rules.spans import merge, part_day_keys, span_counts, touch
 from core.store import enquiries, hold_writes, holds, part_days
@@ -73,15 +74,26 @@ def confirm_plan(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> Con
     return ConfirmPlan(hold, tuple(leaving), promoted, tuple(others))
 
 
-def release(tx: Tx, hold_id: int, actor: str) -> ReleaseAnswer | Refused:
-    """The customer declined: the hold goes, whoever waited behind it may move up."""
+def release(
+    tx: Tx, hold_id: int, actor: str, reason: str | None = None, note: str = ""
+) -> ReleaseAnswer | Refused:
+    """The customer declined (``reason``: a code of ``core.rules.reasons``, none given is
+    ``unspecified``; ``note``: free text): the hold goes, whoever waited behind it may move
+    up."""
+    code = reason_code(reason)
+    if code is None:
+        return Refused(Code.UNKNOWN_REASON, field="reason", detail=(reason or "").strip()[:40])
+    if len(note.strip()) > MAX_NOTE:
+        return Refused(Code.BAD_NOTE, field="reason_note", limit=MAX_NOTE)
     hold = _actionable(tx, hold_id, actor)
     if isinstance(hold, Refused):
         return hold
     if hold.status is not Status.TENTATIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
-    released = events.Released(hold, actor)
-    return ReleaseAnswer(*_leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN))
+    note = note.strip()
+    released = events.Released(hold, actor, code, note)
+    left = _leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN, (code, note))
+    return ReleaseAnswer(*left)
 
 
 def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
@@ -186,11 +198,13 @@ def _leave(
     happened: events.Event,
     actor: str,
     outcome: Outcome | None = None,
+    why: tuple[str, str] = (UNSPECIFIED, ""),
 ) -> tuple[Hold, tuple[Hold, ...]]:
     """``hold`` stops being live and whoever waited behind it may move up: the hold as it
-    is now, and the holds promoted."""
+    is now, and the holds promoted. ``why``: a withdrawal's reason code and note."""
     bumped = _bump(tx, leaving=[hold])
-    hold_writes.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome)
+    reason, note = why if outcome is Outcome.WITHDRAWN else (None, "")
+    hold_writes.leave(tx.conn, tx.venue, [hold.id], status, tx.now, outcome, reason, note)
     tx.journal.record(happened)
     promoted = promote_after(tx, [hold], bumped, actor, {hold.id: status.value})
     return _reload(tx, hold.id), tuple(promoted)

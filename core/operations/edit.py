@@ -18,6 +18,7 @@ from core.model import (
     HoldItem,
     HoldRequest,
     ItemRequest,
+    Outcome,
     Status,
     Venue,
 )
@@ -363,7 +364,7 @@ def _swap(
     bumped = _bump(tx, plan)
     _amend(tx, plan)
     # The old spans go first: the new hold may block where the old one did.
-    hold_writes.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now)
+    hold_writes.leave(tx.conn, venue, [hold.id], Status.RELEASED, tx.now, Outcome.REPLACED)
     items = ranked_items(checked, ranked)
     happened = Requested(
         actor, ranked.rank, ranked.expires_at, tuple((i.room_id, i.rank or 1) for i in items)

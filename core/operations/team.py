@@ -95,6 +95,7 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
     following = date(year + number // 12, number % 12 + 1, 1)
     start, until = datetime.combine(first, time(), tz), datetime.combine(following, time(), tz)
     counted = audit.counts(snap.conn, snap.venue.id, start, until)
+    by_reason, replaced = audit.month_reasons(snap.conn, snap.venue.id, start, until)
     return MonthCounts(
         month=f"{year:04d}-{number:02d}",
         start=start,
@@ -104,4 +105,7 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
         released=counted.get(Action.RELEASED, 0),
         lost=counted.get(Action.LOST, 0) + counted.get(Action.OTHER_DATE_CHOSEN, 0),
         cancelled=counted.get(Action.CANCELLED, 0),
+        by_reason=by_reason,
+        replaced=replaced,
+        other_date_chosen=counted.get(Action.OTHER_DATE_CHOSEN, 0),
     )

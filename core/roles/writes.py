@@ -119,9 +119,18 @@ class Writes:
         return self._run.read(venue_id, plan)
 
     def release(
-        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+        self,
+        venue_id: str,
+        hold_id: int,
+        *,
+        actor: str,
+        now: datetime,
+        reason: str | None = None,
+        note: str = "",
     ) -> ReleaseAnswer | Refused:
-        release = partial(decisions.release, hold_id=hold_id, actor=actor)
+        """The customer declined, ``reason`` a code of ``core.rules.reasons`` (none:
+        ``unspecified``) with a ``note``."""
+        release = partial(decisions.release, hold_id=hold_id, actor=actor, reason=reason, note=note)
         return self._write(venue_id, now, release, isolation=ROW_CONFLICTS)
 
     def extend(

@@ -71,3 +71,30 @@ def counts(
     )
     known = {a.value for a in Action}
     return {Action(action): number for action, number in rows if action in known}
+
+
+def month_reasons(
+    conn: sa.Connection, venue_id: str, start: datetime, until: datetime
+) -> tuple[dict[str, int], int]:
+    """In ``[start, until)``: the releases by reason code (``unspecified`` for those from
+    before reasons), and the holds an edit's swap replaced."""
+    reason = sa.func.coalesce(audit_events.c.detail["reason"].astext, "unspecified")
+    within = (
+        audit_events.c.venue_id == venue_id,
+        audit_events.c.at >= start,
+        audit_events.c.at < until,
+    )
+    rows = conn.execute(
+        sa.select(reason, sa.func.count())
+        .where(*within, audit_events.c.action == "released")
+        .group_by(reason)
+    )
+    by_reason = {str(code): int(number) for code, number in rows}
+    replaced = conn.execute(
+        sa.select(sa.func.count()).where(
+            *within,
+            audit_events.c.action == "edited",
+            audit_events.c.detail["kept_place"].astext == "false",
+        )
+    ).scalar_one()
+    return by_reason, int(replaced)

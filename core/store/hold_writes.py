@@ -169,7 +169,8 @@ _LEAVE = sa.text(
     """
     WITH left_holds AS (
       UPDATE holds SET status = :status, rank = NULL, expires_at = NULL, updated_at = :now,
-                       version = version + 1, outcome = :outcome
+                       version = version + 1, outcome = :outcome, reason = :reason,
+                       reason_note = :note
       WHERE venue_id = :venue AND id = ANY(CAST(:ids AS bigint[]))
     ), left_items AS (
       UPDATE hold_items SET rank = NULL
@@ -187,9 +188,11 @@ def leave(
     status: Status,
     now: datetime,
     outcome: Outcome | None = None,
+    reason: str | None = None,
+    note: str = "",
 ) -> None:
-    """Holds stop being live, every item at once: released (``outcome`` says why), expired
-    or cancelled; their spans go."""
+    """Holds stop being live, every item at once: released (``outcome`` says why, with a
+    withdrawal's ``reason`` code and ``note``), expired or cancelled; their spans go."""
     if ids:
         params = {
             "venue": venue.id,
@@ -197,6 +200,8 @@ def leave(
             "status": status.value,
             "now": now,
             "outcome": outcome.value if outcome else None,
+            "reason": reason,
+            "note": note,
         }
         conn.execute(_LEAVE, params)
 

@@ -90,6 +90,8 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         guests=enquiry["guests"],
         contact=enquiry["contact"],
         outcome=Outcome(outcome) if outcome else None,
+        reason=hold.get("reason"),
+        reason_note=hold.get("reason_note") or "",
         details=details.from_mapping(enquiry),
         customer=enquiry["customer"],
         note=enquiry["note"],

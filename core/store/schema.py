@@ -154,13 +154,17 @@ holds = sa.Table(
     # one version and submitted at another is stale (docs/rules.md, Changing a hold).
     sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
     sa.Column("outcome", sa.Text),  # why a released hold was released
+    # a released hold's reason code (core.rules.reasons) and its note (0011)
+    sa.Column("reason", sa.Text),
+    sa.Column("reason_note", sa.Text, nullable=False, server_default=""),
     sa.Column("nudged_at", TS),  # a waiting 2nd asked this 1st to answer (once per hold)
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
     sa.CheckConstraint(
         "outcome IS NULL"
-        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen') AND status = 'released')",
+        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen', 'replaced')"
+        " AND status = 'released')",
         name="outcome",
     ),
     # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell: that a

@@ -35,6 +35,7 @@ from tests.jobs.conftest import eventually
 from tests.jobs.processes import Child, osae_env
 from tests.jobs.scenarios import quiet, rows
 from tests.support import factories, invariants
+from tests.support.engines import EngineForTests
 from tests.support.slack_standin import SlackStandin
 
 BACK_WITHIN = 10.0  # seconds
@@ -108,7 +109,7 @@ def client(engine: HoldEngine, venue: Venue, seed: int, burst: Burst, start: flo
 def test_a_burst_of_requests_while_postgres_is_killed_loses_no_acknowledged_hold(
     own_pg: OwnPostgres,
 ) -> None:
-    engine = bootstrap.hold_engine(own_pg.url, pool_size=CLIENTS)
+    engine = EngineForTests(create_engine(own_pg.url, pool_size=CLIENTS))
     said: list[str] = []
     restart = own_pg.service.restart
     assert restart is not None
@@ -199,7 +200,7 @@ def statuses(engine: HoldEngine, venue: Venue, ids: list[int]) -> list[Status]:
 def test_a_worker_killed_mid_sweep_sweeps_every_due_hold_and_sends_each_notice_once(
     own_pg: OwnPostgres, redis_url: str, namespace: str, slack: SlackStandin, tmp_path: Path
 ) -> None:
-    engine = bootstrap.hold_engine(own_pg.url, pool_size=2)
+    engine = EngineForTests(create_engine(own_pg.url, pool_size=2))
     venue = engine.save_venue(quiet(factories.venue()), now=datetime.now(UTC))
     firsts = due_holds(engine, venue)
     env = osae_env(

@@ -1,7 +1,7 @@
 """The nudge (回答の催促): when a waiting 2nd asked a 1st hold to answer, once per hold.
 
-Revision ID: 0012_nudged_at
-Revises: 0011_booking_details
+Revision ID: 0013_nudged_at
+Revises: 0012_leave_reasons
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_nudged_at"
-down_revision = "0011_booking_details"
+revision = "0013_nudged_at"
+down_revision = "0012_leave_reasons"
 branch_labels = None
 depends_on = None
 
