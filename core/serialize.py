@@ -49,6 +49,7 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "salesperson_name": hold.salesperson_name or hold.salesperson,
         "reason": hold.reason,
         "reason_note": hold.reason_note,
+        "nudged_at": _iso(hold.nudged_at),
     }
 
 
@@ -143,6 +144,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
         details=details_from_json(data),
         salesperson_name=data.get("salesperson_name", ""),
+        nudged_at=_parse(data.get("nudged_at")),
     )
 
 
