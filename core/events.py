@@ -30,6 +30,7 @@ class Action(StrEnum):
     PROMOTED = "promoted"
     EXPIRED = "expired"
     EDITED = "edited"  # rooms, times or people changed: in place, or replaced by a new hold
+    NUDGED = "nudged"  # a waiting 2nd asked this 1st to answer: its deadline came nearer
     # The venue itself changed (its rooms, sales channel, managers, language, workspace):
     # not a hold's event (hold_id None); its detail says what and from where.
     VENUE_SET = "venue_set"
@@ -100,6 +101,17 @@ class Extended:
     expires_at: datetime  # the new deadline
     extended: Hold  # as it is now
     behind: tuple[Hold, ...]
+
+
+@dataclass(frozen=True)
+class Nudged:
+    """A waiting hold's salesperson asked the 1st ahead to answer (回答の催促): the 1st's
+    deadline is now at most the venue's ``nudge_days`` away; both salespeople are told."""
+
+    hold: Hold  # the 1st, as it was
+    actor: str  # who asked
+    asker: Hold  # the waiting hold they asked for
+    nudged: Hold  # the 1st as it is now: its new deadline, ``nudged_at`` set
 
 
 @dataclass(frozen=True)
@@ -203,6 +215,7 @@ Event = (
     | OtherDateChosen
     | Released
     | Extended
+    | Nudged
     | Cancelled
     | Announced
     | Queued

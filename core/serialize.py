@@ -47,6 +47,7 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "booking": booking_number(hold.enquiry_id),
         "reason": hold.reason,
         "reason_note": hold.reason_note,
+        "nudged_at": _iso(hold.nudged_at),
     }
 
 
@@ -140,6 +141,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         contact=data.get("contact", ""),
         outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
         details=details_from_json(data),
+        nudged_at=_parse(data.get("nudged_at")),
     )
 
 

@@ -43,6 +43,7 @@ from core.results import (
     EditAnswer,
     EditPlan,
     ExtendAnswer,
+    NudgeAnswer,
     Preview,
     Refused,
     ReleaseAnswer,
@@ -137,6 +138,13 @@ class Writes:
     ) -> ExtendAnswer | Refused:
         extend = partial(decisions.extend, hold_id=hold_id, actor=actor)
         return self._write(venue_id, now, extend, isolation=ROW_CONFLICTS)
+
+    def nudge(
+        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+    ) -> NudgeAnswer | Refused:
+        """A waiting hold's salesperson asks the 1st ``hold_id`` to answer (once)."""
+        nudge = partial(decisions.nudge, hold_id=hold_id, actor=actor)
+        return self._write(venue_id, now, nudge, isolation=ROW_CONFLICTS)
 
     def cancel(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""

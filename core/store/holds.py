@@ -106,6 +106,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         enquiry_id=hold["enquiry_id"],
         items=items,
         version=hold["version"],
+        nudged_at=hold.get("nudged_at"),
     )
 
 
