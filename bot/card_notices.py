@@ -151,4 +151,5 @@ LINES: dict[Action, LineFacts | None] = {
     Action.PROMOTED: _promoted,
     Action.EXPIRED: _nothing_more,
     Action.EDITED: _edited,
+    Action.NUDGED: _nothing_more,
 }

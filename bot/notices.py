@@ -133,6 +133,26 @@ def _cancelled(
     return _single("cancelled", hold, facts, tz, locale, style)
 
 
+def _nudged(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
+    """To the 1st: who asks and its new deadline (no Extend); to the waiting hold: sent."""
+    hold, first = hold_of(payload), hold_from_json(payload["first"])
+    asker = hold_from_json(payload["asker"])
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "first": cards.brief(first, locale),
+        "asker": cards.brief(asker, locale),
+        "actor": esc(str(payload["actor"])),
+        "salesperson": esc(first.salesperson),
+        "rank_text": ordinal(hold.rank or 0, locale),
+        "deadline": cards.deadline(first, tz, locale, style=style, now=now),
+    }
+    if payload["to"] == "first":
+        return _single("nudged", hold, facts, tz, locale, style, buttons=True, extend=False)
+    return _single("nudge_sent", hold, facts, tz, locale, style)
+
+
 def _lost(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
@@ -312,6 +332,7 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.CANCELLED: _cancelled,
     NoticeKind.NEXT_ACTION: _next_action,
     NoticeKind.ACTED_FOR: _acted_for,
+    NoticeKind.NUDGED: _nudged,
 }
 
 

@@ -29,7 +29,7 @@ from core.rules.spans import end_minute
 from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
 
-ACTIONS = ("confirm", "release", "extend", "cancel")
+ACTIONS = ("confirm", "release", "extend", "nudge", "cancel")
 LISTED = 500  # `hold list` without --all
 MAX_REASON = 500  # as the cancel dialog's field allows
 
@@ -39,7 +39,10 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     _register_request(actions, common)
     for name in ACTIONS:
-        act = actions.add_parser(name, parents=[common], help=f"{name} a hold")
+        about = (
+            "ask the 1st hold ID to answer (回答の催促)" if name == "nudge" else f"{name} a hold"
+        )
+        act = actions.add_parser(name, parents=[common], help=about)
         act.add_argument("id", type=int)
         act.add_argument(
             "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
@@ -238,8 +241,10 @@ def decide(args: argparse.Namespace) -> int:
         if moved is not None:
             payload[name] = [h.id for h in moved]
             lines += [f"  {name}: {hold_line(h, venue.tz, locale())}" for h in moved]
-    if args.action == "extend":
+    if args.action in ("extend", "nudge"):
         payload["expires_at"] = result.hold.expires_at.isoformat()
+    if args.action == "nudge":
+        payload["asker"] = result.asker.id
     wake_drain(settings_of(args), venue.id)  # its notices go out now, not at the next tick
     return emit(args.json, payload, lines)
 

@@ -124,6 +124,22 @@ def _manager_digest(e: events.ManagerDigestDue, now: datetime) -> list[Dm]:
     return [Dm(e.manager, payload, dedupe_key=f"manager-digest:{e.manager}:{e.week}")]
 
 
+def _nudged(e: events.Nudged, now: datetime) -> list[Dm]:
+    """The 1st hears who asks and its new deadline; the waiting hold's salesperson, that the
+    1st was asked (with the same deadline)."""
+    facts = {"actor": e.actor, "first": hold_to_json(e.nudged), "asker": hold_to_json(e.asker)}
+    return [
+        Dm(
+            e.nudged.salesperson,
+            {"hold": hold_to_json(e.nudged), "to": "first", **facts},
+            e.nudged.id,
+        ),
+        Dm(
+            e.asker.salesperson, {"hold": hold_to_json(e.asker), "to": "asker", **facts}, e.asker.id
+        ),
+    ]
+
+
 def _edited_card(e: events.Edited) -> Redraw:
     if e.kept_place:
         return Redraw(e.after, e.actor, {"before": e.before})
@@ -202,6 +218,16 @@ KINDS: dict[type[Any], Kind[Any]] = {
         ),
         dms=(NoticeKind.EXTENDED, lambda e, now: [told(h, ahead=e.extended) for h in e.behind]),
         card=(Action.EXTENDED, lambda e: Redraw(e.extended, e.actor)),
+    ),
+    events.Nudged: Kind[events.Nudged](
+        trail=(
+            Action.NUDGED,
+            lambda e: Line(
+                e.hold, e.actor, {"expires_at": _iso(e.nudged.expires_at), "asker": e.asker.id}
+            ),
+        ),
+        dms=(NoticeKind.NUDGED, _nudged),
+        card=(Action.NUDGED, lambda e: Redraw(e.nudged, e.actor)),
     ),
     events.Cancelled: Kind[events.Cancelled](
         trail=(Action.CANCELLED, lambda e: Line(e.hold, e.actor, {"reason": e.reason})),

@@ -30,6 +30,7 @@ class Action(StrEnum):
     PROMOTED = "promoted"
     EXPIRED = "expired"
     EDITED = "edited"  # rooms, times or people changed: in place, or replaced by a new hold
+    NUDGED = "nudged"  # a waiting 2nd asked this 1st to answer: its deadline came nearer
     # The venue itself changed (its rooms, sales channel, managers, language, workspace):
     # not a hold's event (hold_id None); its detail says what and from where.
     VENUE_SET = "venue_set"
@@ -112,6 +113,17 @@ class ActedFor:
     action: str  # an Action value: released, extended, confirmed, edited
     reason: str = ""  # a release's reason code
     note: str = ""
+
+
+@dataclass(frozen=True)
+class Nudged:
+    """A waiting hold's salesperson asked the 1st ahead to answer (回答の催促): the 1st's
+    deadline is now at most the venue's ``nudge_days`` away; both salespeople are told."""
+
+    hold: Hold  # the 1st, as it was
+    actor: str  # who asked
+    asker: Hold  # the waiting hold they asked for
+    nudged: Hold  # the 1st as it is now: its new deadline, ``nudged_at`` set
 
 
 @dataclass(frozen=True)
@@ -215,6 +227,7 @@ Event = (
     | OtherDateChosen
     | Released
     | Extended
+    | Nudged
     | Cancelled
     | ActedFor
     | Announced

@@ -99,6 +99,8 @@ class Policy:
     # name) for the terminal and for people without Slack.
     sources: tuple[tuple[str, str], ...] = DEFAULT_SOURCES
     staff: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # 回答の催促: a waiting 2nd brings the 1st's deadline to at most this many days away; 0: off
+    nudge_days: int = 2
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]
@@ -243,6 +245,8 @@ class Hold:
     reason: str | None = None  # of a withdrawn one: its code (core.rules.reasons)
     reason_note: str = ""
     details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
+    salesperson_name: str = ""  # Slack's display name as cached, else [[staff]]; "" unknown
+    nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
 
     def __post_init__(self) -> None:
         if not self.kind_id:

@@ -54,6 +54,9 @@ class Code(StrEnum):
     NOT_CONFIRMED = "not_confirmed"
     EXTENSION_LIMIT = "extension_limit"
     EXTENSION_PAST_START = "extension_past_start"
+    NUDGE_OFF = "nudge_off"  # the venue's nudge_days is 0
+    ALREADY_NUDGED = "already_nudged"  # a 1st is asked to answer once
+    NOT_WAITING = "not_waiting"  # the actor has no hold waiting behind this 1st
     TOO_MANY_CANDIDATES = "too_many_candidates"  # the enquiry has max_candidates live holds
     ENQUIRY_CONFIRMED = "enquiry_confirmed"  # the customer chose: no more candidate dates
     # edits (docs/rules.md, Changing a hold)
@@ -172,6 +175,13 @@ class ReleaseAnswer:
 class ExtendAnswer:
     hold: Hold
     notified: tuple[Hold, ...]  # the next in line, told of the new deadline
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class NudgeAnswer:
+    hold: Hold  # the 1st, with its new deadline
+    asker: Hold  # the waiting hold asked for
     ok: ClassVar[bool] = True
 
 

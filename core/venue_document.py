@@ -66,6 +66,10 @@ def _policy(policy: Policy) -> dict[str, Any]:
     }
     if policy.deadline_time is not None:
         out["deadline_time"] = _clock(policy.deadline_time)
+    if (
+        policy.nudge_days != Policy.nudge_days
+    ):  # written only when set: older files stay as they were
+        out["nudge_days"] = policy.nudge_days
     return out
 
 

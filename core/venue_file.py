@@ -25,6 +25,7 @@ _POLICY_INTS = {
     "banquet_open_days": (1, 3650),
     "max_extensions": (0, 100),
     "horizon_days": (1, 3650),
+    "nudge_days": (0, 365),  # 0: no nudge
 }
 MAX_HOLD_DAYS = 365
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row

@@ -378,4 +378,18 @@ TEXTS: dict[str, str] = {
     "notice.acted_for.edited": "changed it",
     "notice.acted_for.why": " Reason: {reason} {note}",
     "notice.kind.acted_for": "someone else acted on your hold",
+    # -- the nudge: a waiting hold asks the 1st ahead to answer -------------------------------
+    "refusal.nudge_off": "This venue does not use nudges (nudge_days = 0). Ask the 1st hold's salesperson directly; when its deadline comes, the next in line moves up by itself.",
+    "refusal.already_nudged": "This 1st hold ({hold}) was already asked to answer (once per hold). If it is not decided by {deadline}, the next in line moves up by itself.",
+    "refusal.not_waiting": "Only the salesperson, creator or a manager of a hold waiting behind this 1st hold ({hold}) can ask it to answer.",
+    "button.nudge": "Ask the 1st to answer",
+    "notice.nudged.title": ":mega: A hold waiting behind yours asks for an answer",
+    "notice.nudged.body": "{hold}\n<@{actor}> asks for an answer for the waiting {asker}. The deadline is now *{deadline}*: please confirm or release it by then.",
+    "notice.nudged.text": "Asked to answer (by <@{actor}>): {hold} · deadline {deadline}",
+    "notice.nudge_sent.title": ":incoming_envelope: The 1st hold was asked to answer",
+    "notice.nudge_sent.body": "<@{salesperson}>, salesperson of {first} ahead of your {hold} ({rank_text}), was asked to answer (by <@{actor}>). Its deadline is *{deadline}*; if it is not confirmed by then, yours moves up.",
+    "notice.nudge_sent.text": "The 1st was asked to answer: {first} · deadline {deadline}",
+    "notice.kind.nudged": "nudge",
+    "thread.nudged": ":mega: {when} <@{actor}> asked for an answer · deadline *{deadline}*",
+    "done.nudged": ":mega: Asked {hold} to answer · its deadline *{deadline}*",
 }

@@ -379,4 +379,18 @@ TEXTS: dict[str, str] = {
     "notice.acted_for.edited": "変更しました",
     "notice.acted_for.why": "理由: {reason} {note}",
     "notice.kind.acted_for": "ほかの人による操作",
+    # -- the nudge (回答の催促): a waiting hold asks the 1st ahead to answer -----------------
+    "refusal.nudge_off": "この会場では回答の催促を使っていません（nudge_days = 0）。1番手の担当者に直接ご相談ください。期限が来れば自動で繰り上がります。",
+    "refusal.already_nudged": "この1番手（{hold}）にはすでに回答を依頼済みです（催促は1回まで）。期限 {deadline} までに決まらなければ自動で繰り上がります。",
+    "refusal.not_waiting": "回答を依頼できるのは、この1番手（{hold}）の後ろで順番待ちしている押さえの担当者・登録者・マネージャーだけです。",
+    "button.nudge": "1番手に回答を依頼",
+    "notice.nudged.title": ":mega: 順番待ちの押さえから回答の依頼がありました",
+    "notice.nudged.body": "{hold}\n<@{actor}> さんが順番待ちの {asker} のために回答を求めています。期限は *{deadline}* になりました。それまでに本予約か取り下げをお願いします。",
+    "notice.nudged.text": "回答の依頼（<@{actor}> さん）: {hold} · 期限 {deadline}",
+    "notice.nudge_sent.title": ":incoming_envelope: 1番手に回答を依頼しました",
+    "notice.nudge_sent.body": "あなたの {hold}（{rank_text}）の前にある {first} の担当 <@{salesperson}> さんに回答を依頼しました（依頼: <@{actor}> さん）。1番手の期限は *{deadline}* です。それまでに本予約にならなければ繰り上がります。",
+    "notice.nudge_sent.text": "1番手に回答を依頼しました: {first} · 期限 {deadline}",
+    "notice.kind.nudged": "回答の催促",
+    "thread.nudged": ":mega: {when} <@{actor}> さんが回答を催促しました · 期限 *{deadline}*",
+    "done.nudged": ":mega: {hold} に回答を依頼しました · 1番手の期限 *{deadline}*",
 }

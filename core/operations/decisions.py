@@ -1,4 +1,4 @@
-"""What people do to a hold: confirm (and its dry run), release, extend, cancel."""
+"""What people do to a hold: confirm (and its dry run), release, extend, nudge, cancel."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from core.results import (
     ConfirmAnswer,
     ConfirmPlan,
     ExtendAnswer,
+    NudgeAnswer,
     Refused,
     ReleaseAnswer,
 )
-from core.rules.deadlines import deadline_from
+from core.rules.deadlines import days_later, deadline_from, staff_deadline
 from core.rules.promotion import new_ranks
 from core.rules.reasons import MAX_NOTE, UNSPECIFIED, reason_code
 from core.rules.requests import spans_of
@@ -121,14 +122,58 @@ def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
     _bump(tx, touching=[hold])
     hold_writes.extend(tx.conn, venue, hold, new_deadline, tx.now)
     extended = _reload(tx, hold.id)
-    behind = tuple(
-        h
-        for h in holds.live_conflicting(tx.conn, venue, spans_of(hold))
-        if h.status is Status.TENTATIVE and (h.rank or 0) > 1
-    )
+    behind = _behind(tx, hold)
     tx.journal.record(events.Extended(hold, actor, new_deadline, extended, behind))
     tell_salesperson(tx, extended, actor, events.Action.EXTENDED)
     return ExtendAnswer(extended, behind)
+
+
+def nudge(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
+    """回答の催促: who waits behind a 1st asks it to answer; its deadline becomes the earlier
+    of the present one and ``nudge_days`` from now (as staff read deadlines), once."""
+    venue = tx.venue
+    hold = _nudgeable(tx, hold_id)
+    if isinstance(hold, Refused):
+        return hold
+    asker = next((h for h in _behind(tx, hold) if h.may_act(actor, venue)), None)
+    if asker is None:  # authority: only for a hold of one's own that waits behind this one
+        return Refused(Code.NOT_WAITING, hold=hold)
+    if hold.nudged_at is not None:
+        return Refused(Code.ALREADY_NUDGED, hold=hold)
+    assert hold.expires_at is not None  # noqa: S101 - a 1st hold has a deadline (invariant 4)
+    policy = venue.policy
+    soon = staff_deadline(days_later(tx.now, policy.nudge_days, venue.tz), policy, venue.tz)
+    due = min(hold.expires_at, soon, hold.first_start).astimezone(venue.tz)
+    _bump(tx, touching=[hold])
+    hold_writes.nudge(tx.conn, venue, hold, due, tx.now)
+    nudged = _reload(tx, hold.id)
+    tx.journal.record(events.Nudged(hold, actor, asker, nudged))
+    return NudgeAnswer(nudged, asker)
+
+
+def _nudgeable(tx: Tx, hold_id: int) -> Hold | Refused:
+    """A 1st hold still before its deadline, at a venue that uses nudges."""
+    hold = holds.get(tx.conn, tx.venue, hold_id)
+    if hold is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    if tx.venue.policy.nudge_days == 0:
+        return Refused(Code.NUDGE_OFF, hold=hold)
+    if hold.status is not Status.TENTATIVE:
+        return Refused(Code.ALREADY_DECIDED, hold=hold)
+    if not hold.is_first:
+        return Refused(Code.NOT_FIRST, hold=hold, rank=hold.rank)
+    if hold.is_due(tx.now):
+        return Refused(Code.DEADLINE_PASSED, hold=hold)
+    return hold
+
+
+def _behind(tx: Tx, hold: Hold) -> tuple[Hold, ...]:
+    """The tentative holds waiting behind a 1st (an item of theirs meets one of its)."""
+    return tuple(
+        h
+        for h in holds.live_conflicting(tx.conn, tx.venue, spans_of(hold))
+        if h.status is Status.TENTATIVE and (h.rank or 0) > 1 and h.id != hold.id
+    )
 
 
 def cancel(tx: Tx, hold_id: int, actor: str, reason: str = "") -> CancelAnswer | Refused:

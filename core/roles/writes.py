@@ -4,7 +4,7 @@ contention are refusals like any other."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
@@ -25,6 +25,7 @@ from core.operations import (
     imports,
     preview,
     search,
+    staff_names,
     sweep,
 )
 from core.operations.request import (
@@ -43,6 +44,7 @@ from core.results import (
     EditAnswer,
     EditPlan,
     ExtendAnswer,
+    NudgeAnswer,
     Preview,
     Refused,
     ReleaseAnswer,
@@ -138,6 +140,13 @@ class Writes:
         extend = partial(decisions.extend, hold_id=hold_id, actor=actor)
         return self._write(venue_id, now, extend, isolation=ROW_CONFLICTS)
 
+    def nudge(
+        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+    ) -> NudgeAnswer | Refused:
+        """A waiting hold's salesperson asks the 1st ``hold_id`` to answer (once)."""
+        nudge = partial(decisions.nudge, hold_id=hold_id, actor=actor)
+        return self._write(venue_id, now, nudge, isolation=ROW_CONFLICTS)
+
     def cancel(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
     ) -> CancelAnswer | Refused:
@@ -205,6 +214,12 @@ class Writes:
             return self._run.read(venue_id, partial(sweep.due_ids, now=now, limit=limit))
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
+
+    def remember_names(
+        self, venue_id: str, found: Mapping[str, str], *, now: datetime
+    ) -> int | Refused:
+        """Cache people's names as Slack gave them."""
+        return self._write(venue_id, now, partial(staff_names.remember, found=found))
 
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:
         return self._write(venue_id, now, digests.queue_reminders)

@@ -293,3 +293,19 @@ def extend(
             version=holds.c.version + 1,
         )
     )
+
+
+def nudge(
+    conn: sa.Connection, venue: Venue, hold: Hold, expires_at: datetime, now: datetime
+) -> None:
+    """A waiting hold asked this 1st to answer: its deadline (never later), once."""
+    conn.execute(
+        holds.update()
+        .where(holds.c.venue_id == venue.id, holds.c.id == hold.id)
+        .values(
+            expires_at=expires_at,
+            nudged_at=now,
+            updated_at=now,
+            version=holds.c.version + 1,
+        )
+    )

@@ -157,6 +157,7 @@ holds = sa.Table(
     # a released hold's reason code (core.rules.reasons) and its note (0011)
     sa.Column("reason", sa.Text),
     sa.Column("reason_note", sa.Text, nullable=False, server_default=""),
+    sa.Column("nudged_at", TS),  # a waiting 2nd asked this 1st to answer (once per hold)
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),

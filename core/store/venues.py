@@ -42,6 +42,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "notify_first_of_second": policy.notify_first_of_second,
         "sources": [list(pair) for pair in policy.sources],
         "staff": dict(policy.staff),
+        "nudge_days": policy.nudge_days,
     }
 
 
@@ -64,6 +65,7 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         notify_first_of_second=data.get("notify_first_of_second", True),
         sources=tuple((code, name) for code, name in data.get("sources", ())) or DEFAULT_SOURCES,
         staff=MappingProxyType(dict(data.get("staff", {}))),
+        nudge_days=data.get("nudge_days", Policy.nudge_days),
     )
 
 

@@ -72,6 +72,7 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
         events.Extended: lambda: events.Extended(
             first, SALES, NOW + timedelta(days=9), first, (second,)
         ),
+        events.Nudged: lambda: events.Nudged(first, SALES, second, first),
         events.Cancelled: lambda: events.Cancelled(first, MANAGER, "先方都合"),
         events.ActedFor: lambda: events.ActedFor(
             gone, MANAGER, "released", "other_venue", "駅前の式場"
