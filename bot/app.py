@@ -28,6 +28,7 @@ from bot.listeners import (
     commands,
     diary,
     edit,
+    feed_links,
     free,
     home,
     ledger,
@@ -73,6 +74,7 @@ def build_app(
     privacy_url: str | None = None,
     file_hosts: Sequence[str] = (SLACK_FILES,),
     feed_link: Callable[[FeedKey], str | None] = lambda feed: None,
+    feed_issue: Callable[[FeedKey], str | None] = lambda feed: None,
 ) -> BotApp:
     """``on_notices(venue_id)`` is called after each confirm / release / extend that succeeded
     (they write outbox rows), so the jobs can drain the outbox right away; if it raises, the
@@ -97,6 +99,7 @@ def build_app(
         privacy_url=privacy_url,
         fetch_file=FileFetcher(tuple(file_hosts)),
         feed_link=feed_link,
+        feed_issue=feed_issue,
     )
     app = BotApp(
         signing_secret=signing_secret,
@@ -114,7 +117,7 @@ def build_app(
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
-    for surface in (*surfaces, venue_choice, diary, takeout):
+    for surface in (*surfaces, venue_choice, diary, takeout, feed_links):
         surface.register(app, deps)
     app.error(on_error)
     return app

@@ -44,6 +44,8 @@ class Deps:
     fetch_file: FileFetcher = field(default_factory=FileFetcher)  # an uploaded venue file
     # issue 27: a calendar feed's URL for App Home (None: no feed link can be shown)
     feed_link: Callable[[FeedKey], str | None] = lambda feed: None
+    # its token issued (App Home's button; showing App Home only reads, ``feed_link``)
+    feed_issue: Callable[[FeedKey], str | None] = lambda feed: None
 
     def venue_id(self, context: Any) -> str:
         """The venue of the workspace a request came from; ``NoVenue`` if none is set."""

@@ -160,3 +160,8 @@ DIARY_BLOCK = "diary_home"  # block_id of its section (a manager's home places i
 LEDGER_EXPORT = "ledger_export"  # a manager's App Home: 「Excel で出力」, the file to the DM
 LEDGER_EXPORT_BLOCK = "ledger_export_home"
 FEED_BLOCK = "calendar_feed_home"  # the person's calendar feed URL
+# issue 27 (viewing writes nothing): App Home's button that issues the calendar feed URLs
+FEED_ISSUE = "calendar_feed_issue"  # value: FEED_MINE, or FEED_VENUE (a manager's: both)
+FEED_ISSUE_BLOCK = "calendar_feed_issue_home"
+FEED_MINE = "mine"
+FEED_VENUE = "venue"

@@ -34,28 +34,49 @@ def ledger_file(
 
 
 def home_blocks(venue: Venue, user: str, locale: str, link: FeedLink) -> list[dict[str, Any]]:
-    """A person's calendar feed; for a manager, the venue's too and 「Excel で出力」."""
-    blocks: list[dict[str, Any]] = []
+    """A person's calendar feed; for a manager, the venue's too and 「Excel で出力」. A feed
+    not issued yet is offered as a button: showing App Home writes nothing."""
+    manager = venue.is_manager(user)
     mine = link(FeedKey(venue.id, Scope.SALESPERSON, user))
+    whole = link(FeedKey(venue.id, Scope.VENUE)) if manager else None
+    blocks: list[dict[str, Any]] = []
     if mine is not None:
         said = text(locale, "takeout.feed.home", url=mine, user=user)
         blocks.append(section(said, block_id=ids.FEED_BLOCK).to_dict())
-    if not venue.is_manager(user):
-        return blocks
-    whole = link(FeedKey(venue.id, Scope.VENUE))
     if whole is not None:
         blocks.append(section(text(locale, "takeout.feed.home_venue", url=whole)).to_dict())
-    blocks.append(
-        {
-            "type": "section",
-            "block_id": ids.LEDGER_EXPORT_BLOCK,
-            "text": {"type": "mrkdwn", "text": text(locale, "takeout.export.home_hint")},
-            "accessory": {
-                "type": "button",
-                "action_id": ids.LEDGER_EXPORT,
-                "text": {"type": "plain_text", "text": text(locale, "takeout.export.home_button")},
-                "value": "xlsx",
-            },
-        }
-    )
+    if mine is None or (manager and whole is None):
+        blocks.append(_issue_offer(locale, manager))
+    if manager:
+        blocks.append(_export_offer(locale))
     return blocks
+
+
+def _button_section(
+    block_id: str, said: str, action_id: str, label: str, value: str
+) -> dict[str, Any]:
+    return {
+        "type": "section",
+        "block_id": block_id,
+        "text": {"type": "mrkdwn", "text": said},
+        "accessory": {
+            "type": "button",
+            "action_id": action_id,
+            "text": {"type": "plain_text", "text": label},
+            "value": value,
+        },
+    }
+
+
+def _issue_offer(locale: str, manager: bool) -> dict[str, Any]:
+    """「カレンダーに追加する（URLを発行）」: the click issues (bot.listeners.feeds)."""
+    said = text(locale, "takeout.feed.home_offer_venue" if manager else "takeout.feed.home_offer")
+    value = ids.FEED_VENUE if manager else ids.FEED_MINE
+    label = text(locale, "takeout.feed.button")
+    return _button_section(ids.FEED_ISSUE_BLOCK, said, ids.FEED_ISSUE, label, value)
+
+
+def _export_offer(locale: str) -> dict[str, Any]:
+    said = text(locale, "takeout.export.home_hint")
+    label = text(locale, "takeout.export.home_button")
+    return _button_section(ids.LEDGER_EXPORT_BLOCK, said, ids.LEDGER_EXPORT, label, "xlsx")

@@ -39,7 +39,7 @@ from cli.settings import SettingError, Settings
 from cli.workspace_parts import Workspaces, file_hosts
 from core.db import create_engine
 from core.engine import HoldEngine
-from core.errors import DatabaseUnavailable
+from core.errors import DatabaseUnavailable, UnknownVenue
 from core.exports.feed_tokens import FeedKey
 from jobs import heartbeat, queues
 from jobs.actors import Actors, JobDeps, register
@@ -214,14 +214,27 @@ def bot_app(
         installer=installer or (lambda team, org: None),
         privacy_url=settings.privacy_url,
         file_hosts=file_hosts(settings),
-        feed_link=partial(feed_link, engine, settings, now),
+        feed_link=partial(feed_link, engine, settings),
+        feed_issue=partial(feed_issue, engine, settings, now),
     )
 
 
-def feed_link(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
-    """A calendar feed's URL (its token issued on first use), or None if it cannot be."""
-    secret = settings.feed_secret.encode() if settings.feed_secret else None
-    token = engine.writes.feed_token(feed, secret=secret, now=now())
+def _feed_secret(settings: Settings) -> bytes | None:
+    return settings.feed_secret.encode() if settings.feed_secret else None
+
+
+def feed_link(engine: HoldEngine, settings: Settings, feed: FeedKey) -> str | None:
+    """A calendar feed's URL if its token was issued (a read only), else None."""
+    try:
+        token = engine.reads.feed_shown(feed, secret=_feed_secret(settings))
+    except UnknownVenue:
+        return None
+    return f"{settings.feed_base}/calendar/{token}.ics" if token is not None else None
+
+
+def feed_issue(engine: HoldEngine, settings: Settings, now: Now, feed: FeedKey) -> str | None:
+    """A calendar feed's URL, its token issued if it was not yet; None if it cannot be."""
+    token = engine.writes.feed_token(feed, secret=_feed_secret(settings), now=now())
     return f"{settings.feed_base}/calendar/{token}.ics" if isinstance(token, str) else None
 
 

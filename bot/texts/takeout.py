@@ -42,6 +42,12 @@ JA: dict[str, str] = {
     "takeout.feed.rotated": "{scope} のカレンダーの URL を新しくしました。前の URL はもう使えません: {url}",
     "takeout.feed.home": ":calendar: *カレンダーに登録*（Google・Outlook の「URL で追加」）: {url}\nこの URL は人に教えないでください。漏れたときは `osae feed rotate --salesperson {user}` で新しくできます。",
     "takeout.feed.home_venue": ":calendar: *会場全体のカレンダー*: {url}",
+    "takeout.feed.home_offer": ":calendar: *カレンダーに登録*: 押さえを Google・Outlook のカレンダーに表示できます。ボタンを押すとあなた専用の URL を発行し、ここに表示します。",
+    "takeout.feed.home_offer_venue": ":calendar: *カレンダーに登録*: ボタンを押すと、あなたの押さえと会場全体のカレンダー URL を発行し、ここに表示します。",
+    "takeout.feed.button": "カレンダーに追加する（URLを発行）",
+    "takeout.feed.managers_only": "会場全体のカレンダーはマネージャーだけが発行できます。あなたの押さえのカレンダーは App Home の「カレンダーに追加する（URLを発行）」から発行できます。",
+    "takeout.feed.stale_button": "このボタンは読めませんでした（古い App Home かもしれません）。App Home を開き直して、もう一度押してください。",
+    "takeout.feed.cannot_issue": "カレンダーの URL を発行できませんでした（会場が見つかりません）。少し待ってから App Home を開き直してください。",
 }
 
 EN: dict[str, str] = {
@@ -82,4 +88,10 @@ EN: dict[str, str] = {
     "takeout.feed.rotated": "The calendar URL of {scope} is new; the old one no longer works: {url}",
     "takeout.feed.home": ':calendar: *Add to your calendar* (Google, Outlook: "From URL"): {url}\nKeep this URL to yourself. If it leaks, `osae feed rotate --salesperson {user}` makes a new one.',
     "takeout.feed.home_venue": ":calendar: *The whole venue's calendar*: {url}",
+    "takeout.feed.home_offer": ":calendar: *Add to your calendar*: see your holds in Google or Outlook. The button makes a calendar link of your own and shows it here.",
+    "takeout.feed.home_offer_venue": ":calendar: *Add to your calendar*: the button makes the calendar links of your holds and of the whole venue and shows them here.",
+    "takeout.feed.button": "Get my calendar link",
+    "takeout.feed.managers_only": "Only managers may get the whole venue's calendar link. Your own holds' calendar link is on App Home: \"Get my calendar link\".",
+    "takeout.feed.stale_button": "This button could not be read (App Home may be out of date). Open App Home again and press it once more.",
+    "takeout.feed.cannot_issue": "The calendar link could not be made (the venue was not found). Wait a moment and open App Home again.",
 }

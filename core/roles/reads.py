@@ -92,6 +92,10 @@ class Reads:
         """The feed a token opens, with its ETag; None for an unknown or rotated token."""
         return self._run.uow.read(partial(feeds.stamp_by_token, given=given_token))
 
+    def feed_shown(self, feed: FeedKey, *, secret: bytes | None) -> str | None:
+        """The feed's token if one was issued (a read: App Home only shows it), else None."""
+        return self._run.read(feed.venue_id, partial(feeds.shown_token, feed=feed, secret=secret))
+
     def feed_read(self, feed: FeedKey, known: Callable[[feeds.Entry], bool]) -> feeds.FeedRead:
         """The feed's live holds: each by version, and in full those ``known`` has not."""
         return self._run.read(feed.venue_id, partial(feeds.read, feed=feed, known=known))

@@ -1,12 +1,16 @@
 """The ledger taken out in Slack, over signed HTTP: a manager's App Home 「Excel で出力」 sends
 the 予約台帳 (contacts included) to their DM through the stand-in's files.getUploadURLExternal,
-upload URL and files.completeUploadExternal; everyone's App Home shows their calendar feed."""
+upload URL and files.completeUploadExternal; everyone's App Home offers their calendar feed,
+issued by a click (viewing writes nothing), then shown."""
 
 from __future__ import annotations
 
 import io
+import json
+import re
 import urllib.request
 from dataclasses import replace
+from typing import Any
 
 import openpyxl
 
@@ -56,19 +60,89 @@ def test_the_button_is_a_managers_and_a_forged_click_uploads_nothing(bot: Harnes
     assert bot.slack.calls_to("files.getUploadURLExternal") == []
 
 
-def test_app_home_shows_a_working_calendar_feed_url(bot: Harness) -> None:
+def click_for_feed(bot: Harness, home: dict[str, Any], user: str, value: str) -> int:
+    """Press 「カレンダーに追加する（URLを発行）」 (or forge it with ``value``); the status."""
+    clicked = sr.action(ids.FEED_ISSUE, value)
+    status, _, _ = bot.post(sr.block_actions(actions=[clicked], view=home, user_id=user))
+    bot.settle()
+    return status
+
+
+def feed_urls(home: dict[str, Any]) -> list[str]:
+    """The calendar feed URLs an App Home shows, in order (the person's first)."""
+    said = json.dumps(home["blocks"], ensure_ascii=False)
+    return re.findall(r"https?://[^\s\"]+/calendar/[^\s\"]+\.ics", said)
+
+
+def open_feed(bot: Harness, url: str) -> bytes:
+    token = url.split("/calendar/", 1)[1]
+    feeds = CalendarFeeds(bot.engine, lambda: bot.clock[0])
+    with Server(build_wsgi(None, lambda: (True, {}), feeds)) as web:
+        target = f"{web.url}/calendar/{token}"
+        with urllib.request.urlopen(target, timeout=30) as answer:  # noqa: S310 - ours
+            return bytes(answer.read())
+
+
+def test_viewing_app_home_writes_nothing_and_offers_the_button(bot: Harness) -> None:
+    before = bot.fingerprint()
+    for user in (sr.USER_ID, MANAGER):
+        home = open_home(bot, user)
+        assert feed_urls(home) == []
+        (button,) = buttons(home["blocks"], ids.FEED_ISSUE)
+        assert button["text"]["text"] in (
+            "カレンダーに追加する（URLを発行）",
+            "Get my calendar link",
+        )
+    assert bot.fingerprint() == before
+
+
+def test_a_click_issues_the_feed_and_app_home_then_shows_a_working_url(bot: Harness) -> None:
     held = bot.engine.request(
         bot.venue.id, request("hoo", customer="山田様", salesperson=sr.USER_ID), now=bot.clock[0]
     )
     assert held.ok, held
     home = open_home(bot, sr.USER_ID)
+    (button,) = buttons(home["blocks"], ids.FEED_ISSUE)
+    before = bot.fingerprint()
+    published = len(bot.slack.calls_to("views.publish"))
+    assert click_for_feed(bot, home, sr.USER_ID, button["value"]) == 200
+    assert bot.fingerprint() != before  # the token was issued by the click
+    bot.slack.wait_for("views.publish", published + 1)
+    home = bot.slack.home(sr.USER_ID)
+    assert home is not None
     (feed,) = [b for b in home["blocks"] if b.get("block_id") == ids.FEED_BLOCK]
-    said = feed["text"]["text"]
-    url = said.split("/calendar/", 1)[1].split(".ics", 1)[0]
-    with Server(
-        build_wsgi(None, lambda: (True, {}), CalendarFeeds(bot.engine, lambda: bot.clock[0]))
-    ) as web:
-        target = f"{web.url}/calendar/{url}.ics"
-        with urllib.request.urlopen(target, timeout=30) as answer:  # noqa: S310 - ours
-            body = answer.read()
+    (url,) = feed_urls(home)
+    assert url in feed["text"]["text"]
+    assert buttons(home["blocks"], ids.FEED_ISSUE) == []
+    body = open_feed(bot, url)
     assert b"SUMMARY:" in body and "山田様".encode() in body
+    issued = bot.fingerprint()
+    assert feed_urls(open_home(bot, sr.USER_ID)) == [url]  # shown again, the same, unwritten
+    assert bot.fingerprint() == issued
+
+
+def test_a_managers_click_issues_their_own_and_the_venues_feed(bot: Harness) -> None:
+    held = bot.engine.request(bot.venue.id, request("hoo", customer="佐藤様"), now=bot.clock[0])
+    assert held.ok, held
+    home = open_home(bot, MANAGER)
+    (button,) = buttons(home["blocks"], ids.FEED_ISSUE)
+    published = len(bot.slack.calls_to("views.publish"))
+    assert click_for_feed(bot, home, MANAGER, button["value"]) == 200
+    bot.slack.wait_for("views.publish", published + 1)
+    home = bot.slack.home(MANAGER)
+    assert home is not None
+    mine, whole = feed_urls(home)
+    assert mine != whole and "佐藤様".encode() in open_feed(bot, whole)
+    assert buttons(home["blocks"], ids.LEDGER_EXPORT) != []
+
+
+def test_a_salespersons_forged_click_for_the_venue_feed_issues_nothing(bot: Harness) -> None:
+    home = open_home(bot, sr.USER_ID)
+    before = bot.fingerprint()
+    published = len(bot.slack.calls_to("views.publish"))
+    for value in (ids.FEED_VENUE, "venue:all", ""):
+        assert click_for_feed(bot, home, sr.USER_ID, value) == 200
+    assert bot.fingerprint() == before
+    assert len(bot.slack.calls_to("views.publish")) == published
+    said = json.dumps([c.body for c in bot.slack.calls[-6:]], ensure_ascii=False)
+    assert "マネージャーだけ" in said or "Only managers" in said
