@@ -1,22 +1,36 @@
-"""People by name for a picture: each salesperson's Slack display name (never a contact),
-asked once per drawing with the workspace's client; on any trouble, the user id."""
+"""People by name: each salesperson's Slack display name (never a contact), asked with the
+workspace's client only when the database's cache has none younger than a day, and cached
+there for the terminal too (``core.operations.staff_names``); on any trouble, the user id."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from datetime import datetime
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
+from core.engine import HoldEngine
+
 log = logging.getLogger("osae.bot")
 
 
-def display_names(client: WebClient, users: Iterable[str]) -> dict[str, str]:
-    names: dict[str, str] = {}
-    for user in sorted(set(users)):
-        names[user] = _name(client, user) or user
-    return names
+def cached_names(
+    engine: HoldEngine, client: WebClient, venue_id: str, users: Iterable[str], now: datetime
+) -> dict[str, str]:
+    """Every one of ``users`` by name: the cache's (or [[staff]]'s), Slack asked only for
+    those it has none fresh of, what Slack answers cached; an unknown person's id."""
+    wanted = frozenset(users)
+    found: dict[str, str] = {}
+    for user in sorted(engine.reads.stale_names(venue_id, wanted, now=now)):
+        name = _name(client, user)
+        if name is not None:
+            found[user] = name
+    if found:
+        engine.writes.remember_names(venue_id, found, now=now)
+    known = {**engine.reads.names(venue_id), **found}
+    return {user: known.get(user) or user for user in wanted}
 
 
 def _name(client: WebClient, user: str) -> str | None:

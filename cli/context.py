@@ -15,6 +15,7 @@ from bot.texts.finding import alternative_line
 from bot.texts.refusals import describe
 from cli import bootstrap
 from cli.errors import CommandError
+from cli.plain import unmark
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.errors import NoSchema
@@ -86,7 +87,13 @@ def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
         refused = Refused(Code.UNKNOWN_VENUE, detail=chosen)
         utc = ZoneInfo("UTC")
         raise CommandError(refused.code.value, describe(refused, utc, locale()), exit_code=1)
+    _names.clear()
+    _names.update(engine.reads.names(found.id))  # who a line names, by name
     return engine, found
+
+
+# People's names for the lines this command prints (``cli.plain``), read with its venue.
+_names: dict[str, str] = {}
 
 
 # The terminal's language (OSAE_LANG, else LANG), from the settings ``cli.main`` read: set
@@ -107,7 +114,7 @@ def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:
     if as_json:
         print(json.dumps({"ok": True, **payload}, ensure_ascii=False, default=str))
     else:
-        print("\n".join(lines))
+        print("\n".join(unmark(line, _names) for line in lines))
     return 0
 
 
@@ -117,7 +124,7 @@ _TERMINAL = DateStyle(rokuyo=True)
 
 
 def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
-    message = describe(refused, tz, locale())
+    message = unmark(describe(refused, tz, locale()), _names)
     if as_json:
         facts: dict[str, Any] = {"field": refused.field}
         if refused.rank is not None:

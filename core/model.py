@@ -245,6 +245,7 @@ class Hold:
     reason: str | None = None  # of a withdrawn one: its code (core.rules.reasons)
     reason_note: str = ""
     details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
+    salesperson_name: str = ""  # Slack's display name as cached, else [[staff]]; "" unknown
     nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
 
     def __post_init__(self) -> None:

@@ -45,6 +45,8 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         **details_to_json(hold.details),
         # One booking number for life (issue 25): the enquiry's, never a hold id.
         "booking": booking_number(hold.enquiry_id),
+        # The salesperson by name (never Slack markup): else their id.
+        "salesperson_name": hold.salesperson_name or hold.salesperson,
         "reason": hold.reason,
         "reason_note": hold.reason_note,
         "nudged_at": _iso(hold.nudged_at),
@@ -141,6 +143,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         contact=data.get("contact", ""),
         outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
         details=details_from_json(data),
+        salesperson_name=data.get("salesperson_name", ""),
         nudged_at=_parse(data.get("nudged_at")),
     )
 

@@ -15,7 +15,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from bot import diary_asked, ids
 from bot.deps import Deps
 from bot.diary_words import diary_words, summary
-from bot.names import display_names
+from bot.names import cached_names
 from bot.texts import esc, text
 from core.diary import layout
 from core.diary.draw import Format, render
@@ -66,7 +66,7 @@ def send(
     locale = deps.locales.get(user)
     now: datetime = deps.now()
     read = deps.engine.reads.diary(venue.id, days)
-    names = display_names(client, {h.salesperson for h in read.holds})
+    names = cached_names(deps.engine, client, venue.id, {h.salesperson for h in read.holds}, now)
     placed = layout.build(read, now)
     words = diary_words(venue, days, locale, now, person=lambda u: names.get(u, u))
     picture = render(placed, words, Format.PNG)

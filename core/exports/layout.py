@@ -53,8 +53,8 @@ StateWords = Callable[[Hold], str]
 @dataclass(frozen=True)
 class LedgerRow:
     """One room of one hold, venue-local; ``deadline`` naive local time (as Excel keeps it),
-    ``contact`` None when the column is not shown. 見積 and 媒体 stay empty until the booking
-    carries them (issue 25)."""
+    ``contact`` None when the column is not shown. 見積 is the booking's estimate in yen,
+    媒体 its source as the venue names it."""
 
     day: date
     weekday: str
@@ -153,8 +153,8 @@ def _row(
         state=state,
         deadline=deadline.replace(second=0, microsecond=0) if deadline else None,
         booking=booking_number(hold.enquiry_id),
-        estimate=None,
-        source="",
+        estimate=hold.details.estimate,
+        source=venue.policy.source_name(hold.details.source) if hold.details.source else "",
         note=hold.note,
         contact=hold.contact if with_contact else None,
     )

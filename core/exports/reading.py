@@ -84,6 +84,8 @@ class SheetRow:
     booking: str = ""
     note: str = ""
     contact: str = ""
+    estimate: int | None = None  # 見積, whole yen
+    source: str = ""  # 媒体 as written: the venue's name for a source, or its code
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,9 @@ def _row(line: int, cell: Mapping[str, object], words: Words) -> SheetRow | Prob
     if isinstance(parsed, Problem):
         return parsed
     day, start, end, guests, deadline = parsed
+    estimate = _estimate(cell.get(layout.ESTIMATE))
+    if estimate == -1:
+        return Problem(line, "bad_estimate", {"value": _str(cell.get(layout.ESTIMATE))})
     return SheetRow(
         line=line,
         day=day,
@@ -201,6 +206,8 @@ def _row(line: int, cell: Mapping[str, object], words: Words) -> SheetRow | Prob
         booking=_str(cell.get(layout.BOOKING)),
         note=_str(cell.get(layout.NOTE)),
         contact=_str(cell.get(layout.CONTACT)),
+        estimate=estimate,
+        source=_str(cell.get(layout.SOURCE)),
     )
 
 
@@ -270,6 +277,20 @@ def _guests(value: object) -> int | None:
         return None
     said = _str(value).removesuffix("名").removesuffix("人")
     return int(said) if said.isdecimal() and 0 < int(said) <= 100_000 else -1
+
+
+def _estimate(value: object) -> int | None:
+    """Whole yen (``3500000``, ``3,500,000``, ``¥3,500,000``, ``350万``): None when empty,
+    -1 when unreadable."""
+    if _blank(value):
+        return None
+    said = _str(value).lstrip("¥￥").replace(",", "").removesuffix("円")
+    ten_thousands = said.endswith("万")
+    said = said.removesuffix("万")
+    if not said.isascii() or not said.isdecimal():
+        return -1
+    yen = int(said) * (10_000 if ten_thousands else 1)
+    return yen if yen <= 1_000_000_000 else -1
 
 
 def _deadline(value: object) -> datetime | bool | None:

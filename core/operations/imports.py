@@ -13,7 +13,7 @@ from datetime import datetime
 
 from core.exports.reading import PlaceAs, Problem, Sheet, SheetRow
 from core.journal import Journal
-from core.model import HoldRequest, ItemRequest, Venue
+from core.model import Details, HoldRequest, ItemRequest, Venue
 from core.operations import answering, decisions
 from core.operations.request import Asked, Attempted, InWay, request_hold
 from core.operations.tx import Tx
@@ -195,4 +195,14 @@ def _request(group: _Group, venue: Venue, actor: str, enquiry: int | None) -> Ho
         enquiry_id=enquiry,
         guests=first.guests,
         contact=first.contact,
+        details=Details(estimate=first.estimate, source=source_code(first.source, venue)),
     )
+
+
+def source_code(said: str, venue: Venue) -> str:
+    """媒体 as the export wrote it (the venue's name) or as typed (a code); an unknown one is
+    kept as written, for the request's check to refuse by name."""
+    for code, name in venue.policy.sources:
+        if said in (code, name):
+            return code
+    return said

@@ -13,7 +13,7 @@ from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, Status
-from core.operations import diary, exports, feeds, reads, search, team
+from core.operations import diary, exports, feeds, reads, search, staff_names, team
 from core.results import Availability, EnquiryView, Overview, Refused
 from core.rules.search import Search
 from core.runner import Runner
@@ -23,6 +23,14 @@ from core.store import audit
 class Reads:
     def __init__(self, run: Runner) -> None:
         self._run = run
+
+    def names(self, venue_id: str) -> dict[str, str]:
+        """People's names by user id: Slack's as cached, else the venue file's [[staff]]."""
+        return self._run.read(venue_id, staff_names.names)
+
+    def stale_names(self, venue_id: str, users: frozenset[str], *, now: datetime) -> frozenset[str]:
+        """Of ``users``, those whose Slack name should be asked for (none cached, or old)."""
+        return self._run.read(venue_id, partial(staff_names.stale, users=users, now=now))
 
     def hold(self, venue_id: str, hold_id: int) -> Hold | Refused:
         return self._run.read(venue_id, partial(reads.hold, hold_id=hold_id))

@@ -4,7 +4,7 @@ contention are refusals like any other."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
@@ -25,6 +25,7 @@ from core.operations import (
     imports,
     preview,
     search,
+    staff_names,
     sweep,
 )
 from core.operations.request import (
@@ -220,6 +221,12 @@ class Writes:
             return self._run.read(venue_id, partial(sweep.due_ids, now=now, limit=limit))
         except UnknownVenue:
             return Refused(Code.UNKNOWN_VENUE, detail=venue_id)
+
+    def remember_names(
+        self, venue_id: str, found: Mapping[str, str], *, now: datetime
+    ) -> int | Refused:
+        """Cache people's names as Slack gave them."""
+        return self._write(venue_id, now, partial(staff_names.remember, found=found))
 
     def queue_reminders(self, venue_id: str, *, now: datetime) -> int | Refused:
         return self._write(venue_id, now, digests.queue_reminders)

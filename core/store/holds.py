@@ -13,7 +13,7 @@ from core.model import Hold, HoldItem, Kind, Outcome, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
 from core.store import details
-from core.store.schema import enquiries, hold_items, holds
+from core.store.schema import enquiries, hold_items, holds, staff_names
 
 
 def _agg(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
@@ -45,12 +45,21 @@ _HOLDS = sa.select(
     enquiries.c.guests,
     enquiries.c.contact,
     *details.COLUMNS,
+    staff_names.c.name.label("salesperson_name"),
     *_ITEMS.c,
 ).select_from(
     holds.join(
         enquiries,
         sa.and_(enquiries.c.venue_id == holds.c.venue_id, enquiries.c.id == holds.c.enquiry_id),
-    ).join(_ITEMS, sa.true())
+    )
+    .join(_ITEMS, sa.true())
+    .outerjoin(
+        staff_names,
+        sa.and_(
+            staff_names.c.venue_id == enquiries.c.venue_id,
+            staff_names.c.user_id == enquiries.c.salesperson,
+        ),
+    )
 )
 
 
@@ -93,6 +102,8 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         reason=hold.get("reason"),
         reason_note=hold.get("reason_note") or "",
         details=details.from_mapping(enquiry),
+        salesperson_name=enquiry.get("salesperson_name")
+        or venue.policy.person(enquiry["salesperson"]),
         customer=enquiry["customer"],
         note=enquiry["note"],
         salesperson=enquiry["salesperson"],

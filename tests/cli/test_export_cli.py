@@ -24,7 +24,8 @@ HEADERS = ["日付", "曜日・六曜", "部屋", "開始", "終了", "種別", 
 
 def ledger(url: str) -> None:
     """A 1st and its 2nd on 鳳凰の間, a package (chapel + 桜の間) confirmed, one released."""
-    assert hold(url, "--guests", "80", "--contact", "03-1234-5678", "--note", "和装")[0] == 0
+    assert hold(url, "--guests", "80", "--contact", "03-1234-5678", "--note", "和装",
+                "--estimate", "3500000", "--source", "fair")[0] == 0  # fmt: skip
     assert hold(url, "--customer", "佐藤様", "--salesperson", "U0SALES002")[0] == 0
     code, _ = run(url, "hold", "request", "--room", "sakura", "--date", "2027-05-11",
                   "--start", "12:30", "--end", "15:30", "--also", "chapel,11:00,12:00",
@@ -84,7 +85,13 @@ def test_the_xlsx_read_back_is_the_hold_list(loaded: str, tmp_path: Path) -> Non
            for r in rows]  # fmt: skip
     assert got == expected_rows(loaded)
     assert rows[0][1] == f"火・{rokuyo(date(2027, 5, 11)).japanese}" and rows[0][5] == "婚礼"
-    assert [r[12] for r in rows] == [None] * 4  # 見積 and 媒体 wait for issue 25
+    # 見積 and 媒体: the booking's estimate in yen and its source as the venue names it
+    assert [(r[6], r[12], r[13]) for r in rows] == [
+        ("鈴木様", None, None),
+        ("鈴木様", None, None),
+        ("山田様", 3_500_000, "ブライダルフェア"),
+        ("佐藤様", None, None),
+    ]
     assert "03-1234-5678" not in str(rows)
 
 

@@ -38,7 +38,7 @@ def the_ledger(url: str) -> list[tuple[Any, ...]]:
     assert code == 0
     return sorted(
         (h["local_date"], h["status"], h["rank"], h["expires_at"], h["customer"], h["kind_id"],
-         h["salesperson"], h["guests"], h["note"], h["contact"],
+         h["salesperson"], h["guests"], h["note"], h["contact"], h["estimate"], h["source"],
          tuple(sorted((i["start_at"], i["end_at"], i["room_id"], i["rank"]) for i in h["items"])))
         for h in listed["holds"]
         if h["status"] in ("tentative", "confirmed")
