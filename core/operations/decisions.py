@@ -151,6 +151,21 @@ def nudge(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
     return NudgeAnswer(nudged, asker)
 
 
+def nudge_ahead(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
+    """The button on a waiting hold: nudge the 1st ahead of it (of several, the one not yet
+    asked whose deadline comes first)."""
+    waiting = holds.get(tx.conn, tx.venue, hold_id)
+    if waiting is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    firsts = sorted(
+        (h for h in holds.live_conflicting(tx.conn, tx.venue, spans_of(waiting)) if h.is_first),
+        key=lambda h: (h.nudged_at is not None, h.expires_at, h.id),
+    )
+    if waiting.status is not Status.TENTATIVE or waiting.is_first or not firsts:
+        return Refused(Code.NOT_WAITING, hold=waiting)
+    return nudge(tx, firsts[0].id, actor)
+
+
 def _nudgeable(tx: Tx, hold_id: int) -> Hold | Refused:
     """A 1st hold still before its deadline, at a venue that uses nudges."""
     hold = holds.get(tx.conn, tx.venue, hold_id)
