@@ -19,6 +19,7 @@ class Code(StrEnum):
     UNKNOWN_ROOM = "unknown_room"
     UNKNOWN_KIND = "unknown_kind"
     BAD_TIMES = "bad_times"
+    OVERNIGHT_TOO_LONG = "overnight_too_long"  # past midnight, longer than max_event_hours
     TOO_LONG = "too_long"
     IN_PAST = "in_past"
     BEYOND_HORIZON = "beyond_horizon"

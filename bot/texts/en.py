@@ -392,4 +392,5 @@ TEXTS: dict[str, str] = {
     "notice.kind.nudged": "nudge",
     "thread.nudged": ":mega: {when} <@{actor}> asked for an answer · deadline *{deadline}*",
     "done.nudged": ":mega: Asked {hold} to answer · its deadline *{deadline}*",
+    "refusal.overnight_too_long": "{detail} to {gap} the next day would last {rank} hours: an end at or before the start is read as the next day's, and only for an event of at most {limit} hours. Check the end time (later than {detail} for the same day).",
 }

@@ -319,7 +319,27 @@ def check_times(start_min: int, end_min: int) -> Refused | None:
         return Refused(Code.BAD_TIMES, field="end")
     if end_min - start_min > MINUTES_PER_DAY:
         return Refused(Code.TOO_LONG, field="end", limit=24)
+    if end_min > MINUTES_PER_DAY and end_min - start_min > MAX_EVENT_HOURS * 60:
+        # An end at or before the start was read as the next day's: say how it was read
+        # (14:00〜翌11:00 は21時間), as that is rarely what was meant.
+        hours = -(-(end_min - start_min) // 60)
+        return Refused(
+            Code.OVERNIGHT_TOO_LONG,
+            field="end",
+            limit=MAX_EVENT_HOURS,
+            rank=hours,  # how long it would last, in hours (rounded up)
+            detail=_clock(start_min),
+            gap=_clock(end_min % MINUTES_PER_DAY),
+        )
     return None
+
+
+# Past midnight only for an event that then lasts at most this long (docs/rules.md).
+MAX_EVENT_HOURS = 12
+
+
+def _clock(minute: int) -> str:
+    return f"{minute // 60:02d}:{minute % 60:02d}"
 
 
 def _check_text(value: str, code: Code, field: str, longest: int) -> Refused | None:

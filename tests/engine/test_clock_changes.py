@@ -88,8 +88,12 @@ def _ask(
     )
     answer = engine.request(venue_id, req, now=now)
     gap = skipped(on, start, tz) or (skipped(on, end, tz) if length <= 1440 else None)
+    # Past midnight for longer than 12 hours is refused before any clock is looked at.
+    overnight = end > 1440 and length > 720
     if isinstance(answer, Refused):
-        if gap is not None and length <= 1440:
+        if overnight and length <= 1440:
+            assert answer.code is Code.OVERNIGHT_TOO_LONG, answer
+        elif gap is not None and length <= 1440:
             assert answer.code is Code.BAD_TIMES and answer.gap, answer
         else:
             assert answer.code is not Code.BAD_TIMES, (answer, on, start, end)

@@ -103,11 +103,15 @@ def test_bad_times_are_refused(
     refused(engine.request(venue.id, req, now=NOW), code)
 
 
-def test_a_full_day_event_is_taken_but_a_longer_one_is_not(
+def test_past_midnight_is_taken_up_to_12_hours_and_a_full_day_is_not(
     engine: HoldEngine, venue: Venue
 ) -> None:
-    whole_day = replace(request(), start_min=600, end_min=600 + 1440)
-    assert accepted(engine.request(venue.id, whole_day, now=NOW)).rank == 1
+    # An end at or before the start is the next day's only for an event of at most 12 hours
+    # (docs/rules.md): 20:00〜翌08:00 is a night; 10:00〜翌10:00 was rarely meant.
+    night = replace(request(), start_min=1200, end_min=1200 + 720)
+    assert accepted(engine.request(venue.id, night, now=NOW)).rank == 1
+    whole_day = replace(request(room="sakura"), start_min=600, end_min=600 + 1440)
+    refused(engine.request(venue.id, whole_day, now=NOW), Code.OVERNIGHT_TOO_LONG)
 
 
 def test_refusals_of_the_ledger_write_nothing(

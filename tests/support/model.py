@@ -441,6 +441,12 @@ class Model:
                 (lambda i=item: not 0 <= i[1] < MINUTES_PER_DAY, Code.BAD_TIMES, item[0]),
                 (lambda i=item: i[2] <= i[1], Code.BAD_TIMES, item[0]),
                 (lambda i=item: i[2] - i[1] > MINUTES_PER_DAY, Code.TOO_LONG, item[0]),
+                # past midnight only for an event of at most 12 hours
+                (
+                    lambda i=item: i[2] > MINUTES_PER_DAY and i[2] - i[1] > 12 * 60,
+                    Code.OVERNIGHT_TOO_LONG,
+                    item[0],
+                ),
             ]
         checks += [
             (lambda: not who or len(who) > 200, Code.BAD_CUSTOMER, None),
