@@ -57,6 +57,7 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     }
     promoted = promote_after(tx, [*lost, *dropped], bumped, actor, causes)
     released = tuple(sorted([*lost, *dropped], key=lambda h: h.id))
+    tell_salesperson(tx, confirmed, actor, events.Action.CONFIRMED)
     return ConfirmAnswer(confirmed, released, tuple(promoted), tuple(dropped))
 
 
@@ -93,7 +94,16 @@ def release(
     note = note.strip()
     released = events.Released(hold, actor, code, note)
     left = _leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN, (code, note))
+    tell_salesperson(tx, left[0], actor, events.Action.RELEASED, code, note)
     return ReleaseAnswer(*left)
+
+
+def tell_salesperson(
+    tx: Tx, hold: Hold, actor: str, action: events.Action, reason: str = "", note: str = ""
+) -> None:
+    """Someone other than the hold's salesperson acted on it: they are told, by DM."""
+    if actor != hold.salesperson:
+        tx.journal.record(events.ActedFor(hold, actor, action.value, reason, note))
 
 
 def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
@@ -114,6 +124,7 @@ def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
     extended = _reload(tx, hold.id)
     behind = _behind(tx, hold)
     tx.journal.record(events.Extended(hold, actor, new_deadline, extended, behind))
+    tell_salesperson(tx, extended, actor, events.Action.EXTENDED)
     return ExtendAnswer(extended, behind)
 
 
