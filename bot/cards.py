@@ -157,7 +157,7 @@ def decision_buttons(
     another: bool = False,
     style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release Edit; waiting: Release Edit; decided holds: none.
+    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none.
     ``another`` adds "Another date" (a second candidate date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
         return None
@@ -172,6 +172,8 @@ def decision_buttons(
         )
         more = [_button(ids.EXTEND, "button.extend", value, locale)] if extend else []
         elements = [confirm, *more, *elements]
+    else:  # waiting: it may ask the 1st ahead to answer (the engine says if it may)
+        elements.append(_button(ids.NUDGE, "button.nudge", value, locale))
     elements.append(_button(ids.EDIT, "edit.button", value, locale))
     if another:
         elements.append(_button(ids.ANOTHER_DATE, "button.another_date", value, locale))

@@ -91,7 +91,8 @@ FIELD_BLOCKS = {
 CONFIRM = "hold_confirm"
 RELEASE = "hold_release"
 EXTEND = "hold_extend"
-DECISION_ACTION = re.compile(r"^hold_(confirm|release|extend)$")
+NUDGE = "hold_nudge"  # 「1番手に回答を依頼」 on a waiting hold: its value the waiting hold
+DECISION_ACTION = re.compile(r"^hold_(confirm|release|extend|nudge)$")
 ANOTHER_DATE = "hold_another_date"  # "別の候補日": the form again, same customer and rooms
 EDIT = "hold_edit"  # opens the /hold form filled in with the hold, to change it
 

@@ -222,6 +222,24 @@ def _next_action(
     return _single("next_action", hold, facts, tz, locale, style)
 
 
+def _acted_for(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
+) -> Rendered:
+    """Someone else acted on the salesperson's hold: who, what and (a release) why."""
+    hold = hold_of(payload)
+    reason = str(payload.get("reason") or "")
+    why = text(locale, f"reason.{reason}") if reason else ""
+    note = str(payload.get("note") or "").strip()
+    facts = {
+        "hold": cards.line(hold, tz, locale, style=style),
+        "booking": booking_number(hold.enquiry_id),
+        "actor": esc(str(payload["actor"])),
+        "did": text(locale, f"notice.acted_for.{payload['action']}"),
+        "why": text(locale, "notice.acted_for.why", reason=why, note=esc(note)) if why else "",
+    }
+    return _single("acted_for", hold, facts, tz, locale, style)
+
+
 def _digest(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
@@ -313,6 +331,7 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.QUEUED: _queued,
     NoticeKind.CANCELLED: _cancelled,
     NoticeKind.NEXT_ACTION: _next_action,
+    NoticeKind.ACTED_FOR: _acted_for,
     NoticeKind.NUDGED: _nudged,
 }
 

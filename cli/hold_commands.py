@@ -24,7 +24,7 @@ from cli.errors import CommandError
 from cli.hold_edit import item_lines
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
-from core.results import Refused, RequestAnswer
+from core.results import Code, Refused, RequestAnswer
 from core.rules.spans import end_minute
 from core.serialize import details_to_json, hold_summary, hold_to_json
 from jobs import sweeping
@@ -40,7 +40,9 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     _register_request(actions, common)
     for name in ACTIONS:
         about = (
-            "ask the 1st hold ID to answer (回答の催促)" if name == "nudge" else f"{name} a hold"
+            "ask the 1st hold ID (or the 1st ahead of waiting hold ID) to answer (回答の催促)"
+            if name == "nudge"
+            else f"{name} a hold"
         )
         act = actions.add_parser(name, parents=[common], help=about)
         act.add_argument("id", type=int)
@@ -232,6 +234,11 @@ def decide(args: argparse.Namespace) -> int:
     elif args.action == "release":
         reason = {"reason": args.reason, "note": strict_reason(args.reason_note)}
     result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
+    if args.action == "nudge" and isinstance(result, Refused) and result.code is Code.NOT_FIRST:
+        # the id of a waiting hold (as its button, and the console, name it): the 1st ahead
+        result = engine.writes.nudge_ahead(
+            venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz)
+        )
     if isinstance(result, Refused):
         return emit_refusal(args.json, result, venue.tz)
     payload: dict[str, Any] = {"id": result.hold.id, "hold": hold_to_json(result.hold)}

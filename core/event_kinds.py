@@ -265,6 +265,15 @@ KINDS: dict[type[Any], Kind[Any]] = {
             ],
         ),
     ),
+    # Someone else acted on a salesperson's hold: they hear who did what, and why.
+    events.ActedFor: Kind[events.ActedFor](
+        dms=(
+            NoticeKind.ACTED_FOR,
+            lambda e, now: [
+                told(e.hold, actor=e.actor, action=e.action, reason=e.reason, note=e.note)
+            ],
+        ),
+    ),
     events.NextActionDue: Kind[events.NextActionDue](
         dms=(
             NoticeKind.NEXT_ACTION,

@@ -104,6 +104,18 @@ class Extended:
 
 
 @dataclass(frozen=True)
+class ActedFor:
+    """Someone other than its salesperson (a manager, its creator) released, extended,
+    confirmed or edited a hold: its salesperson is told who did what and why."""
+
+    hold: Hold  # as it is now (after a swap: the new hold)
+    actor: str
+    action: str  # an Action value: released, extended, confirmed, edited
+    reason: str = ""  # a release's reason code
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Nudged:
     """A waiting hold's salesperson asked the 1st ahead to answer (回答の催促): the 1st's
     deadline is now at most the venue's ``nudge_days`` away; both salespeople are told."""
@@ -217,6 +229,7 @@ Event = (
     | Extended
     | Nudged
     | Cancelled
+    | ActedFor
     | Announced
     | Queued
     | Promoted

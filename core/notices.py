@@ -22,6 +22,7 @@ class NoticeKind(StrEnum):
     MANAGER_DIGEST = "manager_digest"  # Monday, to managers: the whole venue's week
     QUEUED = "queued"  # told to a 1st: a 2nd now waits behind it
     CANCELLED = "cancelled"  # a manager cancelled the booking: who, and why
+    ACTED_FOR = "acted_for"  # someone else acted on the salesperson's hold: who, what, why
     NEXT_ACTION = "next_action"  # the morning of a booking's next action (issue 25)
     # 回答の催促: the 1st is told who asks and its new deadline; the waiting hold's
     # salesperson, that it was sent (``payload["to"]``: "first" or "asker")

@@ -1,4 +1,4 @@
-"""Confirm / Release / Extend on hold cards, and the dialog Confirm opens first.
+"""Confirm / Release / Extend (a waiting hold: Nudge) on cards, and the dialog Confirm opens.
 
 Every click is acknowledged at once. The button's value only names the hold: whether the
 clicker may act is the engine's decision, from the clicker's id. The clicked message is then
@@ -7,6 +7,7 @@ updated in place to the outcome, and the people concerned get a fresh App Home.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -26,9 +27,9 @@ from bot.texts.refusals import describe
 from bot.views.dialogs import confirm_modal, info_modal
 from bot.views.messages import Message, decided, outcome, splice
 from core.model import Hold, Venue
-from core.results import Code, ConfirmAnswer, ExtendAnswer, Refused, ReleaseAnswer
+from core.results import Code, ConfirmAnswer, ExtendAnswer, NudgeAnswer, Refused, ReleaseAnswer
 
-Result = ConfirmAnswer | ReleaseAnswer | ExtendAnswer | Refused
+Result = ConfirmAnswer | ReleaseAnswer | ExtendAnswer | NudgeAnswer | Refused
 # Refusals that mean the hold moved on since the card was drawn: the card is redrawn.
 _STALE = {Code.ALREADY_DECIDED, Code.DEADLINE_PASSED, Code.NOT_FIRST}
 
@@ -38,7 +39,7 @@ class Click:
     """Who clicked which verb on which hold, and where the button was."""
 
     user: str
-    verb: str  # confirm | release | extend
+    verb: str  # confirm | release | extend | nudge (its hold: the waiting one)
     hold_id: int
     locale: str
     source: Source
@@ -86,7 +87,13 @@ def clicked(deps: Deps, args: Args) -> None:
     if click.verb == "confirm":
         result: Result | None = ask_to_confirm(deps, client, venue, click)
     else:
-        act = deps.engine.writes.release if click.verb == "release" else deps.engine.writes.extend
+        writes = deps.engine.writes
+        acts: dict[str, Callable[..., Result]] = {
+            "release": writes.release,
+            "extend": writes.extend,
+            "nudge": writes.nudge_ahead,
+        }
+        act = acts[click.verb]
         result = act(venue.id, click.hold_id, actor=user, now=deps.now())
     if result is not None:  # None: the dialog is open, and its submission does the rest
         deps.after(body, client, partial(settle, deps, client, venue, click, result))
@@ -135,7 +142,7 @@ def settle(
     style = dates.style_for(venue, deps.now())
     if isinstance(result, Refused):
         reason = describe(result, venue.tz, click.locale, style=style)
-        if result.hold is not None and result.code in _STALE:
+        if result.hold is not None and result.code in _STALE and click.verb != "nudge":
             notes: tuple[str, ...] = (reason,) if result.code is Code.DEADLINE_PASSED else ()
             _redraw(deps, client, venue, click, result.hold, None, notes)
         if not told:
@@ -150,8 +157,10 @@ def settle(
         return
     deps.notices_written(venue.id)  # lost / promoted / extended notices wait in the outbox
     lead, notes = decided(result, click.user, venue.tz, click.locale, style=style)
-    _redraw(deps, client, venue, click, result.hold, lead, notes)
-    publish_homes(deps, client, venue, {click.user, result.hold.salesperson})
+    # A nudge was clicked on the waiting hold's card: that card says it was sent.
+    shown = result.asker if isinstance(result, NudgeAnswer) else result.hold
+    _redraw(deps, client, venue, click, shown, lead, notes)
+    publish_homes(deps, client, venue, {click.user, result.hold.salesperson, shown.salesperson})
 
 
 def _redraw(

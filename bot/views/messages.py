@@ -17,7 +17,7 @@ from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.examples import help_text
 from bot.texts.refusals import hold_line, in_way_list, ordinal, turnover_only
 from core.model import Hold, Venue
-from core.results import ConfirmAnswer, ExtendAnswer, ReleaseAnswer, RequestAnswer
+from core.results import ConfirmAnswer, ExtendAnswer, NudgeAnswer, ReleaseAnswer, RequestAnswer
 
 MAX_LISTED = 40
 
@@ -78,7 +78,7 @@ def outcome(
 
 
 def decided(
-    result: ConfirmAnswer | ReleaseAnswer | ExtendAnswer,
+    result: ConfirmAnswer | ReleaseAnswer | ExtendAnswer | NudgeAnswer,
     actor: str,
     tz: ZoneInfo,
     locale: str,
@@ -100,6 +100,9 @@ def decided(
             notes.append(text(locale, "done.released_candidates", holds=dates_released))
     elif isinstance(result, ReleaseAnswer):
         lead = text(locale, "done.released", actor=actor)
+    elif isinstance(result, NudgeAnswer):
+        deadline = cards.deadline(result.hold, tz, locale, style=style)
+        lead = text(locale, "done.nudged", hold=cards.brief(result.hold, locale), deadline=deadline)
     else:
         deadline = cards.deadline(result.hold, tz, locale, style=style)
         lead = text(locale, "done.extended", actor=actor, deadline=deadline)

@@ -57,6 +57,7 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     }
     promoted = promote_after(tx, [*lost, *dropped], bumped, actor, causes)
     released = tuple(sorted([*lost, *dropped], key=lambda h: h.id))
+    tell_salesperson(tx, confirmed, actor, events.Action.CONFIRMED)
     return ConfirmAnswer(confirmed, released, tuple(promoted), tuple(dropped))
 
 
@@ -93,7 +94,16 @@ def release(
     note = note.strip()
     released = events.Released(hold, actor, code, note)
     left = _leave(tx, hold, Status.RELEASED, released, actor, Outcome.WITHDRAWN, (code, note))
+    tell_salesperson(tx, left[0], actor, events.Action.RELEASED, code, note)
     return ReleaseAnswer(*left)
+
+
+def tell_salesperson(
+    tx: Tx, hold: Hold, actor: str, action: events.Action, reason: str = "", note: str = ""
+) -> None:
+    """Someone other than the hold's salesperson acted on it: they are told, by DM."""
+    if actor != hold.salesperson:
+        tx.journal.record(events.ActedFor(hold, actor, action.value, reason, note))
 
 
 def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
@@ -114,6 +124,7 @@ def extend(tx: Tx, hold_id: int, actor: str) -> ExtendAnswer | Refused:
     extended = _reload(tx, hold.id)
     behind = _behind(tx, hold)
     tx.journal.record(events.Extended(hold, actor, new_deadline, extended, behind))
+    tell_salesperson(tx, extended, actor, events.Action.EXTENDED)
     return ExtendAnswer(extended, behind)
 
 
@@ -138,6 +149,21 @@ def nudge(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
     nudged = _reload(tx, hold.id)
     tx.journal.record(events.Nudged(hold, actor, asker, nudged))
     return NudgeAnswer(nudged, asker)
+
+
+def nudge_ahead(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
+    """The button on a waiting hold: nudge the 1st ahead of it (of several, the one not yet
+    asked whose deadline comes first)."""
+    waiting = holds.get(tx.conn, tx.venue, hold_id)
+    if waiting is None:
+        return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
+    firsts = sorted(
+        (h for h in holds.live_conflicting(tx.conn, tx.venue, spans_of(waiting)) if h.is_first),
+        key=lambda h: (h.nudged_at is not None, h.expires_at, h.id),
+    )
+    if waiting.status is not Status.TENTATIVE or waiting.is_first or not firsts:
+        return Refused(Code.NOT_WAITING, hold=waiting)
+    return nudge(tx, firsts[0].id, actor)
 
 
 def _nudgeable(tx: Tx, hold_id: int) -> Hold | Refused:

@@ -22,6 +22,7 @@ from core.model import (
     Status,
     Venue,
 )
+from core.operations.decisions import tell_salesperson
 from core.operations.promotion import promote_after, waiting_behind
 from core.operations.request import new_hold, ranked_items
 from core.operations.tx import Snapshot, Tx
@@ -346,7 +347,9 @@ def _in_place(tx: Tx, plan: Plan, actor: str) -> EditAnswer:
     # is ranked again there (its rank only gets better, core.rules.edit_place).
     leaving = [hold, _reload(tx, hold.id)]
     promoted = [] if confirmed else promote_after(tx, leaving, bumped, actor, causes, gone=())
-    return EditAnswer(_reload(tx, hold.id), hold, True, (), tuple(promoted))
+    now_hold = _reload(tx, hold.id)
+    tell_salesperson(tx, now_hold, actor, events.Action.EDITED)
+    return EditAnswer(now_hold, hold, True, (), tuple(promoted))
 
 
 def _swap(
@@ -382,7 +385,9 @@ def _swap(
         tx.journal.record(events.Announced(new, actor))
     promoted = promote_after(tx, [hold], bumped, actor, {hold.id: events.Action.EDITED.value})
     ahead = holds.get_many(tx.conn, venue, _ahead(around))
-    return EditAnswer(_reload(tx, new.id), hold, False, (released,), tuple(promoted), tuple(ahead))
+    now_hold = _reload(tx, new.id)
+    tell_salesperson(tx, now_hold, actor, events.Action.EDITED)
+    return EditAnswer(now_hold, hold, False, (released,), tuple(promoted), tuple(ahead))
 
 
 def _reload(snap: Snapshot, hold_id: int) -> Hold:

@@ -147,6 +147,13 @@ class Writes:
         nudge = partial(decisions.nudge, hold_id=hold_id, actor=actor)
         return self._write(venue_id, now, nudge, isolation=ROW_CONFLICTS)
 
+    def nudge_ahead(
+        self, venue_id: str, hold_id: int, *, actor: str, now: datetime
+    ) -> NudgeAnswer | Refused:
+        """The same, from the waiting hold ``hold_id`` (its button): the 1st ahead of it."""
+        nudge = partial(decisions.nudge_ahead, hold_id=hold_id, actor=actor)
+        return self._write(venue_id, now, nudge, isolation=ROW_CONFLICTS)
+
     def cancel(
         self, venue_id: str, hold_id: int, *, actor: str, now: datetime, reason: str = ""
     ) -> CancelAnswer | Refused:

@@ -74,6 +74,9 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
         ),
         events.Nudged: lambda: events.Nudged(first, SALES, second, first),
         events.Cancelled: lambda: events.Cancelled(first, MANAGER, "先方都合"),
+        events.ActedFor: lambda: events.ActedFor(
+            gone, MANAGER, "released", "other_venue", "駅前の式場"
+        ),
         events.Promoted: lambda: events.Promoted(first, SALES, "released", (other.id,)),
         events.Expired: lambda: events.Expired(gone),
         events.Edited: lambda: events.Edited(first, other, SALES, kept_place=False),

@@ -142,7 +142,7 @@ def test_second_in_line_is_posted_with_who_is_first(bot: Harness) -> None:
     rows = [b for b in post.body["blocks"] if b["type"] == "actions"]
     buttons = [e["action_id"] for row in rows for e in row["elements"]]
     # a waiting hold can be released, changed, or get another candidate date; not confirmed
-    assert buttons == [ids.RELEASE, ids.EDIT, ids.ANOTHER_DATE]
+    assert buttons == [ids.RELEASE, ids.NUDGE, ids.EDIT, ids.ANOTHER_DATE]
 
 
 def test_when_the_bot_is_not_in_the_channel_it_answers_through_the_response_url(

@@ -4,6 +4,7 @@ it frees or takes. The invariants of docs/rules.md hold after every trial."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Iterator
 
@@ -129,10 +130,53 @@ def swap_and_requests(engine: HoldEngine, db: sa.Engine) -> None:
             lambda: engine.request(venue.id, hoo, now=NOW),
         ]
     )
-    assert isinstance(edited, EditAnswer) and not edited.kept_place, edited
+    assert isinstance(edited, EditAnswer), edited
     assert isinstance(took, RequestAnswer) and isinstance(freed, RequestAnswer)
     live = {h.id: h for h in invariants.check(db, venue)}
-    assert first.hold.id not in live
+    if edited.kept_place:  # it moved first, into an empty 桜の間: it took nobody's place
+        assert edited.hold.id == first.hold.id
+    else:
+        assert first.hold.id not in live
     assert live[freed.hold.id].rank == 1
     in_sakura = sorted([edited.hold.id, took.hold.id])
     assert [live[i].rank for i in in_sakura] == [1, 2]
+
+
+def test_an_edit_that_keeps_its_place_racing_a_request_that_would_change_that(
+    empty: tuple[HoldEngine, sa.Engine],
+) -> None:
+    """鳳凰の間 11:00-14:00 is 1st, a 2nd waits 11:00-15:00; the 1st grows to 14:30 (meeting
+    only its own 2nd: in place) while 15:00-18:00 is asked for. Whichever commits first
+    wins: the edit in place (and the request would be 3rd), or the request (and the edit,
+    meeting it anew, would be a swap to 3rd): exactly one goes through, every trial."""
+    engine, db = empty
+    # Every other trial the request starts a little later, so both orders are raced.
+    seen = Counter(edit_and_request(engine, db, 0.03 * (n % 2)) for n in range(TRIALS))
+    assert sum(seen.values()) == TRIALS and set(seen) <= {"edit", "request"}
+    print(f"\nedit in place vs request, who went through: {dict(seen)}")
+
+
+def edit_and_request(engine: HoldEngine, db: sa.Engine, delay: float) -> str:
+    venue = engine.save_venue(factories.venue(), now=NOW)
+    first = engine.request(venue.id, request(room="hoo", start="11:00", end="14:00"), now=NOW)
+    second = engine.request(venue.id, request(room="hoo", salesperson=OTHER), now=NOW)
+    assert isinstance(first, RequestAnswer) and isinstance(second, RequestAnswer)
+    assert second.rank == 2
+    grow = edit_of(first, end_min=minutes("14:30"))
+    asked = request(room="hoo", start="15:00", end="18:00", salesperson=OTHER)
+    edited, requested = race(
+        [
+            lambda: engine.edit(venue.id, grow, now=NOW),
+            lambda: time.sleep(delay) or engine.request(venue.id, asked, now=NOW),  # type: ignore[func-returns-value]
+        ]
+    )
+    live = {h.id: h for h in invariants.check(db, venue)}
+    if isinstance(edited, EditAnswer):
+        assert edited.kept_place and edited.hold.id == first.hold.id, edited
+        assert isinstance(requested, Refused) and requested.code is Code.RANK_TOO_LOW
+        assert (live[first.hold.id].rank, live[second.hold.id].rank) == (1, 2)
+        return "edit"
+    assert isinstance(edited, Refused) and edited.code is Code.RANK_TOO_LOW, edited
+    assert isinstance(requested, RequestAnswer) and requested.rank == 2, requested
+    assert live[first.hold.id] == first.hold  # nothing of the edit was written
+    return "request"

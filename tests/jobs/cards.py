@@ -90,7 +90,7 @@ def _problems(hold: Hold, venue: Venue, card: Card, now: datetime) -> list[str]:
         status = [line for line in lines if f"*{hold.rank}番手*" in line]
         if not status or any("期限" in line for line in status):
             problems.append(f"should read {hold.rank}番手 without a deadline")
-        want = (ids.RELEASE, *editing)
+        want = (ids.RELEASE, ids.NUDGE, *editing)
     else:
         if STATE[hold.status] not in card.text or "番手" in card.text:
             problems.append(f"should read {STATE[hold.status]}")

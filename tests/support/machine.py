@@ -521,6 +521,7 @@ class HoldMachine(RuleBasedStateMachine):
                 notified=expected.notified,
                 candidates=expected.candidates,
                 cancelled=[mid] if op == "cancel" else [],
+                told=[mid] if op != "cancel" and self._other(mid, actor) else [],
             )
         return expected
 
@@ -645,8 +646,13 @@ class HoldMachine(RuleBasedStateMachine):
                 promoted=expected.promoted,
                 posted=posted,
                 again=again,
+                told=[expected.hold_id] if self._other(expected.hold_id, actor) else [],
             )
         return expected
+
+    def _other(self, mid: int, actor: str) -> bool:
+        """Someone other than the hold's salesperson acts on it (they are told)."""
+        return actor != self.model.holds[mid].salesperson
 
     # -- after every step ------------------------------------------------------------------
     @invariant()
@@ -799,6 +805,7 @@ class HoldMachine(RuleBasedStateMachine):
         cancelled: Any = (),
         posted: Any = (),
         again: Any = (),
+        told: Any = (),
     ) -> None:
         """What a write leaves beside the holds: ledger bumps, outbox notices, audit events.
         Every hold a decision, an edit or a sweep changes gets one card row (its card
@@ -845,6 +852,8 @@ class HoldMachine(RuleBasedStateMachine):
             + [notice("extended", m) for m in notified]
             + [notice("queued", m) for m in queued]
             + [notice("cancelled", m) for m in cancelled]
+            # someone else acted on the hold: its salesperson is told (docs/rules.md)
+            + [notice("acted_for", m) for m in told]
         )
         # Every hold a decision or a sweep changed has its card redrawn; a new hold's card
         # is the bot's to post (its request is not announced here).
