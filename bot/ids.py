@@ -25,6 +25,7 @@ PLAN = "hold_plan"
 SOURCE = "hold_source"
 NEXT_ACTION = "hold_next_action"
 NEXT_ACTION_NOTE = "hold_next_action_note"
+EDIT_ITEM = "hold_edit_item"  # an edit form of a package: which room it changes
 CONTACT = "hold_contact"
 
 # Inputs whose change sends a block_actions (dispatch_action) and refreshes the preview.

@@ -393,4 +393,5 @@ TEXTS: dict[str, str] = {
     "thread.nudged": ":mega: {when} <@{actor}> asked for an answer · deadline *{deadline}*",
     "done.nudged": ":mega: Asked {hold} to answer · its deadline *{deadline}*",
     "field.invalid_estimate": "Enter the estimate as whole yen from 0 to 1000000000.",
+    "edit.item_pick": "Room to change",
 }

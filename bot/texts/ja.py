@@ -394,4 +394,5 @@ TEXTS: dict[str, str] = {
     "thread.nudged": ":mega: {when} <@{actor}> さんが回答を催促しました · 期限 *{deadline}*",
     "done.nudged": ":mega: {hold} に回答を依頼しました · 1番手の期限 *{deadline}*",
     "field.invalid_estimate": "見積金額は0〜1000000000円の整数で入力してください。",
+    "edit.item_pick": "変更する部屋",
 }

@@ -12,6 +12,7 @@ from slack_sdk.models.blocks import (
     NumberInputElement,
     Option,
     PlainTextInputElement,
+    SectionBlock,
     StaticSelectElement,
 )
 
@@ -74,3 +75,13 @@ def detail_blocks(venue: Venue, details: Details, locale: str) -> list[Block]:
         )
         for block_id, label, element in fields
     ]
+
+
+def item_pick(items: tuple[tuple[str, str], ...], chosen: str | None, locale: str) -> Block:
+    """An edit form of a package: which of its rooms the room and time fields change."""
+    options = [Option(value=room, text=plain(name, 75)) for room, name in items]
+    initial = next((o for o in options if o.value == chosen), options[0])
+    element = StaticSelectElement(action_id=ids.EDIT_ITEM, options=options, initial_option=initial)
+    return SectionBlock(
+        block_id=ids.EDIT_ITEM, text=f"*{text(locale, 'edit.item_pick')}*", accessory=element
+    )
