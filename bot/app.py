@@ -111,7 +111,14 @@ def build_app(
         logger=logging.getLogger("osae.bolt"),
         **_installations(oauth, authorize),
     )
-    if oauth is not None:
+    _listen(app, deps, locales, many_workspaces=oauth is not None)
+    app.error(on_error)
+    return app
+
+
+def _listen(app: BotApp, deps: Deps, locales: UserLocales, *, many_workspaces: bool) -> None:
+    """Every surface's listeners, and what an uninstall does."""
+    if many_workspaces:
         _per_workspace(app, locales)
     else:  # one bot token: nothing stored to delete; the operator sees it in the log
         app.event("app_uninstalled")(_logged)
@@ -119,8 +126,6 @@ def build_app(
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
     for surface in (*surfaces, venue_choice, diary, takeout, feed_links):
         surface.register(app, deps)
-    app.error(on_error)
-    return app
 
 
 def _installations(oauth: OAuthSettings | None, authorize: Authorize | None) -> dict[str, Any]:

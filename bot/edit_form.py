@@ -29,6 +29,8 @@ def form_of(hold: Hold, item: HoldItem, tz: ZoneInfo) -> Form:
         customer=hold.customer,
         salesperson=hold.salesperson,
         note=hold.note,
+        guests=hold.guests,
+        details=hold.details,
     )
 
 
@@ -48,6 +50,13 @@ def change_of(form: Form, meta: Meta, user: str) -> HoldEdit:
         customer=form.customer.strip() or None,
         note=form.note,
         salesperson=form.salesperson,
+        # The booking's details as the form shows them (prefilled): an emptied text clears it
+        guests=form.guests,
+        estimate=form.details.estimate,
+        plan=form.details.plan,
+        source=form.details.source,
+        next_action=form.details.next_action,
+        next_action_note=form.details.next_action_note,
         may_lose_first=meta.lose_first is not None and meta.lose_first == change_key(form),
     )
 

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from bot import ids, strict
 from bot.quickform import QuickForm
-from core.model import HoldRequest, ItemRequest
+from core.model import Details, HoldRequest, ItemRequest
 from core.rules.spans import end_minute
 
 T = TypeVar("T")
@@ -34,6 +34,10 @@ INVALID = {
     ids.START: "field.invalid_time",
     ids.END: "field.invalid_time",
     ids.SALESPERSON: "field.invalid_user",
+    ids.ESTIMATE: "field.invalid_estimate",
+    ids.PLAN: "field.invalid_text",
+    ids.NEXT_ACTION: "field.invalid_date",
+    ids.NEXT_ACTION_NOTE: "field.invalid_text",
 }
 
 
@@ -84,6 +88,7 @@ class Form:
     invalid: tuple[str, ...] = ()  # block ids of inputs set to something unreadable
     rows: tuple[Row, ...] = ()  # further rooms on the same date (a package)
     enquiry_id: int | None = None  # another candidate date of this enquiry
+    details: Details = field(default_factory=Details)  # estimate, plan, source, next action
 
     @classmethod
     def from_quick(cls, quick: QuickForm, salesperson: str, max_items: int = 1) -> Form:
@@ -160,6 +165,7 @@ class Form:
             enquiry_id=self.enquiry_id,
             guests=self.guests,
             contact=self.contact,
+            details=self.details,
         )
 
     def preview_request(self, creator: str) -> HoldRequest:
@@ -224,5 +230,12 @@ def read_form(
         note=strictly(ids.NOTE, "value", lambda raw: strict.typed_text(raw, lines=True)) or "",
         guests=strictly(ids.GUESTS, "value", strict.count),
         contact=strictly(ids.CONTACT, "value", strict.typed_text) or "",
+        details=Details(
+            estimate=strictly(ids.ESTIMATE, "value", strict.whole_yen),
+            plan=strictly(ids.PLAN, "value", strict.typed_text) or "",
+            source=selected(ids.SOURCE) or "",
+            next_action=strictly(ids.NEXT_ACTION, "selected_date", strict.iso_date),
+            next_action_note=strictly(ids.NEXT_ACTION_NOTE, "value", strict.typed_text) or "",
+        ),
         invalid=tuple(invalid),
     )

@@ -19,6 +19,13 @@ CUSTOMER = "hold_customer"
 SALESPERSON = "hold_salesperson"
 NOTE = "hold_note"
 GUESTS = "hold_guests"
+# i25b: the booking's details (block and action ids alike)
+ESTIMATE = "hold_estimate"
+PLAN = "hold_plan"
+SOURCE = "hold_source"
+NEXT_ACTION = "hold_next_action"
+NEXT_ACTION_NOTE = "hold_next_action_note"
+EDIT_ITEM = "hold_edit_item"  # an edit form of a package: which room it changes
 CONTACT = "hold_contact"
 
 # Inputs whose change sends a block_actions (dispatch_action) and refreshes the preview.
@@ -73,6 +80,12 @@ FIELD_BLOCKS = {
     "note": NOTE,
     "guests": GUESTS,
     "contact": CONTACT,
+    # i25b: what else a booking carries (refusals name these fields)
+    "estimate": "hold_estimate",
+    "plan": "hold_plan",
+    "source": "hold_source",
+    "next_action": "hold_next_action",
+    "next_action_note": "hold_next_action_note",
 }
 
 # -- buttons on hold cards (messages, DMs, App Home); the value is the hold id ----------------

@@ -74,6 +74,8 @@ class Meta:
     # an edit form: the change (``bot.edit_form.change_key``) its user confirmed although it
     # costs the hold its 1st place; a different change asks again
     lose_first: str | None = None
+    # an edit form of a package: its rooms (id, name), any of which the form can change
+    items: tuple[tuple[str, str], ...] = ()
 
     @property
     def editing(self) -> bool:
@@ -95,6 +97,7 @@ class Meta:
             "i": self.item,
             "w": [list(pair) for pair in self.venues],
             "x": self.lose_first,
+            "p": [list(pair) for pair in self.items],
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -126,6 +129,7 @@ class Meta:
             item=_text(data.get("i")),
             venues=_venues(data.get("w")),
             lose_first=_text(data.get("x")),
+            items=_venues(data.get("p")),  # (id, name) pairs, read as a group's venues are
         )
 
 

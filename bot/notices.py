@@ -211,8 +211,7 @@ def _reminder(
 def _next_action(
     payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
 ) -> Rendered:
-    """The morning of a booking's next action: what it is, and the hold it is about."""
-    hold = hold_of(payload)
+    hold = hold_of(payload)  # the morning of its booking's next action
     note = hold.details.next_action_note
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),

@@ -47,6 +47,14 @@ def count(raw: object) -> int | None:
     return value if value is not None and 1 <= value <= MAX_GUESTS else None
 
 
+def whole_yen(raw: object) -> int | None:
+    """An estimate: ``3500000``, ``3,500,000`` or ``¥3,500,000``, 0 to 1,000,000,000, else None."""
+    if isinstance(raw, str):
+        raw = raw.strip().lstrip("¥￥").replace(",", "").removesuffix("円").strip()
+    value = number(raw)
+    return value if value is not None and 0 <= value <= 1_000_000_000 else None
+
+
 def is_hold_id(value: int) -> bool:
     """Within the ids the holds table can hold (1 … bigint's largest)."""
     return 1 <= value <= MAX_BIGINT

@@ -28,6 +28,7 @@ from core.results import Code, EditAnswer, Refused
 
 def register(app: App, deps: Deps) -> None:
     app.block_action(ids.EDIT)(deps.listener(clicked))
+    app.block_action(ids.EDIT_ITEM)(deps.listener(picked))
 
 
 def clicked(deps: Deps, args: Args) -> None:
@@ -63,6 +64,7 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
         hold_id=found.id,
         version=found.version,
         item=item.room_id,
+        items=tuple((i.room_id, i.room_name) for i in found.items),
     )
     # Nothing changed yet: the dry run says only whether this user may edit this hold now.
     plan = deps.engine.writes.edit_plan(venue.id, change_of(Form(), meta, user), now=deps.now())
@@ -78,6 +80,27 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
     form = form_of(found, item, venue.tz)
     modal = hold_modal(venue, form, meta, preview=edit_line(plan, venue, locale, deps.now()))
     return _update(deps, args, view, modal)
+
+
+def picked(deps: Deps, args: Args) -> None:
+    """A package's edit form: another of its rooms chosen; the form shows that room's times
+    and its submission changes that room (the details stay as typed)."""
+    args.ack()
+    body, user = args.body, args.body["user"]["id"]
+    venue, view = deps.venue(args.context), body["view"]
+    meta = Meta.load(view.get("private_metadata"))
+    chosen = str((body["actions"][0].get("selected_option") or {}).get("value") or "")
+    found = deps.engine.reads.hold(venue.id, meta.hold_id) if meta.hold_id else None
+    if found is None or isinstance(found, Refused):
+        return
+    item = next((i for i in found.items if i.room_id == chosen), None)
+    if item is None or not meta.editing:
+        return
+    meta = replace(meta, item=item.room_id, lose_first=None)
+    plan = deps.engine.writes.edit_plan(venue.id, change_of(Form(), meta, user), now=deps.now())
+    form = form_of(found, item, venue.tz)
+    modal = hold_modal(venue, form, meta, preview=edit_line(plan, venue, meta.locale, deps.now()))
+    _update(deps, args, view, modal)
 
 
 def _update(deps: Deps, args: Args, view: dict[str, Any], modal: Any) -> None:

@@ -393,4 +393,6 @@ TEXTS: dict[str, str] = {
     "thread.nudged": ":mega: {when} <@{actor}> asked for an answer · deadline *{deadline}*",
     "done.nudged": ":mega: Asked {hold} to answer · its deadline *{deadline}*",
     "refusal.overnight_too_long": "{detail} to {gap} the next day would last {rank} hours: an end at or before the start is read as the next day's, and only for an event of at most {limit} hours. Check the end time (later than {detail} for the same day).",
+    "field.invalid_estimate": "Enter the estimate as whole yen from 0 to 1000000000.",
+    "edit.item_pick": "Room to change",
 }

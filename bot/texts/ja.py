@@ -394,4 +394,6 @@ TEXTS: dict[str, str] = {
     "thread.nudged": ":mega: {when} <@{actor}> さんが回答を催促しました · 期限 *{deadline}*",
     "done.nudged": ":mega: {hold} に回答を依頼しました · 1番手の期限 *{deadline}*",
     "refusal.overnight_too_long": "{detail}〜翌{gap} は{rank}時間です。終了が開始以前の時刻だと翌日と読みますが、日をまたぐのは{limit}時間までです。終了時刻を見直してください（同じ日なら {detail} より後の時刻）。",
+    "field.invalid_estimate": "見積金額は0〜1000000000円の整数で入力してください。",
+    "edit.item_pick": "変更する部屋",
 }

@@ -32,6 +32,7 @@ from bot.quickform import QuickForm
 from bot.rooms import RoomGroups, group_rooms
 from bot.texts import esc, lang, text
 from bot.texts.kinds import kind_choices, kind_name
+from bot.views.detail_fields import detail_blocks, item_pick
 from core.model import EventKind, Room, Venue
 from core.rules.requests import MAX_CONTACT, MAX_CUSTOMER, MAX_GUESTS, MAX_NOTE
 
@@ -69,10 +70,12 @@ def hold_modal(
     blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
     if len(meta.venues) > 1 and not meta.editing:
         blocks.insert(0, _venue_pick(venue.id, meta.venues, locale))
+    if meta.editing and len(meta.items) > 1:
+        blocks.insert(0, item_pick(meta.items, meta.item, locale))
     blocks += alternatives
-    # An edit changes what HoldEdit takes; guests and contact are the enquiry's, set when it
-    # is made (or by a further candidate date), so an edit's form does not offer them.
-    guests = [] if meta.editing else [_optional(ids.GUESTS, "field.guests", _guests(form), locale)]
+    # An edit changes guests too (the booking's); its contact only from the terminal or a
+    # further candidate date: whoever edits may not be one who may read it.
+    guests = [_optional(ids.GUESTS, "field.guests", _guests(form), locale)]
     contact = (
         []
         if meta.editing
@@ -91,6 +94,7 @@ def hold_modal(
         _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),
         *contact,
         _note(form, locale),
+        *detail_blocks(venue, form.details, locale),
     ]
     title, submit = (
         ("edit.title", "edit.submit") if meta.editing else ("modal.title", "modal.submit")

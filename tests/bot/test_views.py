@@ -54,6 +54,11 @@ def test_the_form_has_every_field_with_dispatch_on_the_slot_fields() -> None:
         ids.SALESPERSON,
         ids.CONTACT,
         ids.NOTE,
+        ids.ESTIMATE,  # the booking's details (issue 25), all optional, last
+        ids.PLAN,
+        ids.SOURCE,
+        ids.NEXT_ACTION,
+        ids.NEXT_ACTION_NOTE,
     ]
     assert {b for b, i in inputs.items() if i.get("dispatch_action")} == set(ids.PREVIEW_INPUTS)
     assert all(inputs[b]["optional"] is True for b in (ids.NOTE, ids.GUESTS, ids.CONTACT))

@@ -101,3 +101,41 @@ def test_bad_details_are_refused_saying_what_works(loaded: str) -> None:
     assert "三百万" in usage["message"]
     code, nothing = run(loaded, "hold", "list")
     assert nothing["holds"] == []
+
+
+def test_a_package_edited_room_by_room_keeps_guests_contact_details_and_its_number(
+    loaded: str,
+) -> None:
+    code, made = run(
+        loaded, "hold", "request", "--room", "sakura", "--date", "2027-05-11", "--start", "12:30",
+        "--end", "15:30", "--also", "chapel,11:00,12:00", "--kind", "wedding",
+        "--customer", "鈴木様", "--salesperson", "U0SALES001", "--now", NOW, *FULL,
+    )  # fmt: skip
+    assert code == 0
+    booking, hold_id = made["hold"]["booking"], made["id"]
+    # a rival in 菊の間 at the reception's new time: moving there is a swap
+    code, _ = hold(loaded, "--room", "kiku", "--date", "2027-05-11", "--start", "13:00",
+                   "--end", "16:00", "--salesperson", "U0SALES002",
+                   "--customer", "佐藤様")  # fmt: skip
+    steps = [
+        ("--item", "chapel", "--start", "10:30"),  # the chapel earlier: meets nobody
+        ("--item", "桜の間", "--room", "kiku", "--start", "13:00", "--end", "16:00", "--yes"),
+        ("--item", "chapel", "--end", "12:30"),
+    ]
+    for step in steps:
+        version = shown(loaded, hold_id)["version"]
+        code, done = edit(loaded, hold_id, version, *step)
+        assert code == 0, done
+        hold_id = done["id"]
+        now = done["hold"]
+        assert now["booking"] == booking
+        assert (now["guests"], now["contact"], now["note"]) == (80, "090-1111-2222", "和装")
+        assert {k: now[k] for k in DETAILS} == {
+            "estimate": 3_500_000,
+            "plan": "チャペル挙式プラン",
+            "source": "zexy",
+            "next_action": "2027-03-10",
+            "next_action_note": "2回目の打合せ",
+        }
+    rooms = sorted(i["room_id"] for i in shown(loaded, hold_id)["hold"]["items"])
+    assert rooms == ["chapel", "kiku"]
