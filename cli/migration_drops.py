@@ -63,6 +63,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "why each released hold left (reason and note), and which were replaced by an edit",
         "ja": "取り下げた押さえの理由（コードとメモ）、変更で置き換わった押さえの区別",
     },
+    "0013_nudged_at": {
+        "en": "when each 1st hold was asked to answer (the nudge)",
+        "ja": "1番手に回答を依頼した日時（催促）",
+    },
 }
 
 

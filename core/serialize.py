@@ -143,7 +143,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         contact=data.get("contact", ""),
         outcome=Outcome(data["outcome"]) if data.get("outcome") else None,
         details=details_from_json(data),
-        salesperson_name=data.get("salesperson_name", ""),
+        salesperson_name=_name(data),
         nudged_at=_parse(data.get("nudged_at")),
     )
 
@@ -166,3 +166,9 @@ def _iso(value: datetime | None) -> str | None:
 
 def _parse(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
+
+
+def _name(data: dict[str, Any]) -> str:
+    """The name as read: JSON shows the id where no name is known, which reads back as none."""
+    name = str(data.get("salesperson_name") or "")
+    return "" if name == data["salesperson"] else name

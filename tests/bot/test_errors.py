@@ -37,7 +37,7 @@ def test_an_engine_failure_on_submit_shows_an_error_id_in_the_modal(
     bot: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     view_id = bot.command()
-    monkeypatch.setattr(bot.engine, "request", boom)
+    monkeypatch.setattr(bot.engine.writes, "request", boom)
     status, answer = bot.submit(view_id, values())
 
     assert status == 200
@@ -52,7 +52,7 @@ def test_an_engine_failure_on_submit_shows_an_error_id_in_the_modal(
 def test_a_failure_after_the_ack_is_told_on_the_side_with_its_id(
     bot: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(bot.engine, "holds", boom)
+    monkeypatch.setattr(bot.engine.reads, "holds", boom)
     body = sr.slash_command(text="list", response_url=bot.slack.response_url("list"))
     status, _, answer = bot.post(body)
     assert (status, answer) == (200, "")
