@@ -142,26 +142,12 @@ def _title(figure: Figure, layout: Layout, words: Words, font: FontProperties, t
     )
 
 
-def _day_spans(layout: Layout) -> list[tuple[float, float, int]]:
-    """Each day's stretch of the axis (x0, x1, its index in ``heads``)."""
-    if layout.view is View.DAY:
-        return [(0.0, layout.width, 0)]
-    spans: list[tuple[float, float, int]] = []
-    for n, column in enumerate(layout.columns):
-        index = (column.day - layout.range.first).days
-        if spans and spans[-1][2] == index:
-            spans[-1] = (spans[-1][0], n + 1.0, index)
-        else:
-            spans.append((float(n), n + 1.0, index))
-    return spans
-
-
 def _tint(axes: Axes, layout: Layout, rows: int) -> None:
     if layout.view is View.DAY:
         return
     tinted = [
         Rectangle((x0, 0), x1 - x0, rows)
-        for x0, x1, n in _day_spans(layout)
+        for x0, x1, n in layout.day_spans()
         if layout.heads[n].priority
     ]
     axes.add_collection(
@@ -176,7 +162,7 @@ def _grid(axes: Axes, layout: Layout, rows: int) -> None:
         for x in range(int(layout.width) + 1):
             (thick if (layout.hours[0] + x) % 24 == 0 else thin).append([(x, 0), (x, rows)])
     else:
-        for x0, _, _ in _day_spans(layout):
+        for x0, _, _ in layout.day_spans():
             thick.append([(x0, 0), (x0, rows)])
         thick.append([(layout.width, 0), (layout.width, rows)])
         for x in range(len(layout.columns)):
@@ -224,7 +210,7 @@ def _axis(axes: Axes, layout: Layout, words: Words, font: FontProperties, column
         return
     # a holiday's name (five characters: こどもの日) fits its column
     size = max(4.5, min(8.0, column_pt * (0.17 if layout.view is View.MONTH else 0.22)))
-    for x0, x1, n in _day_spans(layout):
+    for x0, x1, n in layout.day_spans():
         head = layout.heads[n]
         lines = "\n".join(words.head(head))
         lift = 1.004 + (0.025 if layout.columns[int(x0)].slot is not None else 0)

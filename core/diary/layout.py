@@ -91,6 +91,20 @@ class Layout:
     def hold_count(self) -> int:
         return len({b.hold.id for b in self.blocks})
 
+    def day_spans(self) -> list[tuple[float, float, int]]:
+        """Each day's stretch of the axis (x0, x1, its index in ``heads``): the PDF and the
+        PNG draw day lines, tints and heads over the same stretches."""
+        if self.view is View.DAY:
+            return [(0.0, self.width, 0)]
+        spans: list[tuple[float, float, int]] = []
+        for n, column in enumerate(self.columns):
+            index = (column.day - self.range.first).days
+            if spans and spans[-1][2] == index:
+                spans[-1] = (spans[-1][0], n + 1.0, index)
+            else:
+                spans.append((float(n), n + 1.0, index))
+        return spans
+
 
 def build(
     read: DiaryRead,

@@ -81,19 +81,6 @@ class _Grid:
     def y(self, row: float) -> int:
         return TOP + round(row * self.down)
 
-    def day_spans(self) -> list[tuple[float, float, int]]:
-        layout = self.layout
-        if layout.view is View.DAY:
-            return [(0.0, layout.width, 0)]
-        spans: list[tuple[float, float, int]] = []
-        for n, column in enumerate(layout.columns):
-            index = (column.day - layout.range.first).days
-            if spans and spans[-1][2] == index:
-                spans[-1] = (spans[-1][0], n + 1.0, index)
-            else:
-                spans.append((float(n), n + 1.0, index))
-        return spans
-
 
 def _title(pen: ImageDraw.ImageDraw, layout: Layout, words: Words, width: int) -> None:
     pen.text((MARGIN, 14), f"{layout.venue}　{words.title}", font=_font(30), fill="black")
@@ -110,7 +97,7 @@ def _columns(pen: ImageDraw.ImageDraw, grid: _Grid, layout: Layout, words: Words
             pen.line((grid.x(x), TOP, grid.x(x), grid.bottom), fill=color, width=1)
     else:
         slots = any(c.slot for c in layout.columns)
-        for x0, x1, n in grid.day_spans():
+        for x0, x1, n in grid.layout.day_spans():
             head = layout.heads[n]
             if head.priority:
                 pen.rectangle((grid.x(x0), TOP, grid.x(x1), grid.bottom), fill=PRIORITY_TINT)
@@ -124,7 +111,7 @@ def _columns(pen: ImageDraw.ImageDraw, grid: _Grid, layout: Layout, words: Words
             if column.slot is not None:
                 at = (grid.x(x + 0.5), TOP - 4)
                 pen.text(at, column.slot.name, font=_font(13), fill="#444444", anchor="md")
-        for x0, _, _ in grid.day_spans():
+        for x0, _, _ in grid.layout.day_spans():
             pen.line((grid.x(x0), TOP, grid.x(x0), grid.bottom), fill=DAY_LINE, width=2)
         pen.line((grid.right, TOP, grid.right, grid.bottom), fill=DAY_LINE, width=2)
     for row in range(grid.rows + 1):
