@@ -48,7 +48,8 @@ def render_png(layout: Layout, words: Words) -> bytes:
     if layout.view is View.WEEK and not any(c.slot for c in layout.columns):
         across *= 2  # a cell per day: as wide as a day's slots would be
     rows = max(1, len(layout.rows))
-    width = LEFT + math.ceil(layout.width * across) + MARGIN
+    # twice the margin on the right: the last hour label is centred on the edge
+    width = LEFT + math.ceil(layout.width * across) + 2 * MARGIN
     height = TOP + rows * down + FOOT
     image = Image.new("RGB", (width, height), "white")
     pen = ImageDraw.Draw(image)
