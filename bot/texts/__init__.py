@@ -8,15 +8,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, setup, takeout
-from bot.texts import terminal as _terminal  # issue 30: the terminal's words
+from bot.texts import checks, diary, en, ja, ledger, release, setup, takeout, terminal
 
 CATALOGS: dict[str, dict[str, str]] = {
-    "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA},
-    "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN},
+    "ja": {
+        **ja.TEXTS,
+        **ledger.JA,
+        **takeout.JA,
+        **setup.JA,
+        **diary.JA,
+        **checks.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
+    },
+    "en": {
+        **en.TEXTS,
+        **ledger.EN,
+        **takeout.EN,
+        **setup.EN,
+        **diary.EN,
+        **checks.EN,
+        **release.EN,
+        **terminal.EN,
+    },
 }
-CATALOGS["ja"].update(_terminal.JA)
-CATALOGS["en"].update(_terminal.EN)
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
 DEFAULT_LOCALE = "ja"
