@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, release, setup, takeout, terminal
+from bot.texts import (
+    checks,
+    diary,
+    en,
+    ja,
+    ledger,
+    release,
+    setup,
+    takeout,
+    terminal,
+    terminal_help,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -20,6 +31,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **checks.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
     },
     "en": {
         **en.TEXTS,
@@ -30,6 +42,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **checks.EN,
         **release.EN,
         **terminal.EN,
+        **terminal_help.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
