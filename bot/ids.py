@@ -178,3 +178,6 @@ FEED_ISSUE = "calendar_feed_issue"  # value: FEED_MINE, or FEED_VENUE (a manager
 FEED_ISSUE_BLOCK = "calendar_feed_issue_home"
 FEED_MINE = "mine"
 FEED_VENUE = "venue"
+
+# -- 予約金 (deposits): 「入金確認」 on a confirmed booking's card, DM and App Home -----------
+DEPOSIT = "hold_deposit"  # its value the hold id; the engine decides who may
