@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, deposits, diary, en, ja, ledger, setup, takeout
+from bot.texts import checks, deposits, diary, en, ja, ledger, release, setup, takeout, terminal
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -18,6 +18,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.JA,
         **diary.JA,
         **checks.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
         **deposits.JA,
     },
     "en": {
@@ -27,6 +29,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.EN,
         **diary.EN,
         **checks.EN,
+        **release.EN,
+        **terminal.EN,
         **deposits.EN,
     },
 }
