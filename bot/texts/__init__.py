@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, pipeline, setup, takeout
+from bot.texts import (
+    checks,
+    diary,
+    en,
+    ja,
+    ledger,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -19,6 +30,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **diary.JA,
         **checks.JA,
         **pipeline.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
     },
     "en": {
         **en.TEXTS,
@@ -28,6 +41,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **diary.EN,
         **checks.EN,
         **pipeline.EN,
+        **release.EN,
+        **terminal.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
