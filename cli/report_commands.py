@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import pipeline as words
 from bot.texts import text
-from cli.context import emit, locale, now_of, open_venue
+from cli.context import emit, locale, now_of, open_venue, say
 from cli.errors import CommandError
 from cli.ledger_commands import _month
 from core.exports.pipeline_sheet import write_tables
@@ -25,11 +25,11 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     report = commands.add_parser(
         "report",
         parents=[common],
-        help="a month's pipeline: enquiries, confirmed, lost by reason, conversion, forecast",
+        help=say("cli.report.help"),
     )
-    report.add_argument("--month", type=_month, help="YYYY-MM, venue-local (default: this month)")
-    report.add_argument("--format", choices=FORMATS, help="write a file instead (needs --out)")
-    report.add_argument("--out", type=Path, metavar="FILE", help="the file --format writes")
+    report.add_argument("--month", type=_month, help=say("cli.report.month"))
+    report.add_argument("--format", choices=FORMATS, help=say("cli.report.format"))
+    report.add_argument("--out", type=Path, metavar="FILE", help=say("cli.report.out"))
     report.set_defaults(handler=show_report)
 
 

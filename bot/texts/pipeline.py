@@ -2,6 +2,11 @@
 Monday digest's last week): ``JA`` and ``EN`` have the same keys; ``bot.texts`` adds them."""
 
 JA: dict[str, str] = {
+    # osae report --help
+    "cli.report.help": "月のパイプライン: 問合せ・本予約・失注の理由・成約率・見込み",
+    "cli.report.month": "YYYY-MM（会場の時刻。省略すると今月）",
+    "cli.report.format": "表ではなくファイルに書き出す（--out が要ります）",
+    "cli.report.out": "--format で書き出すファイル",
     "pipeline.month": "{year}年{month}月",
     "pipeline.title": "{month}のパイプライン（件数は予約単位。候補日・変更で数えなおしません）",
     "pipeline.by_event_month": "挙式・開催が{month}",
@@ -46,6 +51,11 @@ JA: dict[str, str] = {
 }
 
 EN: dict[str, str] = {
+    # osae report --help
+    "cli.report.help": "a month's pipeline: enquiries, confirmed, lost by reason, conversion, forecast",
+    "cli.report.month": "YYYY-MM, venue-local (default: this month)",
+    "cli.report.format": "write a file instead of the table (needs --out)",
+    "cli.report.out": "the file --format writes",
     "pipeline.month": "{year}-{month:02d}",
     "pipeline.title": "Pipeline for {month} (counted by booking: candidate dates and edits do not count twice)",
     "pipeline.by_event_month": "Events in {month}",
