@@ -8,7 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+<<<<<<< HEAD
 from bot.texts import checks, deposits, diary, en, ja, ledger, release, setup, takeout, terminal
+=======
+from bot.texts import (
+    checks,
+    diary,
+    en,
+    ja,
+    ledger,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+)
+>>>>>>> main
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -18,6 +33,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.JA,
         **diary.JA,
         **checks.JA,
+        **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
         **deposits.JA,
@@ -29,6 +45,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.EN,
         **diary.EN,
         **checks.EN,
+        **pipeline.EN,
         **release.EN,
         **terminal.EN,
         **deposits.EN,
