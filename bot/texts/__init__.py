@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-<<<<<<< HEAD
-from bot.texts import checks, deposits, diary, en, ja, ledger, release, setup, takeout, terminal
-=======
 from bot.texts import (
     checks,
+    deposits,
     diary,
     en,
     ja,
@@ -23,7 +21,6 @@ from bot.texts import (
     takeout,
     terminal,
 )
->>>>>>> main
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
