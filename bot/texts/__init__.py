@@ -10,10 +10,12 @@ from typing import Any
 
 from bot.texts import (
     checks,
+    deposits,
     diary,
     en,
     ja,
     ledger,
+    pipeline,
     release,
     setup,
     takeout,
@@ -29,9 +31,11 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.JA,
         **diary.JA,
         **checks.JA,
+        **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
+        **deposits.JA,
     },
     "en": {
         **en.TEXTS,
@@ -40,9 +44,11 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.EN,
         **diary.EN,
         **checks.EN,
+        **pipeline.EN,
         **release.EN,
         **terminal.EN,
         **terminal_help.EN,
+        **deposits.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
