@@ -21,6 +21,7 @@ from bot.texts import (
     takeout,
     terminal,
     terminal_help,
+    terminal_out,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -35,6 +36,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
+        **terminal_out.JA,
         **deposits.JA,
     },
     "en": {
@@ -48,6 +50,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **release.EN,
         **terminal.EN,
         **terminal_help.EN,
+        **terminal_out.EN,
         **deposits.EN,
     },
 }
