@@ -10,14 +10,13 @@ from zoneinfo import ZoneInfo
 from bot import cards
 from bot.blocks import dump, section
 from bot.notices import (
-    Payload,
-    Rendered,
     UnrenderableNotice,
     hold_of,
     ids_text,
     reason_text,
     style_at,
 )
+from bot.rendered import Payload, Rendered
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal

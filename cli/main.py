@@ -22,6 +22,7 @@ from cli import (
     ledger_commands,
     local_errors,
     outbox_commands,
+    ping_commands,
     process_commands,
     search_commands,
     venue_commands,
@@ -45,6 +46,8 @@ COMMAND_MODULES = (
     export_commands,
     feed_commands,
     import_commands,
+    # issue 28: the window ping (開放日に知らせる)
+    ping_commands,
 )
 
 

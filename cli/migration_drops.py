@@ -67,6 +67,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "when each 1st hold was asked to answer (the nudge)",
         "ja": "1番手に回答を依頼した日時（催促）",
     },
+    "0016_window_pings": {
+        "en": "the window pings: whoever asked to be told when banquets open is told nothing",
+        "ja": "開放日の通知の依頼（依頼した人に宴会受付開始が届かなくなります）",
+    },
 }
 
 
