@@ -179,6 +179,11 @@ FEED_ISSUE_BLOCK = "calendar_feed_issue_home"
 FEED_MINE = "mine"
 FEED_VENUE = "venue"
 
+# -- i25-slack: the release dialog (取り下げる asks why) ----------------------------------------
+RELEASE_MODAL = "release_modal"  # callback_id of the dialog the Release button opens
+RELEASE_REASON = "release_reason"  # its reason (static_select): block id and action id
+RELEASE_NOTE = "release_note"  # its optional note (plain_text_input): block id and action id
+
 # -- the window ping (開放日に知らせる, issue 28 item 4) --------------------------------------
 PING_ASK = "ping_ask"  # the banquet-window refusal's button in the hold form: keeps the ping
 PING_BLOCK = "ping_offer"  # block_id of that offer (the form's refusal, with its button)

@@ -8,11 +8,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, pings, setup, takeout
+from bot.texts import checks, diary, en, ja, ledger, pings, release, setup, takeout, terminal
 
 CATALOGS: dict[str, dict[str, str]] = {
-    "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA} | pings.JA,
-    "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN} | pings.EN,
+    "ja": {
+        **ja.TEXTS,
+        **ledger.JA,
+        **takeout.JA,
+        **setup.JA,
+        **diary.JA,
+        **checks.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
+        **pings.JA,  # issue 28: the window ping and follow-ups
+    },
+    "en": {
+        **en.TEXTS,
+        **ledger.EN,
+        **takeout.EN,
+        **setup.EN,
+        **diary.EN,
+        **checks.EN,
+        **release.EN,
+        **terminal.EN,
+        **pings.EN,
+    },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
