@@ -25,6 +25,7 @@ from cli import (
     outbox_commands,
     ping_commands,
     process_commands,
+    report_commands,
     search_commands,
     venue_commands,
 )
@@ -47,6 +48,8 @@ COMMAND_MODULES = (
     export_commands,
     feed_commands,
     import_commands,
+    # issue 28: the manager's pipeline
+    report_commands,
     # issue 28: the window ping (開放日に知らせる)
     ping_commands,
 )

@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, pings, release, setup, takeout, terminal
+from bot.texts import (
+    checks,
+    diary,
+    en,
+    ja,
+    ledger,
+    pings,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -18,6 +30,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.JA,
         **diary.JA,
         **checks.JA,
+        **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
         **pings.JA,  # issue 28: the window ping and follow-ups
@@ -29,6 +42,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.EN,
         **diary.EN,
         **checks.EN,
+        **pipeline.EN,
         **release.EN,
         **terminal.EN,
         **pings.EN,
