@@ -184,6 +184,9 @@ RELEASE_MODAL = "release_modal"  # callback_id of the dialog the Release button 
 RELEASE_REASON = "release_reason"  # its reason (static_select): block id and action id
 RELEASE_NOTE = "release_note"  # its optional note (plain_text_input): block id and action id
 
+# -- 予約金 (deposits): 「入金確認」 on a confirmed booking's card, DM and App Home -----------
+DEPOSIT = "hold_deposit"  # its value the hold id; the engine decides who may
+
 # -- the window ping (開放日に知らせる, issue 28 item 4) --------------------------------------
 PING_ASK = "ping_ask"  # the banquet-window refusal's button in the hold form: keeps the ping
 PING_BLOCK = "ping_offer"  # block_id of that offer (the form's refusal, with its button)

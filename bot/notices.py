@@ -7,16 +7,18 @@ always within Slack's limits (at most 50 blocks a message).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
 from bot import cards, ping_notices
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
+from bot.deposit_notices import DEPOSIT_RENDERERS
 from bot.enquiries import candidates_note, grouped
-from bot.rendered import Payload, Rendered, Renderer
+from bot.rendered import Rendered
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
@@ -83,6 +85,8 @@ def render_failure_report(
 
 
 # -- one renderer per kind -------------------------------------------------------------------
+Payload = dict[str, Any]
+Renderer = Callable[[Payload, ZoneInfo, str | None, DateStyle, datetime], Rendered]
 
 
 def _promoted(
@@ -323,6 +327,7 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.NEXT_ACTION: _next_action,
     NoticeKind.ACTED_FOR: _acted_for,
     NoticeKind.NUDGED: _nudged,
+    **DEPOSIT_RENDERERS,
     NoticeKind.WINDOW_OPEN: ping_notices.window_open,
 }
 

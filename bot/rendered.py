@@ -1,4 +1,5 @@
-"""What a renderer of a notice gives (``bot.notices``' and the modules it registers)."""
+"""A message as the jobs send it: its notification text and its Block Kit blocks; and what a
+renderer of a notice is (``bot.notices`` and the modules it registers)."""
 
 from __future__ import annotations
 

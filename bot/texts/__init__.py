@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.texts import (
     checks,
+    deposits,
     diary,
     en,
     ja,
@@ -33,6 +34,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
+        **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
     },
     "en": {
@@ -45,6 +47,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.EN,
         **release.EN,
         **terminal.EN,
+        **deposits.EN,
         **pings.EN,
     },
 }

@@ -1,7 +1,7 @@
 """The window ping (開放日に知らせる): who asked to be told when a date's banquet window opens.
 
 Revision ID: 0016_window_pings
-Revises: 0013_nudged_at
+Revises: 0015_deposits
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0016_window_pings"
-down_revision = "0013_nudged_at"
+down_revision = "0015_deposits"
 branch_labels = None
 depends_on = None
 
