@@ -249,6 +249,7 @@ class ManagerDigestDue:
     week: str
     start: datetime
     until: datetime
+    overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid (core.operations.deposits)
 
 
 @dataclass(frozen=True)

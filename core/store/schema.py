@@ -378,8 +378,7 @@ staff_names = sa.Table(
     sa.Column("fetched_at", TS, nullable=False),
 )
 
-# The window ping (0016): a banquet refused because its date's banquet window is not open
-# yet, and who asked to be told when it opens; the request as the form had it (no contact).
+# The window ping (0016): who asked to be told when a date's banquet window opens, and what.
 window_pings = sa.Table(
     "window_pings",
     metadata,
