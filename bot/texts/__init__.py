@@ -20,6 +20,7 @@ from bot.texts import (
     setup,
     takeout,
     terminal,
+    terminal_help,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -33,6 +34,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
         **deposits.JA,
     },
     "en": {
@@ -45,6 +47,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.EN,
         **release.EN,
         **terminal.EN,
+        **terminal_help.EN,
         **deposits.EN,
     },
 }
