@@ -31,7 +31,9 @@ def command_for(settings: Settings, engine: HoldEngine, button: Button) -> str |
 
 
 def _hold_command(settings: Settings, engine: HoldEngine, button: Button) -> str | None:
-    verb = ids.decision(button.action_id)
+    verb = ids.decision(button.action_id) or (
+        "deposit" if button.action_id == ids.DEPOSIT else None
+    )
     ours = verb is not None or button.action_id in (ids.EDIT, ids.ANOTHER_DATE)
     if not ours or not button.value.isdigit() or button.notice is None:
         return None
