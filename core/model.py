@@ -247,6 +247,7 @@ class Hold:
     details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
     salesperson_name: str = ""  # Slack's display name as cached, else [[staff]]; "" unknown
     nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
+    house: bool = False  # 社内押さえ: the venue's own use, 1st with no deadline, managers only
 
     def __post_init__(self) -> None:
         if not self.kind_id:
@@ -308,7 +309,10 @@ class Hold:
         )
 
     def may_act(self, user: str, venue: Venue) -> bool:
-        """Confirm / release / extend: its salesperson, its creator or a manager."""
+        """Confirm / release / extend: its salesperson, its creator or a manager (a house
+        hold: a manager only)."""
+        if self.house:
+            return venue.is_manager(user)
         return user in (self.salesperson, self.creator) or venue.is_manager(user)
 
     def may_see_contact(self, user: str, venue: Venue) -> bool:
@@ -378,6 +382,7 @@ class HoldRequest:
     contact: str = field(default="", repr=False)
     # A candidate date's details replace its enquiry's field by field where given.
     details: Details = field(default_factory=Details)
+    house: bool = False  # 社内押さえ (a manager's; docs/rules.md, House holds)
 
     @property
     def items(self) -> tuple[ItemRequest, ...]:

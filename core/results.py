@@ -67,6 +67,10 @@ class Code(StrEnum):
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
     UNKNOWN_REASON = "unknown_reason"  # a release's reason that is not a code of the list
     WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)
+    # house holds (社内押さえ; docs/rules.md, House holds)
+    NOT_A_MANAGER = "not_a_manager"  # a house hold is requested and released by managers only
+    HOUSE_NOT_FIRST = "house_not_first"  # a house hold never waits: something live is in its way
+    HOUSE_HOLD = "house_hold"  # confirm, extend and nudge do not apply to a house hold
     # the database stayed contended through every retry
     BUSY = "busy"
 

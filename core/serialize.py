@@ -50,6 +50,7 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "reason": hold.reason,
         "reason_note": hold.reason_note,
         "nudged_at": _iso(hold.nudged_at),
+        "house": hold.house,  # 社内押さえ (0014): the venue's own use, counted apart
     }
 
 
@@ -87,6 +88,7 @@ def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> di
         "enquiry": hold.enquiry_id,
         "booking": booking_number(hold.enquiry_id),
         "local_date": hold.local_date.isoformat(),
+        "house": hold.house,
         "items": [
             {
                 "room": item.room_id,
@@ -145,6 +147,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         details=details_from_json(data),
         salesperson_name=_name(data),
         nudged_at=_parse(data.get("nudged_at")),
+        house=bool(data.get("house", False)),
     )
 
 

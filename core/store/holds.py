@@ -118,6 +118,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         items=items,
         version=hold["version"],
         nudged_at=hold.get("nudged_at"),
+        house=bool(hold.get("house")),
     )
 
 

@@ -158,6 +158,9 @@ holds = sa.Table(
     sa.Column("reason", sa.Text),
     sa.Column("reason_note", sa.Text, nullable=False, server_default=""),
     sa.Column("nudged_at", TS),  # a waiting 2nd asked this 1st to answer (once per hold)
+    # 社内押さえ (0014): a manager's hold for the venue's own use: 1st from its request on,
+    # no deadline, never swept (docs/rules.md, House holds)
+    sa.Column("house", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
@@ -171,8 +174,11 @@ holds = sa.Table(
     # deadline means every item is rank 1 is checked by the tests.
     sa.CheckConstraint("(status = 'tentative') = (rank IS NOT NULL) AND rank >= 1", name="rank"),
     sa.CheckConstraint(
-        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1)", name="deadline"
+        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1 AND NOT house)",
+        name="deadline",
     ),
+    # a house hold never waits: while tentative it is 1st
+    sa.CheckConstraint("NOT house OR status <> 'tentative' OR rank = 1", name="house_first"),
 )
 sa.Index(
     "ix_holds_due",
