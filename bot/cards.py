@@ -10,7 +10,7 @@ from datetime import datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmObject
+from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement
 
 from bot import ids
 from bot.blocks import Serialized, context, plain, section
@@ -162,7 +162,7 @@ def decision_buttons(
     if hold.status is not Status.TENTATIVE:
         return None
     value = str(hold.id)
-    elements = [_release(hold, tz, locale, style)]
+    elements = [_release(hold, locale)]
     if hold.is_first:
         confirm = ButtonElement(
             text=plain(text(locale, "button.confirm")),
@@ -184,26 +184,12 @@ def _button(action_id: str, key: str, value: str, locale: str | None) -> ButtonE
     return ButtonElement(text=plain(text(locale, key)), action_id=action_id, value=value)
 
 
-def _release(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> ButtonElement:
-    """Release cannot be undone, so Slack asks first (a client-side confirm dialog)."""
-    ask = ConfirmObject(
-        title=plain(text(locale, "release.ask.title"), 100),
-        text=plain(
-            text(
-                locale,
-                "release.ask.text",
-                hold=hold_line(hold, tz, locale, plain=True, style=style),
-            ),
-            300,
-        ),
-        confirm=plain(text(locale, "release.ask.ok"), 30),
-        deny=plain(text(locale, "release.ask.deny"), 30),
-        style="danger",
-    )
+def _release(hold: Hold, locale: str | None) -> ButtonElement:
+    """Release cannot be undone: the button opens a dialog that names the hold and asks why
+    (``bot.views.release``), so Slack's own confirm is not needed."""
     return ButtonElement(
         text=plain(text(locale, "button.release")),
         action_id=ids.RELEASE,
         value=str(hold.id),
         style="danger",
-        confirm=ask,
     )

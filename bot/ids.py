@@ -178,3 +178,8 @@ FEED_ISSUE = "calendar_feed_issue"  # value: FEED_MINE, or FEED_VENUE (a manager
 FEED_ISSUE_BLOCK = "calendar_feed_issue_home"
 FEED_MINE = "mine"
 FEED_VENUE = "venue"
+
+# -- i25-slack: the release dialog (取り下げる asks why) ----------------------------------------
+RELEASE_MODAL = "release_modal"  # callback_id of the dialog the Release button opens
+RELEASE_REASON = "release_reason"  # its reason (static_select): block id and action id
+RELEASE_NOTE = "release_note"  # its optional note (plain_text_input): block id and action id

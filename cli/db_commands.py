@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from cli import backup, migrate, migration_drops, ops_texts
 from cli.bootstrap import database_url
-from cli.context import emit, settings_of
+from cli.context import emit, say, settings_of
 from cli.errors import CommandError
 from core.errors import DatabaseUnavailable
 from migrations import MigrationRefused
@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     db = commands.add_parser("db", help="database schema")
-    actions = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    actions = db.add_subparsers(dest="db_command", metavar=say("cli.action"), required=True)
     up = actions.add_parser("upgrade", parents=[common], help="apply migrations")
     up.add_argument("revision", nargs="?", default="head")
     up.set_defaults(handler=upgrade)

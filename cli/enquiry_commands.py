@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.context import emit, emit_refusal, open_venue
+from cli.context import emit, emit_refusal, open_venue, say
 from cli.hold_commands import ledger_line
 from cli.hold_edit import item_lines
 from core.booking import booking_id, booking_number
@@ -14,7 +14,9 @@ from core.serialize import hold_summary
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     enquiry = commands.add_parser("enquiry", help="a customer's case and its candidate dates")
-    actions = enquiry.add_subparsers(dest="enquiry_command", metavar="ACTION", required=True)
+    actions = enquiry.add_subparsers(
+        dest="enquiry_command", metavar=say("cli.action"), required=True
+    )
     show = actions.add_parser("show", parents=[common], help="an enquiry and its holds")
     show.add_argument("id", type=_booking, help="the booking number (B-0012) or the enquiry id")
     show.set_defaults(handler=show_enquiry)

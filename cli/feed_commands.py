@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from bot.texts import text
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, parse_now, settings_of
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, parse_now, say, settings_of
 from core.exports.feed_tokens import FeedKey, Scope
 from core.results import Refused
 
@@ -14,7 +14,7 @@ from core.results import Refused
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     del common  # its --venue ID is this command's --venue [ID]: the venue's own feed
     feed = commands.add_parser("feed", help="calendar feeds (iCalendar) of a salesperson or venue")
-    actions = feed.add_subparsers(dest="feed_command", metavar="ACTION", required=True)
+    actions = feed.add_subparsers(dest="feed_command", metavar=say("cli.action"), required=True)
     for name, help_text in (
         ("url", "the feed's URL (made on first use)"),
         ("rotate", "a new URL; the old one stops working"),

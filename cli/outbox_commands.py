@@ -8,7 +8,7 @@ from datetime import UTC
 from typing import Any
 
 from cli import bootstrap
-from cli.context import emit, now_of, settings_of, venue_id
+from cli.context import emit, now_of, say, settings_of, venue_id
 from core.notices import Notice
 
 STATUSES = ("pending", "sent", "failed")
@@ -16,7 +16,7 @@ STATUSES = ("pending", "sent", "failed")
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     outbox = commands.add_parser("outbox", help="notices waiting, sent or failed")
-    actions = outbox.add_subparsers(dest="outbox_command", metavar="ACTION", required=True)
+    actions = outbox.add_subparsers(dest="outbox_command", metavar=say("cli.action"), required=True)
     listing = actions.add_parser("list", parents=[common], help="the latest notices")
     listing.add_argument("--status", choices=STATUSES)
     listing.set_defaults(handler=list_outbox)

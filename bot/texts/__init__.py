@@ -8,11 +8,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, house, ja, ledger, setup, takeout
+from bot.texts import checks, diary, en, house, ja, ledger, release, setup, takeout, terminal
 
 CATALOGS: dict[str, dict[str, str]] = {
-    "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA, **house.JA},
-    "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN, **house.EN},
+    "ja": {
+        **ja.TEXTS,
+        **ledger.JA,
+        **takeout.JA,
+        **setup.JA,
+        **diary.JA,
+        **checks.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
+        **house.JA,  # issue 28: house holds (社内押さえ)
+    },
+    "en": {
+        **en.TEXTS,
+        **ledger.EN,
+        **takeout.EN,
+        **setup.EN,
+        **diary.EN,
+        **checks.EN,
+        **release.EN,
+        **terminal.EN,
+        **house.EN,
+    },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
