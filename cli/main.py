@@ -24,6 +24,7 @@ from cli import (
     local_errors,
     outbox_commands,
     process_commands,
+    report_commands,
     search_commands,
     venue_commands,
 )
@@ -46,6 +47,8 @@ COMMAND_MODULES = (
     export_commands,
     feed_commands,
     import_commands,
+    # issue 28: the manager's pipeline
+    report_commands,
 )
 
 

@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, house, ja, ledger, release, setup, takeout, terminal
+from bot.texts import (
+    checks,
+    deposits,
+    diary,
+    en,
+    house,
+    ja,
+    ledger,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -18,8 +31,10 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.JA,
         **diary.JA,
         **checks.JA,
+        **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
+        **deposits.JA,
         **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
@@ -29,8 +44,10 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.EN,
         **diary.EN,
         **checks.EN,
+        **pipeline.EN,
         **release.EN,
         **terminal.EN,
+        **deposits.EN,
         **house.EN,
     },
 }
