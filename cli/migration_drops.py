@@ -70,6 +70,7 @@ DROPS: dict[str, dict[str, str] | None] = {
     "0015_deposits": {
         "en": "each booking's deposit: its due date, and who recorded it paid, when and how much",
         "ja": "予約金: 入金期日と、入金確認の記録（誰が・いつ・いくら）",
+    },
     "0014_house_holds": {
         "en": "which holds are house holds: those still held become 1sts due at their start",
         "ja": "社内押さえの区別（押さえ中のものは開始時刻が期限の1番手になります）",
