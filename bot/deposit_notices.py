@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from slack_sdk.models.blocks import ActionsBlock, Block
 
 from bot import cards, ids
-from bot.blocks import dump, section
+from bot.blocks import chunk_lines, dump, section
 from bot.deposits import deposit_button
 from bot.rendered import Rendered
 from bot.texts import dates, esc, text
@@ -72,10 +72,23 @@ def paid_line(
     return {"amount": said}
 
 
+def overdue_blocks(
+    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, most: int
+) -> list[Block]:
+    """The managers' Monday digest: each booking whose deposit is past due, unpaid (at most
+    ``most`` lines; the count says how many)."""
+    holds = [hold_from_json(h) for h in payload.get("overdue", [])]
+    if not holds:
+        return []
+    lines = overdue_lines(holds[:most], tz, locale, style)
+    title = text(locale, "manager_digest.deposits", count=len(holds))
+    return [section(title), *[section(c) for c in chunk_lines(lines)]]
+
+
 def overdue_lines(
     holds: list[Hold], tz: ZoneInfo, locale: str | None, style: DateStyle
 ) -> list[str]:
-    """The managers' Monday digest: each booking whose deposit is past due, unpaid."""
+    """Each booking past due: the booking, its due date, its salesperson."""
     return [
         text(
             locale,

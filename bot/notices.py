@@ -16,7 +16,7 @@ from slack_sdk.models.blocks import Block
 
 from bot import cards
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
-from bot.deposit_notices import DEPOSIT_RENDERERS
+from bot.deposit_notices import DEPOSIT_RENDERERS, overdue_blocks
 from bot.enquiries import candidates_note, grouped
 from bot.rendered import Rendered
 from bot.texts import dates, esc, text
@@ -305,6 +305,7 @@ def _manager_digest(
     if queues:
         blocks.append(section(text(locale, "notice.manager_digest.queues", count=len(waiting))))
         blocks += [section(c) for c in chunk_lines(queues)]
+    blocks += overdue_blocks(payload, tz, locale, style, MAX_DIGEST_LINES)  # 予約金 past due
     left = max(0, len(holds) - shown) + max(0, len(waiting) - shown)
     if left:
         blocks.append(context(text(locale, "notice.manager_digest.more", count=left)))

@@ -117,6 +117,7 @@ def _manager_digest(e: events.ManagerDigestDue, now: datetime) -> list[Dm]:
     payload = {
         "holds": [hold_to_json(h) for h in e.holds],
         "waiting": waiting,
+        "overdue": [hold_to_json(h) for h in e.overdue],
         "week": e.week,
         "from": e.start.isoformat(),
         "until": e.until.isoformat(),

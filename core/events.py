@@ -243,6 +243,7 @@ class ManagerDigestDue:
     week: str
     start: datetime
     until: datetime
+    overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid (core.operations.deposits)
 
 
 Event = (

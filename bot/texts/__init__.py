@@ -21,6 +21,7 @@ from bot.texts import (
     setup,
     takeout,
     terminal,
+    terminal_help,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -34,6 +35,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
         **deposits.JA,
         **house.JA,  # issue 28: house holds (社内押さえ)
     },
@@ -47,6 +49,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.EN,
         **release.EN,
         **terminal.EN,
+        **terminal_help.EN,
         **deposits.EN,
         **house.EN,
     },

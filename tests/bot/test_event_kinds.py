@@ -94,7 +94,7 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
         events.DepositOverdue: lambda: events.DepositOverdue(booked),
         events.DigestDue: lambda: events.DigestDue(SALES, (first,), *week),
         events.ManagerDigestDue: lambda: events.ManagerDigestDue(
-            MANAGER, (first,), ((second, (first,)),), *week
+            MANAGER, (first,), ((second, (first,)),), *week, overdue=(booked,)
         ),
     }
 
