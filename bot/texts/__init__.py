@@ -16,6 +16,7 @@ from bot.texts import (
     house,
     ja,
     ledger,
+    pings,
     pipeline,
     release,
     setup,
@@ -37,6 +38,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
         **deposits.JA,
+        **pings.JA,  # issue 28: the window ping and follow-ups
         **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
@@ -51,6 +53,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.EN,
         **terminal_help.EN,
         **deposits.EN,
+        **pings.EN,
         **house.EN,
     },
 }

@@ -4,7 +4,7 @@ Invariant 4 becomes "a tentative non-house hold has a deadline iff it is 1st", a
 tentative house hold is always 1st (docs/rules.md, House holds).
 
 Revision ID: 0014_house_holds
-Revises: 0015_deposits
+Revises: 0016_window_pings
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014_house_holds"
-down_revision = "0015_deposits"
+down_revision = "0016_window_pings"
 branch_labels = None
 depends_on = None
 

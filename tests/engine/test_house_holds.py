@@ -191,7 +191,7 @@ def test_downgrading_0014_leaves_a_house_hold_a_first_due_at_its_start(fresh_db:
     engine = EngineForTests(db)
     venue = engine.save_venue(factories.venue(), now=NOW)
     fair = house(engine, venue)
-    migrate.downgrade(fresh_db, "0015_deposits")
+    migrate.downgrade(fresh_db, "0016_window_pings")
     with db.connect() as conn:
         row = conn.execute(
             sa.text("SELECT status, rank, expires_at FROM holds WHERE venue_id = :v AND id = :h"),
