@@ -33,6 +33,7 @@ from bot.listeners import (
     home,
     ledger,
     modal,
+    pipeline,
     setup,
     takeout,
 )
@@ -124,7 +125,7 @@ def _listen(app: BotApp, deps: Deps, locales: UserLocales, *, many_workspaces: b
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
-    for surface in (*surfaces, venue_choice, diary, takeout, feed_links):
+    for surface in (*surfaces, venue_choice, diary, takeout, feed_links, pipeline):
         surface.register(app, deps)
 
 

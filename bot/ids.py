@@ -183,3 +183,9 @@ FEED_VENUE = "venue"
 RELEASE_MODAL = "release_modal"  # callback_id of the dialog the Release button opens
 RELEASE_REASON = "release_reason"  # its reason (static_select): block id and action id
 RELEASE_NOTE = "release_note"  # its optional note (plain_text_input): block id and action id
+
+# -- i28-report: the manager's pipeline ------------------------------------------------------
+PIPELINE_BLOCK = "pipeline_home"  # block_id of the managers' App Home pipeline section
+PIPELINE_CHART = (
+    "pipeline_chart"  # its 「グラフで見る」: the chart picture to the DM (value: YYYY-MM)
+)
