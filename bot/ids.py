@@ -184,8 +184,9 @@ RELEASE_MODAL = "release_modal"  # callback_id of the dialog the Release button 
 RELEASE_REASON = "release_reason"  # its reason (static_select): block id and action id
 RELEASE_NOTE = "release_note"  # its optional note (plain_text_input): block id and action id
 
+# -- 予約金 (deposits): 「入金確認」 on a confirmed booking's card, DM and App Home -----------
+DEPOSIT = "hold_deposit"  # its value the hold id; the engine decides who may
+
 # -- i28-report: the manager's pipeline ------------------------------------------------------
 PIPELINE_BLOCK = "pipeline_home"  # block_id of the managers' App Home pipeline section
-PIPELINE_CHART = (
-    "pipeline_chart"  # its 「グラフで見る」: the chart picture to the DM (value: YYYY-MM)
-)
+PIPELINE_CHART = "pipeline_chart"  # its 「グラフで見る」: the chart picture, to the DM

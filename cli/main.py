@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=say("cli.osae"),
     )
     commands = parser.add_subparsers(
-        dest="command", metavar=say("cli.command"), parser_class=Parser, title=say("cli.commands")
+        dest="command", metavar=say("cli.command"), parser_class=Parser
     )
     common = common_options()
     for module in COMMAND_MODULES:

@@ -117,6 +117,7 @@ def _manager_digest(e: events.ManagerDigestDue, now: datetime) -> list[Dm]:
     payload = {
         "holds": [hold_to_json(h) for h in e.holds],
         "waiting": waiting,
+        "overdue": [hold_to_json(h) for h in e.overdue],
         "week": e.week,
         "from": e.start.isoformat(),
         "until": e.until.isoformat(),
@@ -138,6 +139,17 @@ def _nudged(e: events.Nudged, now: datetime) -> list[Dm]:
             e.asker.salesperson, {"hold": hold_to_json(e.asker), "to": "asker", **facts}, e.asker.id
         ),
     ]
+
+
+def _deposit_paid(e: events.DepositPaid) -> Line:
+    paid = e.paid.deposit
+    detail = {"amount": paid.amount, "paid_at": _iso(paid.paid_at), "due": _day(paid.due)}
+    return Line(e.hold, e.actor, detail)
+
+
+def _deposit_key(what: str, hold: Hold) -> str:
+    """One row per booking and due date (a booking confirmed again gets a new due date)."""
+    return f"deposit-{what}:{hold.enquiry_id}:{_day(hold.deposit.due)}"
 
 
 def _edited_card(e: events.Edited) -> Redraw:
@@ -283,6 +295,27 @@ KINDS: dict[type[Any], Kind[Any]] = {
                     dedupe_key=f"next_action:{e.hold.enquiry_id}:{_day(e.hold.details.next_action)}",
                 )
             ],
+        ),
+    ),
+    # 予約金 (docs/rules.md, Deposits): each reminder and past-due notice once per booking.
+    events.DepositPaid: Kind[events.DepositPaid](
+        trail=(Action.DEPOSIT_PAID, _deposit_paid),
+        card=(Action.DEPOSIT_PAID, lambda e: Redraw(e.paid, e.actor)),
+    ),
+    events.DepositReminderDue: Kind[events.DepositReminderDue](
+        dms=(
+            NoticeKind.DEPOSIT_REMINDER,
+            lambda e, now: [told(e.hold, dedupe_key=_deposit_key("reminder", e.hold))],
+        ),
+    ),
+    events.DepositOverdue: Kind[events.DepositOverdue](
+        trail=(
+            Action.DEPOSIT_OVERDUE,
+            lambda e: Line(e.hold, SYSTEM, {"due": _day(e.hold.deposit.due)}),
+        ),
+        dms=(
+            NoticeKind.DEPOSIT_OVERDUE,
+            lambda e, now: [told(e.hold, dedupe_key=_deposit_key("overdue", e.hold))],
         ),
     ),
     events.DigestDue: Kind[events.DigestDue](dms=(NoticeKind.DIGEST, _digest)),

@@ -31,6 +31,8 @@ class Action(StrEnum):
     EXPIRED = "expired"
     EDITED = "edited"  # rooms, times or people changed: in place, or replaced by a new hold
     NUDGED = "nudged"  # a waiting 2nd asked this 1st to answer: its deadline came nearer
+    DEPOSIT_PAID = "deposit_paid"  # 入金確認: its booking's deposit recorded paid
+    DEPOSIT_OVERDUE = "deposit_overdue"  # its booking's deposit is past due: told once
     # The venue itself changed (its rooms, sales channel, managers, language, workspace):
     # not a hold's event (hold_id None); its detail says what and from where.
     VENUE_SET = "venue_set"
@@ -197,6 +199,29 @@ class NextActionDue:
 
 
 @dataclass(frozen=True)
+class DepositPaid:
+    """入金確認: the salesperson or a manager recorded the booking's deposit paid."""
+
+    hold: Hold  # as it was
+    actor: str
+    paid: Hold  # as it is now: ``deposit.paid_at``, ``paid_by`` and ``amount`` set
+
+
+@dataclass(frozen=True)
+class DepositReminderDue:
+    """Its booking's deposit falls due within ``REMIND_DAYS``: one reminder per booking."""
+
+    hold: Hold
+
+
+@dataclass(frozen=True)
+class DepositOverdue:
+    """Its booking's deposit is past due and unpaid: its salesperson is told once."""
+
+    hold: Hold
+
+
+@dataclass(frozen=True)
 class DigestDue:
     """A salesperson's week of deadlines, once per ISO week."""
 
@@ -218,6 +243,7 @@ class ManagerDigestDue:
     week: str
     start: datetime
     until: datetime
+    overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid (core.operations.deposits)
 
 
 Event = (
@@ -237,6 +263,9 @@ Event = (
     | Edited
     | ReminderDue
     | NextActionDue
+    | DepositPaid
+    | DepositReminderDue
+    | DepositOverdue
     | DigestDue
     | ManagerDigestDue
 )

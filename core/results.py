@@ -67,6 +67,10 @@ class Code(StrEnum):
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
     UNKNOWN_REASON = "unknown_reason"  # a release's reason that is not a code of the list
     WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)
+    # deposits (予約金, docs/rules.md, Deposits)
+    NO_DEPOSIT_DUE = "no_deposit_due"  # not a confirmed booking with a deposit due
+    DEPOSIT_ALREADY_PAID = "deposit_already_paid"  # recorded once: when and by whom
+    BAD_DEPOSIT_AMOUNT = "bad_deposit_amount"  # whole yen, 1 to 100,000,000
     # the database stayed contended through every retry
     BUSY = "busy"
 
@@ -183,6 +187,12 @@ class ExtendAnswer:
 class NudgeAnswer:
     hold: Hold  # the 1st, with its new deadline
     asker: Hold  # the waiting hold asked for
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class DepositAnswer:
+    hold: Hold  # its booking's deposit recorded paid
     ok: ClassVar[bool] = True
 
 

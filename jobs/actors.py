@@ -22,7 +22,7 @@ from jobs import queues, sweeping
 from jobs.delivery import Courier
 from jobs.drained import Drained
 from jobs.logs import fields
-from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
+from jobs.queues import DEPOSITS, DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ class Actors:
     queue_reminders: dramatiq.Actor[[str], None]
     queue_digests: dramatiq.Actor[[str], None]
     prepare_part_days: dramatiq.Actor[[str], None]
+    queue_deposits: dramatiq.Actor[[str], None]
 
 
 def register(broker: dramatiq.Broker, deps: JobDeps) -> Actors:
@@ -57,6 +58,7 @@ def register(broker: dramatiq.Broker, deps: JobDeps) -> Actors:
         queue_reminders=_actor(broker, REMINDERS, jobs.queue_reminders),
         queue_digests=_actor(broker, DIGESTS, jobs.queue_digests),
         prepare_part_days=_actor(broker, PART_DAYS, jobs.prepare_part_days),
+        queue_deposits=_actor(broker, DEPOSITS, jobs.queue_deposits),
     )
 
 
@@ -106,6 +108,11 @@ class _Jobs:
 
     def queue_digests(self, venue_id: str) -> None:
         self._queue(venue_id, "digests", self.writes.queue_digests(venue_id, now=self.now()))
+
+    def queue_deposits(self, venue_id: str) -> None:
+        """予約金: reminders before the due date and past-due notices, each once per booking."""
+        written = self.writes.queue_deposit_notices(venue_id, now=self.now())
+        self._queue(venue_id, "deposits", written)
 
     def prepare_part_days(self, venue_id: str) -> None:
         """Part-day rows ahead of bookings keep bumps in place (fewer serialization failures)."""

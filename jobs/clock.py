@@ -25,7 +25,7 @@ from core.errors import DatabaseUnavailable
 from core.roles.known_venues import Venues
 from jobs import queues
 from jobs.logs import fields
-from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
+from jobs.queues import DEPOSITS, DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,8 @@ def schedule_for(timezone: str, schedule: Schedule) -> list[Tick]:
             int(DIGEST_CATCH_UP.total_seconds()),
         ),
         Tick("ledger", PART_DAYS, CronTrigger(hour=0, minute=10, timezone=tz), 6 * 3600),
+        # 予約金: hourly; what is due goes from 09:00 venue-local (core.deposits.DEPOSIT_HOUR)
+        Tick("deposits", DEPOSITS, CronTrigger(minute=5, timezone=tz), 3600),
     ]
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.texts import (
     checks,
+    deposits,
     diary,
     en,
     ja,
@@ -19,6 +20,7 @@ from bot.texts import (
     setup,
     takeout,
     terminal,
+    terminal_help,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -32,6 +34,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.JA,
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
+        **deposits.JA,
     },
     "en": {
         **en.TEXTS,
@@ -43,6 +47,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **pipeline.EN,
         **release.EN,
         **terminal.EN,
+        **terminal_help.EN,
+        **deposits.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not

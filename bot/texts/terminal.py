@@ -8,7 +8,6 @@ from __future__ import annotations
 
 JA: dict[str, str] = {
     "cli.osae": "宴会場の仮押さえ（順位つき）を Slack で。各コマンドの説明は osae コマンド --help で見られます。",
-    "cli.commands": "コマンド",
     "cli.command": "コマンド",
     "cli.action": "操作",
     "cli.interrupted": "中断しました（途中まで書いたものはありません）",
@@ -22,7 +21,6 @@ JA: dict[str, str] = {
 }
 EN: dict[str, str] = {
     "cli.osae": "Ranked tentative holds (仮押さえ) for banquet rooms, in Slack. Each command has its own --help.",
-    "cli.commands": "commands",
     "cli.command": "COMMAND",
     "cli.action": "ACTION",
     "cli.interrupted": "interrupted (nothing was half-written)",

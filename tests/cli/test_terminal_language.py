@@ -137,3 +137,48 @@ def test_gettext_is_left_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
         )
     assert gettext.gettext("usage: ") == "usage: "
     assert os.environ["LANGUAGE"] == "fr" and gettext.bindtextdomain(domain) == bound
+
+
+# The commands whose words are this issue's terminal catalogs (hold, venue, free: cli/tour's).
+OWN = ("db", "day", "stats", "enquiry", "calendar", "diary", "web", "worker", "clock", "serve",
+       "outbox", "export", "feed", "import")  # fmt: skip
+
+
+def _parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every (sub)command's parser under ``parser``, by its prog."""
+    found = {parser.prog: parser}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found.update(_parsers(sub))
+    return found
+
+
+def _helps(parser: argparse.ArgumentParser) -> list[str]:
+    said = [a.help for a in parser._actions if a.help and a.help != argparse.SUPPRESS]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            said += [c.help for c in action._choices_actions if c.help]
+    return [*said, *([parser.description] if parser.description else [])]
+
+
+def test_every_help_of_the_operators_commands_is_in_japanese(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    speak(monkeypatch, "ja", "C")
+    from cli import context
+    from cli.main import build_parser
+
+    context.use_language("ja")
+    with argparse_words.speaking("ja"):
+        parsers = _parsers(build_parser())
+    own = {p: parser for p, parser in parsers.items() if p.split(" ")[1:2] in ([c] for c in OWN)}
+    assert len(own) > 20
+    english = [
+        (prog, said) for prog, parser in own.items() for said in _helps(parser) if said.isascii()
+    ]
+    assert english == []
+    assert not str(parsers["osae"].description).isascii()
+    context.use_language("en")
+    with argparse_words.speaking("en"):
+        assert _helps(_parsers(build_parser())["osae day"])[0].isascii()

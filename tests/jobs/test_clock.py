@@ -67,7 +67,7 @@ def test_the_clock_follows_the_venue_list() -> None:
     clock = Clock(RecordingBroker(), lambda: dict(zones), Schedule())  # type: ignore[arg-type]
     clock.refresh()
     assert {j.id for j in clock.scheduler.get_jobs()} == {
-        f"tokyo:{n}" for n in ("sweep", "drain", "reminders", "digests", "ledger")
+        f"tokyo:{n}" for n in ("sweep", "drain", "reminders", "digests", "ledger", "deposits")
     }
     zones["honolulu"] = "Pacific/Honolulu"
     del zones["tokyo"]
