@@ -24,7 +24,9 @@ EDIT_ALSO = "(or --date YYYY-MM-DD, --start, --room, --customer, --note, --sales
 def command_for(settings: Settings, engine: HoldEngine, button: Button) -> str | None:
     """``osae hold confirm 2 --actor U0SALES001`` and the like; None for a button that is not
     a hold's (or whose hold is gone)."""
-    verb = ids.decision(button.action_id)
+    verb = ids.decision(button.action_id) or (
+        "deposit" if button.action_id == ids.DEPOSIT else None
+    )
     ours = verb is not None or button.action_id in (ids.EDIT, ids.ANOTHER_DATE)
     if not ours or not button.value.isdigit() or button.notice is None:
         return None
