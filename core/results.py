@@ -60,6 +60,10 @@ class Code(StrEnum):
     NOT_WAITING = "not_waiting"  # the actor has no hold waiting behind this 1st
     TOO_MANY_CANDIDATES = "too_many_candidates"  # the enquiry has max_candidates live holds
     ENQUIRY_CONFIRMED = "enquiry_confirmed"  # the customer chose: no more candidate dates
+    # the window ping (開放日に知らせる): asked only while a banquet's window is not open yet
+    WINDOW_OPEN = "window_open"  # open already (or a wedding, taken any day): hold it now
+    NOT_PRIORITY_DAY = "not_priority_day"  # no window on that date: banquets are taken now
+    PING_NOT_FOUND = "ping_not_found"  # no such ping waiting (told already, or dropped)
     # edits (docs/rules.md, Changing a hold)
     STALE_VERSION = "stale_version"  # the hold changed since the form was opened
     NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold

@@ -15,6 +15,7 @@ from bot.texts import (
     en,
     ja,
     ledger,
+    pings,
     pipeline,
     release,
     setup,
@@ -36,6 +37,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
         **deposits.JA,
+        **pings.JA,  # issue 28: the window ping and follow-ups
     },
     "en": {
         **en.TEXTS,
@@ -49,6 +51,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.EN,
         **terminal_help.EN,
         **deposits.EN,
+        **pings.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not

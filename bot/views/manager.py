@@ -3,6 +3,7 @@ queues, this month's outcomes, then the manager's own holds when they fit (100 b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -32,7 +33,9 @@ def manager_home_view(
     now: datetime,
     *,
     style: DateStyle = PLAIN,
+    pipeline: Sequence[Block] = (),
 ) -> View:
+    """``pipeline``: the pipeline's blocks (``bot.pipeline_home``), under the month's counts."""
     blocks: list[Block] = [
         header(text(locale, "team.home.title")),
         context(text(locale, "team.home.footer", when=dates.when(now, tz, locale))),
@@ -44,6 +47,7 @@ def manager_home_view(
         DividerBlock(),
         *team_overdue(team.overdue, tz, locale, style),  # 予約金 past due, when any
         *_month(team.month, locale),
+        *pipeline,
         DividerBlock(),
     ]
     if not (overview.firsts or overview.waiting or overview.recent or overview.deposits):

@@ -377,3 +377,24 @@ staff_names = sa.Table(
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("fetched_at", TS, nullable=False),
 )
+
+# The window ping (0016): who asked to be told when a date's banquet window opens, and what.
+window_pings = sa.Table(
+    "window_pings",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("asker", sa.Text, nullable=False),
+    sa.Column("local_date", sa.Date, nullable=False),
+    sa.Column("request", JSONB, nullable=False),
+    sa.Column("asked_at", TS, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),  # waiting, sent, dropped
+    sa.Column("done_at", TS),
+    sa.Column("dropped_by", sa.Text),
+)
+sa.Index(
+    "ix_window_pings_waiting",
+    window_pings.c.venue_id,
+    window_pings.c.local_date,
+    postgresql_where=sa.text("status = 'waiting'"),
+)
