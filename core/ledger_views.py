@@ -99,3 +99,4 @@ class TeamHome:
     week: tuple[Hold, ...]  # then those within the following days of the coming week
     queues: tuple[Waiting, ...]  # every waiting hold from today on, with the holds ahead of it
     month: MonthCounts
+    overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid, soonest due first

@@ -231,6 +231,7 @@ class Overview:
     firsts: tuple[Hold, ...]
     waiting: tuple[Waiting, ...]
     recent: tuple[Hold, ...]
+    deposits: tuple[Hold, ...] = ()  # 予約金: their confirmed bookings' deposits due, unpaid
 
 
 @dataclass(frozen=True)

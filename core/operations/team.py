@@ -16,7 +16,7 @@ from core.model import Hold, HoldItem, Room
 from core.operations.tx import Snapshot
 from core.results import Waiting
 from core.rules.requests import spans_of
-from core.store import audit, holds
+from core.store import audit, deposits, holds
 
 WEEK = timedelta(days=7)
 
@@ -64,6 +64,7 @@ def home(snap: Snapshot, now: datetime) -> TeamHome:
         week=tuple(h for h in due if h.expires_at is not None and h.expires_at >= tonight),
         queues=tuple(queues(snap, today)),
         month=month(snap, today.year, today.month),
+        overdue=tuple(deposits.past_due(snap.conn, snap.venue, today, told=None)),
     )
 
 
