@@ -194,3 +194,7 @@ PING_HOLD = "ping_hold"  # the DM's button when the window opens: value is the p
 PING_DROP = "ping_drop"  # App Home's drop button beside a waiting ping: value is its id
 PINGS_HOME = "pings_home"  # block_id of App Home's pings
 FOLLOW_UPS_HOME = "follow_ups_home"  # block_id of App Home's 次のアクション (issue 28 item 6)
+
+# -- i28-report: the manager's pipeline ------------------------------------------------------
+PIPELINE_BLOCK = "pipeline_home"  # block_id of the managers' App Home pipeline section
+PIPELINE_CHART = "pipeline_chart"  # its 「グラフで見る」: the chart picture, to the DM
