@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from bot import cards
+from bot import cards, ping_notices
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
 from bot.deposit_notices import DEPOSIT_RENDERERS, overdue_blocks
 from bot.enquiries import candidates_note, grouped
@@ -329,6 +329,7 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.ACTED_FOR: _acted_for,
     NoticeKind.NUDGED: _nudged,
     **DEPOSIT_RENDERERS,
+    NoticeKind.WINDOW_OPEN: ping_notices.window_open,
 }
 
 

@@ -23,6 +23,7 @@ from cli import (
     ledger_commands,
     local_errors,
     outbox_commands,
+    ping_commands,
     process_commands,
     report_commands,
     search_commands,
@@ -49,6 +50,8 @@ COMMAND_MODULES = (
     import_commands,
     # issue 28: the manager's pipeline
     report_commands,
+    # issue 28: the window ping (開放日に知らせる)
+    ping_commands,
 )
 
 

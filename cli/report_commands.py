@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import Any
 
 from bot import pipeline as words
+from bot.pipeline_home import chart_png
 from bot.texts import text
 from cli.context import emit, locale, now_of, open_venue, say
 from cli.errors import CommandError
 from cli.ledger_commands import _month
 from core.exports.pipeline_sheet import write_tables
 from core.model import Venue
+from core.operations.pipeline import PipelineRead
 from core.rules.pipeline import LOSS_REASONS, Figures, Outlook, Report, Split
 
-FORMATS = ("xlsx",)
+FORMATS = ("xlsx", "png")  # png: the chart App Home's 「グラフで見る」 sends
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -46,16 +48,19 @@ def show_report(args: argparse.Namespace) -> int:
     found = engine.reads.pipeline(venue.id, year, month)
     report, names = found.report, found.names
     if args.format:
-        return _write(args, report, venue, names, code)
+        return _write(args, found, venue, code)
     return emit(
         args.json, report_json(report, venue, names), words.lines(report, venue, names, code)
     )
 
 
-def _write(
-    args: argparse.Namespace, report: Report, venue: Venue, names: Mapping[str, str], code: str
-) -> int:
-    data = xlsx(report, venue, names, code)
+def _write(args: argparse.Namespace, found: PipelineRead, venue: Venue, code: str) -> int:
+    report = found.report
+    if args.format == "png":
+        data, done = chart_png(found, venue, code), "pipeline.chart.saved"
+    else:
+        data, done = xlsx(report, venue, found.names, code), "pipeline.saved"
+
     try:
         args.out.write_bytes(data)
     except OSError as err:
@@ -65,7 +70,7 @@ def _write(
     month = words.month_name(report.month, code)
     payload = {"file": str(args.out), "format": args.format, "bytes": len(data)}
     payload["month"] = _month_text(report.month)
-    return emit(args.json, payload, [text(code, "pipeline.saved", month=month, file=args.out)])
+    return emit(args.json, payload, [text(code, done, month=month, file=args.out)])
 
 
 def xlsx(report: Report, venue: Venue, names: Mapping[str, str], code: str) -> bytes:

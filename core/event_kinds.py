@@ -18,6 +18,7 @@ from core import events
 from core.events import SYSTEM, Action, Event
 from core.model import Hold
 from core.notices import QUEUED_RECIPIENT, NoticeKind
+from core.pings import WindowPing, ping_to_json
 from core.serialize import hold_to_json
 
 E = TypeVar("E")
@@ -150,6 +151,20 @@ def _deposit_paid(e: events.DepositPaid) -> Line:
 def _deposit_key(what: str, hold: Hold) -> str:
     """One row per booking and due date (a booking confirmed again gets a new due date)."""
     return f"deposit-{what}:{hold.enquiry_id}:{_day(hold.deposit.due)}"
+
+
+def _ping_line(ping: WindowPing, actor: str) -> Line:
+    """A ping's trail line: no hold's (hold_id None), naming the ping, its date and rooms."""
+    rooms = [i.room_id for i in ping.request.items]
+    detail = {"ping": ping.id, "local_date": ping.day.isoformat(), "rooms": rooms}
+    return Line(None, actor, {**detail, "customer": ping.request.customer})
+
+
+def _window_opened(e: events.WindowOpened, now: datetime) -> list[Dm]:
+    """Its asker, once per ping: the request as asked (the DM's button fills the form)."""
+    ping = e.ping
+    payload = {"ping": ping_to_json(ping), "room_names": dict(e.room_names), "kind": e.kind_name}
+    return [Dm(ping.asker, payload, dedupe_key=f"window_ping:{ping.id}")]
 
 
 def _edited_card(e: events.Edited) -> Redraw:
@@ -321,6 +336,16 @@ KINDS: dict[type[Any], Kind[Any]] = {
     events.DigestDue: Kind[events.DigestDue](dms=(NoticeKind.DIGEST, _digest)),
     events.ManagerDigestDue: Kind[events.ManagerDigestDue](
         dms=(NoticeKind.MANAGER_DIGEST, _manager_digest)
+    ),
+    events.PingAsked: Kind[events.PingAsked](
+        trail=(Action.PING_ASKED, lambda e: _ping_line(e.ping, e.ping.asker)),
+    ),
+    events.PingDropped: Kind[events.PingDropped](
+        trail=(Action.PING_DROPPED, lambda e: _ping_line(e.ping, e.actor)),
+    ),
+    events.WindowOpened: Kind[events.WindowOpened](
+        trail=(Action.PING_SENT, lambda e: _ping_line(e.ping, SYSTEM)),
+        dms=(NoticeKind.WINDOW_OPEN, _window_opened),
     ),
 }
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from core.model import Hold
+from core.pings import WindowPing
 
 SYSTEM = "system"  # the actor of sweeps, and of promotions nobody clicked for
 
@@ -36,6 +37,11 @@ class Action(StrEnum):
     # The venue itself changed (its rooms, sales channel, managers, language, workspace):
     # not a hold's event (hold_id None); its detail says what and from where.
     VENUE_SET = "venue_set"
+    # The window ping (開放日に知らせる): not a hold's event either (hold_id None); its detail
+    # names the ping, its date and rooms.
+    PING_ASKED = "ping_asked"
+    PING_DROPPED = "ping_dropped"
+    PING_SENT = "ping_sent"  # the window opened: its asker told
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,31 @@ class ManagerDigestDue:
     overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid (core.operations.deposits)
 
 
+@dataclass(frozen=True)
+class PingAsked:
+    """Someone asked to be told when a date's banquet window opens."""
+
+    ping: WindowPing
+
+
+@dataclass(frozen=True)
+class PingDropped:
+    """A waiting ping dropped by its asker or a manager."""
+
+    ping: WindowPing
+    actor: str
+
+
+@dataclass(frozen=True)
+class WindowOpened:
+    """The date's banquet window opened: the ping's asker is told, once, with the rooms'
+    and the kind's names as the venue has them then."""
+
+    ping: WindowPing
+    room_names: tuple[tuple[str, str], ...] = ()  # (room id, name) of each room asked
+    kind_name: str = ""
+
+
 Event = (
     Requested
     | Confirmed
@@ -268,4 +299,7 @@ Event = (
     | DepositOverdue
     | DigestDue
     | ManagerDigestDue
+    | PingAsked
+    | PingDropped
+    | WindowOpened
 )

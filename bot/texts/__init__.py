@@ -13,8 +13,10 @@ from bot.texts import (
     deposits,
     diary,
     en,
+    house,
     ja,
     ledger,
+    pings,
     pipeline,
     release,
     setup,
@@ -38,6 +40,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.JA,
         **terminal_out.JA,
         **deposits.JA,
+        **pings.JA,  # issue 28: the window ping and follow-ups
+        **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
         **en.TEXTS,
@@ -52,6 +56,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.EN,
         **terminal_out.EN,
         **deposits.EN,
+        **pings.EN,
+        **house.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not

@@ -27,8 +27,10 @@ def describe(
         key += f".{refused.detail}"
     if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
         key += ".enquiry"
-    if refused.code is Code.NOT_AUTHORIZED and refused.detail == "edit_confirmed":
-        key += ".edit_confirmed"
+    if refused.code is Code.NOT_AUTHORIZED and refused.detail in ("edit_confirmed", "ping"):
+        key += f".{refused.detail}"
+    if refused.code is Code.NOT_A_MANAGER and refused.hold is not None:
+        key += ".hold"  # acting on a house hold; without one: asking for a house hold
     if refused.code is Code.ITEM_NOT_FOUND:
         key += ".which" if refused.field == "which" else ".item"
     if refused.code is Code.ENQUIRY_MISMATCH:
@@ -197,7 +199,7 @@ def turnover_only(found: tuple[InWay, ...]) -> int | None:
 
 def _asked_kind(refused: Refused, locale: str | None) -> str:
     """The kind a banquet-window refusal was asked for (一般宴会, 二次会)."""
-    if refused.code is not Code.BANQUET_NOT_OPEN:
+    if refused.code not in (Code.BANQUET_NOT_OPEN, Code.WINDOW_OPEN):
         return ""
     if refused.kinds:
         return esc(kind_name(refused.kinds[0].id, refused.kinds[0].name, locale))

@@ -291,3 +291,31 @@ def _outlook(bookings: list[BookingRow]) -> Outlook:
         estimate=sum(b.estimate or 0 for b in bookings),
         without_estimate=sum(1 for b in bookings if b.estimate is None),
     )
+
+
+@dataclass(frozen=True)
+class MonthLine:
+    """One event month at a glance (the managers' App Home and the chart): its bookings'
+    figures and its forecast."""
+
+    month: tuple[int, int]
+    figures: Figures
+    forecast: Forecast
+
+
+def months_ahead(
+    bookings: Iterable[BookingRow], month: tuple[int, int], count: int = 4
+) -> tuple[MonthLine, ...]:
+    """``month`` and the months after it, ``count`` in all, by event month (the bookings a
+    read of those months' dates brings: see ``core.operations.pipeline``)."""
+    mine = [b for b in bookings if counted(b)]
+    return tuple(
+        MonthLine(m, figures(in_event_month(mine, m)), forecast(mine, m))
+        for m in months_from(*month, count)
+    )
+
+
+def top_reasons(figures: Figures, count: int = 2) -> list[tuple[str, int]]:
+    """The reasons most bookings were lost to, most first (the report's order on a tie)."""
+    ranked = sorted(figures.lost_by_reason.items(), key=lambda pair: -pair[1])
+    return ranked[:count]

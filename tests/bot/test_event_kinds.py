@@ -19,8 +19,9 @@ from core.deposits import Deposit
 from core.event_kinds import KINDS, card_lines, dm_kinds
 from core.events import Action
 from core.journal import audit_event, notices_of, told_queued
-from core.model import Details, Status
+from core.model import Details, HoldRequest, Status
 from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT, Notice, NoticeKind
+from core.pings import WindowPing
 from tests.bot import samples
 from tests.support.factories import JST, MANAGER, NOW, SALES
 
@@ -96,7 +97,17 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
         events.ManagerDigestDue: lambda: events.ManagerDigestDue(
             MANAGER, (first,), ((second, (first,)),), *week, overdue=(booked,)
         ),
+        events.PingAsked: lambda: events.PingAsked(_ping()),
+        events.PingDropped: lambda: events.PingDropped(_ping(), MANAGER),
+        events.WindowOpened: lambda: events.WindowOpened(_ping(), (("hoo", "鳳凰の間"),), "忘年会"),
     }
+
+
+def _ping() -> WindowPing:
+    asked = HoldRequest(
+        "hoo", NOW.date(), 18 * 60, 21 * 60, "banquet", "<!channel> 商事", SALES, SALES
+    )
+    return WindowPing(7, "grand-tokyo", SALES, asked, NOW, opens_at=NOW + timedelta(days=1))
 
 
 @pytest.mark.parametrize("cls", sorted(KINDS, key=lambda c: c.__name__), ids=lambda c: c.__name__)

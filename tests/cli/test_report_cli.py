@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import openpyxl
+from PIL import Image
 
 from tests.cli.test_cli import NOW, OSAE, ROOT, hold, loaded, run
 
@@ -91,6 +92,11 @@ def test_the_table_reads_in_the_terminals_language_and_the_xlsx_keeps_numbers(
     assert summary[2][:5] == ["Events in 2027-05", 3, 3, 1, 2]
     forecast = [[c.value for c in row] for row in book["Forecast"].iter_rows()]
     assert forecast[2] == ["2027-05", 1, 80, 4_000_000, 0, 0, 0]
+    chart = tmp_path / "may.png"
+    code, drew = run(loaded, "report", "--month", "2027-05", "--format", "png", "--out", str(chart))
+    assert (code, drew["format"], drew["bytes"]) == (0, "png", chart.stat().st_size)
+    with Image.open(chart) as picture:
+        assert picture.format == "PNG" and picture.info["Title"].endswith("2027-05")
 
 
 def test_bad_months_and_formats_are_refused_before_anything_is_read(loaded: str) -> None:

@@ -5,12 +5,18 @@ controlled ``now``. Every figure is written out here, not computed by the code u
 
 from __future__ import annotations
 
+import io
+import os
 from dataclasses import replace
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
+from bot import pipeline as words
+from bot.pipeline_home import chart_png, chart_words
 from core.engine import HoldEngine
 from core.model import Details, HoldEdit, Kind, Venue
 from core.operations.pipeline import PipelineRead
@@ -210,3 +216,26 @@ def test_the_forecast_counts_confirmed_and_live_first_bookings_by_event_month(
     assert forecast[2027, 5].first == Outlook()
     assert forecast[2027, 6].first == Outlook(1, 120, 6_000_000, 0)
     assert forecast[2027, 6].confirmed == forecast[2027, 7].confirmed == Outlook()
+
+
+def test_the_scripted_month_as_osae_report_prints_it_and_as_its_chart(
+    engine: HoldEngine, venue: Venue, month: Script, tmp_path: Path
+) -> None:
+    """OSAE_PIPELINE_OUT=dir keeps ``april-ja.png`` and ``april-ja.txt`` there to look at."""
+    read = april(engine, venue)
+    out = Path(os.environ.get("OSAE_PIPELINE_OUT") or tmp_path)
+    printed = words.lines(read.report, venue, read.names, "ja")
+    (out / "april-ja.txt").write_text("\n".join(printed) + "\n")
+    assert printed[0] == "2027年4月のパイプライン（件数は予約単位。候補日・変更で数えなおしません）"
+    lost = "失注の理由（挙式・開催が2027年4月）: 他会場に決定 1、予算 1、他の予約が本予約 1"
+    assert lost in printed
+    assert any(line.split()[:4] == ["挙式・開催が2027年4月", "10", "12", "2"] for line in printed)
+    picture = chart_png(read, venue, "ja")
+    (out / "april-ja.png").write_bytes(picture)
+    with Image.open(io.BytesIO(picture)) as image:
+        assert image.format == "PNG" and image.size == (1650, 1050)
+        assert image.info.get("Title") == f"{venue.name} パイプライン 2027年4月"
+    said = chart_words(read, venue, "ja")
+    assert said.months == ("2027年4月", "2027年5月", "2027年6月", "2027年7月")
+    assert said.money == ("¥12,300,000", "¥0", "¥6,000,000", "¥0")
+    assert said.reasons == (("他会場に決定", 1), ("予算", 1), ("他の予約が本予約", 1))
