@@ -8,16 +8,17 @@ always within Slack's limits (at most 50 blocks a message).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from bot import cards
+from bot import cards, ping_notices
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
+from bot.deposit_notices import DEPOSIT_RENDERERS, overdue_blocks
 from bot.enquiries import candidates_note, grouped
+from bot.rendered import Rendered
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
@@ -31,12 +32,6 @@ from core.serialize import hold_from_json
 MAX_FAILURES_LISTED = 30
 MAX_ERROR_SHOWN = 200
 MAX_DIGEST_LINES = 60  # of each list in a manager's digest: 60 lines fill a few sections
-
-
-@dataclass(frozen=True)
-class Rendered:
-    text: str  # the notification fallback (push notifications, screen readers)
-    blocks: list[dict[str, Any]]
 
 
 class UnrenderableNotice(ValueError):
@@ -310,6 +305,7 @@ def _manager_digest(
     if queues:
         blocks.append(section(text(locale, "notice.manager_digest.queues", count=len(waiting))))
         blocks += [section(c) for c in chunk_lines(queues)]
+    blocks += overdue_blocks(payload, tz, locale, style, MAX_DIGEST_LINES)  # 予約金 past due
     left = max(0, len(holds) - shown) + max(0, len(waiting) - shown)
     if left:
         blocks.append(context(text(locale, "notice.manager_digest.more", count=left)))
@@ -332,6 +328,8 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.NEXT_ACTION: _next_action,
     NoticeKind.ACTED_FOR: _acted_for,
     NoticeKind.NUDGED: _nudged,
+    **DEPOSIT_RENDERERS,
+    NoticeKind.WINDOW_OPEN: ping_notices.window_open,
 }
 
 

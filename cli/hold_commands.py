@@ -9,7 +9,11 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
+<<<<<<< HEAD
 from cli import arguments, booking_args, hold_edit, typed_names
+=======
+from cli import arguments, booking_args, deposit_commands, hold_edit
+>>>>>>> main
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -38,6 +42,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     _register_request(actions, common)
+    deposit_commands.register(actions, common)  # 入金確認 (docs/rules.md, Deposits)
     for name in ACTIONS:
         about = (
             "ask the 1st hold ID (or the 1st ahead of waiting hold ID) to answer (回答の催促)"

@@ -8,11 +8,59 @@ from __future__ import annotations
 
 from typing import Any
 
+<<<<<<< HEAD
 from bot.texts import checks, diary, en, ja, ledger, naming, setup, takeout
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA, **naming.JA},
     "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN, **naming.EN},
+=======
+from bot.texts import (
+    checks,
+    deposits,
+    diary,
+    en,
+    ja,
+    ledger,
+    pings,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+    terminal_help,
+)
+
+CATALOGS: dict[str, dict[str, str]] = {
+    "ja": {
+        **ja.TEXTS,
+        **ledger.JA,
+        **takeout.JA,
+        **setup.JA,
+        **diary.JA,
+        **checks.JA,
+        **pipeline.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
+        **deposits.JA,
+        **pings.JA,  # issue 28: the window ping and follow-ups
+    },
+    "en": {
+        **en.TEXTS,
+        **ledger.EN,
+        **takeout.EN,
+        **setup.EN,
+        **diary.EN,
+        **checks.EN,
+        **pipeline.EN,
+        **release.EN,
+        **terminal.EN,
+        **terminal_help.EN,
+        **deposits.EN,
+        **pings.EN,
+    },
+>>>>>>> main
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.

@@ -3,6 +3,7 @@ queues, this month's outcomes, then the manager's own holds when they fit (100 b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -31,7 +32,9 @@ def manager_home_view(
     now: datetime,
     *,
     style: DateStyle = PLAIN,
+    pipeline: Sequence[Block] = (),
 ) -> View:
+    """``pipeline``: the pipeline's blocks (``bot.pipeline_home``), under the month's counts."""
     blocks: list[Block] = [
         header(text(locale, "team.home.title")),
         context(text(locale, "team.home.footer", when=dates.when(now, tz, locale))),
@@ -42,6 +45,7 @@ def manager_home_view(
         *_queues(team.queues, tz, locale, style),
         DividerBlock(),
         *_month(team.month, locale),
+        *pipeline,
         DividerBlock(),
     ]
     if not (overview.firsts or overview.waiting or overview.recent):

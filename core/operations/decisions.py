@@ -7,6 +7,7 @@ from datetime import date, datetime
 
 from core import events
 from core.model import Hold, Outcome, Status
+from core.operations.deposits import set_at_confirm
 from core.operations.promotion import promote_after, waiting_behind
 from core.operations.tx import Snapshot, Tx
 from core.results import (
@@ -45,6 +46,7 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     lost = [h.left(Status.RELEASED, tx.now, Outcome.LOST) for h in losers]
     dropped = [h.left(Status.RELEASED, tx.now, chosen) for h in others]
     hold_writes.confirm(tx.conn, tx.venue, hold.id, tx.now)
+    set_at_confirm(tx, hold)  # its deposit's due date (予約金), when the venue asks for one
     confirmed = _reload(tx, hold.id)
     tx.journal.record(
         events.Confirmed(hold, actor, _ids(losers), _ids(others)),

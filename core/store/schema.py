@@ -113,6 +113,14 @@ enquiries = sa.Table(
     sa.Column("source", sa.Text, nullable=False, server_default=""),
     sa.Column("next_action", sa.Date),
     sa.Column("next_action_note", sa.Text, nullable=False, server_default=""),
+    # 予約金 (0015): due date, who recorded it paid, when and how much; the reminder's and
+    # the past-due notice's markers (each queued once, with its outbox row)
+    sa.Column("deposit_due", sa.Date),
+    sa.Column("deposit_paid_at", TS),
+    sa.Column("deposit_paid_by", sa.Text),
+    sa.Column("deposit_amount", sa.BigInteger),
+    sa.Column("deposit_reminded_at", TS),
+    sa.Column("deposit_overdue_at", TS),
     # +1 by every write that reads or changes its set of candidates (a new candidate, a
     # confirmation): two such writes conflict on this row and are serialised.
     sa.Column("version", sa.BigInteger, nullable=False),
@@ -128,6 +136,12 @@ sa.Index(
     "ix_enquiries_next_action",
     enquiries.c.next_action,
     postgresql_where=enquiries.c.next_action.isnot(None),
+)
+sa.Index(
+    "ix_enquiries_deposit_due",
+    enquiries.c.venue_id,
+    enquiries.c.deposit_due,
+    postgresql_where=sa.text("deposit_due IS NOT NULL AND deposit_paid_at IS NULL"),
 )
 
 # Arrival order: ids come from one sequence, taken after the part-day bump (see part_days.py),
@@ -362,4 +376,25 @@ staff_names = sa.Table(
     sa.Column("user_id", sa.Text, primary_key=True),
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("fetched_at", TS, nullable=False),
+)
+
+# The window ping (0016): who asked to be told when a date's banquet window opens, and what.
+window_pings = sa.Table(
+    "window_pings",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("asker", sa.Text, nullable=False),
+    sa.Column("local_date", sa.Date, nullable=False),
+    sa.Column("request", JSONB, nullable=False),
+    sa.Column("asked_at", TS, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),  # waiting, sent, dropped
+    sa.Column("done_at", TS),
+    sa.Column("dropped_by", sa.Text),
+)
+sa.Index(
+    "ix_window_pings_waiting",
+    window_pings.c.venue_id,
+    window_pings.c.local_date,
+    postgresql_where=sa.text("status = 'waiting'"),
 )
