@@ -9,11 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-<<<<<<< HEAD
-from cli import arguments, booking_args, hold_edit, typed_names
-=======
-from cli import arguments, booking_args, deposit_commands, hold_edit
->>>>>>> main
+from cli import arguments, booking_args, deposit_commands, hold_edit, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,

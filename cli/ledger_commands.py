@@ -10,14 +10,8 @@ from typing import Any
 from bot.rooms import group_rooms
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
-<<<<<<< HEAD
 from cli import arguments, typed_names
-from cli.context import emit, locale, now_of, open_venue
-=======
-from cli import arguments
 from cli.context import emit, locale, now_of, open_venue, say
-from cli.errors import CommandError
->>>>>>> main
 from core.ledger_views import Booking, DayLedger, MonthCounts
 from core.model import Venue
 from core.rules import naming

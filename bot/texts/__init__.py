@@ -8,13 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-<<<<<<< HEAD
-from bot.texts import checks, diary, en, ja, ledger, naming, setup, takeout
-
-CATALOGS: dict[str, dict[str, str]] = {
-    "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA, **naming.JA},
-    "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN, **naming.EN},
-=======
 from bot.texts import (
     checks,
     deposits,
@@ -22,6 +15,7 @@ from bot.texts import (
     en,
     ja,
     ledger,
+    naming,
     pings,
     pipeline,
     release,
@@ -45,6 +39,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
+        **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
     },
     "en": {
         **en.TEXTS,
@@ -59,8 +54,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.EN,
         **deposits.EN,
         **pings.EN,
+        **naming.EN,
     },
->>>>>>> main
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
