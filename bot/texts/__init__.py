@@ -13,6 +13,7 @@ from bot.texts import (
     deposits,
     diary,
     en,
+    house,
     ja,
     ledger,
     pings,
@@ -38,6 +39,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
+        **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
         **en.TEXTS,
@@ -52,6 +54,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.EN,
         **deposits.EN,
         **pings.EN,
+        **house.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
