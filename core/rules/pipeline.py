@@ -35,6 +35,7 @@ class HoldRow:
     created_at: datetime
     updated_at: datetime  # a hold that left never changes again: when it left
     confirmed_at: datetime | None = None
+    house: bool = False  # 社内押さえ: the venue's own use (docs/rules.md, House holds)
 
     @property
     def left(self) -> bool:
@@ -53,7 +54,11 @@ class BookingRow:
     guests: int | None
     estimate: int | None
     holds: tuple[HoldRow, ...]
-    house: bool = False  # 社内押さえ (issue 28 item 2): see ``counted``
+
+    @property
+    def house(self) -> bool:
+        """A booking of house holds (社内押さえ): see ``counted``."""
+        return any(h.house for h in self.holds)
 
 
 class Fate(StrEnum):

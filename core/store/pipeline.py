@@ -94,6 +94,7 @@ def _read(conn: sa.Connection, venue_id: str, wanted: sa.Subquery) -> list[Booki
             holds.c.reason,
             holds.c.created_at,
             holds.c.updated_at,
+            holds.c.house,
             _CONFIRMED_AT,
         )
         .select_from(
@@ -126,6 +127,7 @@ def _hold(m: Any) -> HoldRow:
         created_at=m["created_at"],
         updated_at=m["updated_at"],
         confirmed_at=m["confirmed_at"],
+        house=m["house"],
     )
 
 
