@@ -10,21 +10,21 @@ from bot.texts import text
 from bot.texts.refusals import hold_line
 from cli import arguments
 from cli.bootstrap import wake_drain
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, say, settings_of
 from core.deposits import MAX_AMOUNT
 from core.results import Refused
 from core.serialize import deposit_to_json, hold_to_json
 
 
 def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    paid = actions.add_parser(
-        "deposit",
-        parents=[common],
-        help="record the deposit (予約金) of confirmed booking ID paid (入金確認)",
-    )
+    paid = actions.add_parser("deposit", parents=[common], help=say("cli.help.deposit"))
     paid.add_argument("id", type=int)
-    paid.add_argument("--actor", required=True, type=arguments.user, help="who records it")
-    paid.add_argument("--amount", type=amount, metavar="YEN", help="how much, whole yen")
+    paid.add_argument(
+        "--actor", required=True, type=arguments.user, help=say("cli.help.deposit.actor")
+    )
+    paid.add_argument(
+        "--amount", type=amount, metavar=say("cli.yen"), help=say("cli.help.deposit.amount")
+    )
     paid.set_defaults(handler=record_deposit)
 
 

@@ -150,11 +150,17 @@ def stats_json(counts: MonthCounts, venue: Venue) -> dict[str, Any]:
         "by_reason": dict(sorted(counts.by_reason.items())),
         "by_outcome": counts.by_outcome(),
         "losses": counts.losses,
+        # 社内押さえ, counted apart: none of them is in the counts above
+        "house": {"held": counts.house_held, "released": counts.house_released},
     }
 
 
 def stats_line(counts: MonthCounts) -> str:
-    return text(locale(), "stats.line", month=counts.month, **counts.outcomes())
+    line = text(locale(), "stats.line", month=counts.month, **counts.outcomes())
+    if counts.house_held or counts.house_released:
+        held, released = counts.house_held, counts.house_released
+        line += "\n" + text(locale(), "house.stats", held=held, released=released)
+    return line
 
 
 def _this_month(args: argparse.Namespace, venue: Venue) -> tuple[int, int]:

@@ -13,6 +13,7 @@ from bot.texts import (
     deposits,
     diary,
     en,
+    house,
     ja,
     ledger,
     naming,
@@ -40,6 +41,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
         **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
+        **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
         **en.TEXTS,
@@ -55,6 +57,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **deposits.EN,
         **pings.EN,
         **naming.EN,
+        **house.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not

@@ -30,6 +30,11 @@ JA: dict[str, str] = {
     "manager_digest.deposits": "*予約金の期日超過（未入金）* {count}件",
     "manager_digest.deposit_line": "{hold} · 期日 {due} · 担当 <@{salesperson}>",
     "ledger.deposit": "予約金",
+    "home.deposits": "予約金の入金待ち",
+    "cli.help.deposit": "本予約 ID の予約金の入金を記録します（入金確認、1回だけ）",
+    "cli.help.deposit.actor": "記録する人の Slack ユーザー ID（担当者かマネージャー）",
+    "cli.help.deposit.amount": "入金額（円の整数。省略可）",
+    "cli.yen": "円",
 }
 EN: dict[str, str] = {
     "deposit.waiting": "deposit due {due}",
@@ -57,4 +62,9 @@ EN: dict[str, str] = {
     "manager_digest.deposits": "*Deposits past due (not received)*: {count}",
     "manager_digest.deposit_line": "{hold} · due {due} · <@{salesperson}>",
     "ledger.deposit": "Deposit",
+    "home.deposits": "Deposits to receive",
+    "cli.help.deposit": "record the deposit (予約金) of confirmed booking ID received (入金確認, once)",
+    "cli.help.deposit.actor": "Slack user id of who records it (its salesperson or a manager)",
+    "cli.help.deposit.amount": "how much was received, whole yen (optional)",
+    "cli.yen": "YEN",
 }

@@ -60,6 +60,12 @@ def _waiting(venue: Venue, *where: sa.ColumnElement[bool]) -> sa.Select[Any]:
     ).order_by(enquiries.c.deposit_due, holds.c.id)
 
 
+def waiting_of(conn: sa.Connection, venue: Venue, salesperson: str) -> list[Hold]:
+    """A salesperson's confirmed bookings whose deposit is due and unpaid (App Home)."""
+    query = _waiting(venue, enquiries.c.salesperson == salesperson)
+    return [stored.from_row(r, venue) for r in conn.execute(query)]
+
+
 def to_remind(conn: sa.Connection, venue: Venue, today: date) -> list[Hold]:
     """Not yet reminded, due within ``REMIND_DAYS`` from ``today`` and not yet past."""
     query = _waiting(

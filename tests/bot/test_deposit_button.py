@@ -3,18 +3,22 @@ engine deciding who may (its salesperson or a manager), once (docs/rules.md, Dep
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from datetime import datetime
 
 import pytest
 
 from bot import ids
 from core.engine import HoldEngine
 from core.model import Status, Venue
+from core.results import RequestAnswer
 from tests.bot.conftest import STRANGER, Harness, click
 from tests.bot.test_buttons import LATER, card_text, ephemerals, hold_now, take
+from tests.bot.test_home import open_home
 from tests.support import factories
 from tests.support import slack_requests as sr
-from tests.support.factories import MANAGER, NOW
+from tests.support.factories import JST, MANAGER, NOW, request
 
 
 @pytest.fixture
@@ -60,3 +64,35 @@ def test_the_salesperson_records_the_deposit_once_from_the_card(bot: Harness) ->
     said = ephemerals(bot, "again")[0]["text"]
     assert "記録済み" in said and sr.USER_ID in said  # when and by whom
     assert hold_now(bot, hold.id).deposit == paid
+
+
+def test_app_home_lists_deposits_due_and_managers_see_those_past_due(bot: Harness) -> None:
+    asked = bot.engine.request(
+        bot.venue.id, request(day=LATER, salesperson=sr.USER_ID, customer="桜様"), now=NOW
+    )
+    assert isinstance(asked, RequestAnswer)
+    hold = asked.hold
+    assert bot.engine.confirm(bot.venue.id, hold.id, actor=sr.USER_ID, now=NOW).ok
+    home = open_home(bot)
+    shown = json.dumps(home["blocks"], ensure_ascii=False)
+    assert "予約金の入金待ち" in shown and "入金待ち（期日 3/15）" in shown
+    buttons = [
+        b["accessory"]
+        for b in home["blocks"]
+        if b.get("accessory", {}).get("action_id") == ids.DEPOSIT
+    ]
+    assert [b["value"] for b in buttons] == [str(hold.id)]
+
+    bot.clock[0] = datetime(2027, 3, 16, 10, 0, tzinfo=JST)  # the day after the due date
+    team = json.dumps(open_home(bot, MANAGER)["blocks"], ensure_ascii=False)
+    assert "予約金の期日超過（未入金）* 1件" in team and "桜様" in team
+
+    publishes = len(bot.slack.calls_to("views.publish"))
+    button = sr.action(ids.DEPOSIT, str(hold.id), block_id="deposit")
+    assert bot.post(sr.block_actions(actions=[button], view=home))[0] == 200
+    bot.slack.wait_for("views.publish", publishes + 1)
+    assert hold_now(bot, hold.id).deposit.paid
+    again = json.dumps(bot.slack.home(sr.USER_ID)["blocks"], ensure_ascii=False)  # type: ignore[index]
+    assert "予約金の入金待ち" not in again
+    team = json.dumps(open_home(bot, MANAGER)["blocks"], ensure_ascii=False)
+    assert "予約金の期日超過" not in team
