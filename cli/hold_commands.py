@@ -88,9 +88,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument(
-        "--room", required=True, type=arguments.typed, help="a room's id or name (瑞雲の間)"
-    )
+    req.add_argument("--room", required=True, type=arguments.typed, help="its id or name")
     req.add_argument(
         "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
     )
