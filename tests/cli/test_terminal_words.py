@@ -99,7 +99,11 @@ def test_json_answers_do_not_change_with_the_language(
 @pytest.mark.parametrize(
     ("args", "ja", "en"),
     [
-        (["day", DAY, "--room", "xyz"], "「xyz」という部屋はありません", "no room is called 'xyz'"),
+        (
+            ["day", DAY, "--room", "xyz"],
+            "部屋「xyz」はこの会場にありません",
+            "The venue has no room 'xyz'",
+        ),
         (["stats", "--month", "2027-13"], "月として読めません", "is not a month"),
         (["enquiry", "show", "X-1"], "受付番号として読めません", "is not a booking number"),
     ],
