@@ -75,6 +75,10 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "the window pings: whoever asked to be told when banquets open is told nothing",
         "ja": "開放日の通知の依頼（依頼した人に宴会受付開始が届かなくなります）",
     },
+    "0014_house_holds": {
+        "en": "which holds are house holds: those still held become 1sts due at their start",
+        "ja": "社内押さえの区別（押さえ中のものは開始時刻が期限の1番手になります）",
+    },
 }
 
 

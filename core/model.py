@@ -252,6 +252,7 @@ class Hold:
     salesperson_name: str = ""  # Slack's display name as cached, else [[staff]]; "" unknown
     nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
     deposit: Deposit = field(default_factory=Deposit)  # its booking's (core.deposits)
+    house: bool = False  # 社内押さえ: the venue's own use, 1st with no deadline, managers only
 
     def __post_init__(self) -> None:
         if not self.kind_id:
@@ -313,7 +314,10 @@ class Hold:
         )
 
     def may_act(self, user: str, venue: Venue) -> bool:
-        """Confirm / release / extend: its salesperson, its creator or a manager."""
+        """Confirm / release / extend: its salesperson, its creator or a manager (a house
+        hold: a manager only)."""
+        if self.house:
+            return venue.is_manager(user)
         return user in (self.salesperson, self.creator) or venue.is_manager(user)
 
     def may_see_contact(self, user: str, venue: Venue) -> bool:
@@ -383,6 +387,7 @@ class HoldRequest:
     contact: str = field(default="", repr=False)
     # A candidate date's details replace its enquiry's field by field where given.
     details: Details = field(default_factory=Details)
+    house: bool = False  # 社内押さえ (a manager's; docs/rules.md, House holds)
 
     @property
     def items(self) -> tuple[ItemRequest, ...]:

@@ -75,6 +75,10 @@ class Code(StrEnum):
     NO_DEPOSIT_DUE = "no_deposit_due"  # not a confirmed booking with a deposit due
     DEPOSIT_ALREADY_PAID = "deposit_already_paid"  # recorded once: when and by whom
     BAD_DEPOSIT_AMOUNT = "bad_deposit_amount"  # whole yen, 1 to 100,000,000
+    # house holds (社内押さえ; docs/rules.md, House holds)
+    NOT_A_MANAGER = "not_a_manager"  # a house hold is requested and released by managers only
+    HOUSE_NOT_FIRST = "house_not_first"  # a house hold never waits: something live is in its way
+    HOUSE_HOLD = "house_hold"  # confirm, extend and nudge do not apply to a house hold
     # the database stayed contended through every retry
     BUSY = "busy"
 

@@ -52,6 +52,7 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "reason_note": hold.reason_note,
         "nudged_at": _iso(hold.nudged_at),
         **deposit_to_json(hold.deposit),
+        "house": hold.house,  # 社内押さえ (0014): the venue's own use, counted apart
     }
 
 
@@ -110,6 +111,7 @@ def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> di
         "enquiry": hold.enquiry_id,
         "booking": booking_number(hold.enquiry_id),
         "local_date": hold.local_date.isoformat(),
+        "house": hold.house,
         "items": [
             {
                 "room": item.room_id,
@@ -169,6 +171,7 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         salesperson_name=_name(data),
         nudged_at=_parse(data.get("nudged_at")),
         deposit=deposit_from_json(data),
+        house=bool(data.get("house", False)),
     )
 
 

@@ -13,8 +13,10 @@ from bot.texts import (
     deposits,
     diary,
     en,
+    house,
     ja,
     ledger,
+    naming,
     pings,
     pipeline,
     release,
@@ -38,6 +40,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
+        **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
+        **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
         **en.TEXTS,
@@ -52,6 +56,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.EN,
         **deposits.EN,
         **pings.EN,
+        **naming.EN,
+        **house.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not

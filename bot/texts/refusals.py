@@ -29,6 +29,8 @@ def describe(
         key += ".enquiry"
     if refused.code is Code.NOT_AUTHORIZED and refused.detail in ("edit_confirmed", "ping"):
         key += f".{refused.detail}"
+    if refused.code is Code.NOT_A_MANAGER and refused.hold is not None:
+        key += ".hold"  # acting on a house hold; without one: asking for a house hold
     if refused.code is Code.ITEM_NOT_FOUND:
         key += ".which" if refused.field == "which" else ".item"
     if refused.code is Code.ENQUIRY_MISMATCH:

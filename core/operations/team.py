@@ -97,6 +97,7 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
     start, until = datetime.combine(first, time(), tz), datetime.combine(following, time(), tz)
     counted = audit.counts(snap.conn, snap.venue.id, start, until)
     by_reason, replaced = audit.month_reasons(snap.conn, snap.venue.id, start, until)
+    house = audit.counts(snap.conn, snap.venue.id, start, until, house=True)
     return MonthCounts(
         month=f"{year:04d}-{number:02d}",
         start=start,
@@ -109,4 +110,6 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
         by_reason=by_reason,
         replaced=replaced,
         other_date_chosen=counted.get(Action.OTHER_DATE_CHOSEN, 0),
+        house_held=house.get(Action.REQUESTED, 0),
+        house_released=house.get(Action.RELEASED, 0),
     )

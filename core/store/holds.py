@@ -129,6 +129,7 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         version=hold["version"],
         nudged_at=hold.get("nudged_at"),
         deposit=_deposit(Status(hold["status"]), enquiry),
+        house=bool(hold.get("house")),
     )
 
 

@@ -168,25 +168,25 @@ holds = sa.Table(
     # one version and submitted at another is stale (docs/rules.md, Changing a hold).
     sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
     sa.Column("outcome", sa.Text),  # why a released hold was released
-    # a released hold's reason code (core.rules.reasons) and its note (0011)
-    sa.Column("reason", sa.Text),
-    sa.Column("reason_note", sa.Text, nullable=False, server_default=""),
+    sa.Column("reason", sa.Text),  # a released hold's reason code (core.rules.reasons, 0011)
+    sa.Column("reason_note", sa.Text, nullable=False, server_default=""),  # and its note
     sa.Column("nudged_at", TS),  # a waiting 2nd asked this 1st to answer (once per hold)
+    sa.Column("house", sa.Boolean, nullable=False, server_default=sa.false()),  # 社内押さえ
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
     sa.CheckConstraint(
-        "outcome IS NULL"
-        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen', 'replaced')"
+        "outcome IS NULL OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen', 'replaced')"
         " AND status = 'released')",
         name="outcome",
     ),
-    # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell: that a
-    # deadline means every item is rank 1 is checked by the tests.
+    # Invariants 3 and 4 as one row tells them (items: the tests); a house hold: 1st, no deadline
     sa.CheckConstraint("(status = 'tentative') = (rank IS NOT NULL) AND rank >= 1", name="rank"),
     sa.CheckConstraint(
-        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1)", name="deadline"
+        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1 AND NOT house)",
+        name="deadline",
     ),
+    sa.CheckConstraint("NOT house OR status <> 'tentative' OR rank = 1", name="house_first"),
 )
 sa.Index(
     "ix_holds_due",
