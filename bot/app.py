@@ -34,6 +34,7 @@ from bot.listeners import (
     home,
     ledger,
     modal,
+    pings,
     pipeline,
     setup,
     takeout,
@@ -127,7 +128,7 @@ def _listen(app: BotApp, deps: Deps, locales: UserLocales, *, many_workspaces: b
         app.event("tokens_revoked")(_logged)
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
     later = (venue_choice, diary, takeout, feed_links, deposit)
-    for surface in (*surfaces, *later, pipeline):  # pipeline: i28-report
+    for surface in (*surfaces, *later, pipeline, pings):  # pipeline: i28-report; pings: i28-ping
         surface.register(app, deps)
 
 

@@ -17,6 +17,7 @@ from bot.takeout import home_blocks
 from bot.texts import dates
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
+from bot.views.pings import home_pings
 from bot.views.setup import home_extras
 from core.errors import UnknownVenue
 from core.ledger_views import TeamHome
@@ -57,7 +58,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             privacy_url=deps.privacy_url,
             choices=choices,
         )
-        extras = [*home_blocks(venue, user, locale, deps.feed_link), *extras]
+        waiting = deps.engine.pings.listing(venue.id, asker=user)  # 開放日のお知らせ待ち
+        mine = home_pings(waiting, venue, locale, now)
+        extras = [*mine, *home_blocks(venue, user, locale, deps.feed_link), *extras]
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:

@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments, booking_args, deposit_commands, hold_edit
+from cli import arguments, booking_args, deposit_commands, hold_edit, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -88,7 +88,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument("--room", required=True, type=arguments.typed)
+    req.add_argument("--room", required=True, type=arguments.typed, help="its id or name")
     req.add_argument(
         "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
     )
@@ -113,8 +113,8 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
     req.add_argument(
         "--kind",
         type=arguments.typed,
-        help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
-        "required without --enquiry",
+        help="the venue's kind, by id or name: wedding (婚礼), banquet (一般宴会), or one of "
+        "its [[kinds]] (e.g. nijikai); required without --enquiry",
     )
     req.add_argument("--customer", type=arguments.typed, help="required without --enquiry")
     req.add_argument(
@@ -160,6 +160,7 @@ def request(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     engine, venue = _open(args)
+    typed_names.resolve_args(args, venue)  # rooms and kinds by id or name
     req = _request_of(args, engine, venue)
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
     result = engine.writes.request(

@@ -10,11 +10,11 @@ from typing import Any
 from bot.rooms import group_rooms
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
-from cli import arguments
+from cli import arguments, typed_names
 from cli.context import emit, locale, now_of, open_venue, say
-from cli.errors import CommandError
 from core.ledger_views import Booking, DayLedger, MonthCounts
 from core.model import Venue
+from core.rules import naming
 from core.serialize import hold_to_json
 
 _MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
@@ -121,13 +121,14 @@ def _rooms(venue: Venue, asked: list[str]) -> set[str]:
         if word in venue.rooms:
             found.add(word)
             continue
+        named = naming.room(venue, word)
+        if not isinstance(named, naming.Unknown):
+            found.add(named.id)
+            continue
         matched = groups.matching(word, limit=len(venue.rooms))
         rooms = {r.id for r in (*matched.whole, *matched.partitions, *matched.others)}
         if not rooms:
-            known = ", ".join(f"{r.id} ({r.name})" for r in venue.rooms.values() if r.active)
-            raise CommandError(
-                "unknown_room", f"no room is called {word!r}; the rooms are: {known}", exit_code=2
-            )
+            raise typed_names.unknown("unknown_room", named)
         found |= rooms
     return found
 

@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         sys.stdout.flush()  # here, not at exit: a reader gone (`| head`) is told below
     except CommandError as err:
-        local_errors.say_error(getattr(args, "json", False), err.code, str(err))
+        local_errors.say_error(getattr(args, "json", False), err.code, str(err), err.facts)
         return err.exit_code
     except KeyboardInterrupt:  # Ctrl-C in a short command: nothing half-done to report
         print(f"osae: {say('cli.interrupted')}", file=sys.stderr)

@@ -19,6 +19,7 @@ from core.events import SYSTEM, Action, Event
 from core.model import Hold
 from core.notices import QUEUED_RECIPIENT, NoticeKind
 from core.pings import WindowPing, ping_to_json
+from core.rules.pipeline import last_week_json
 from core.serialize import hold_to_json
 
 E = TypeVar("E")
@@ -119,6 +120,7 @@ def _manager_digest(e: events.ManagerDigestDue, now: datetime) -> list[Dm]:
         "holds": [hold_to_json(h) for h in e.holds],
         "waiting": waiting,
         "overdue": [hold_to_json(h) for h in e.overdue],
+        "last_week": last_week_json(e.last_week),
         "week": e.week,
         "from": e.start.isoformat(),
         "until": e.until.isoformat(),

@@ -14,6 +14,7 @@ from typing import Any
 
 from core.model import Hold
 from core.pings import WindowPing
+from core.rules.pipeline import LastWeek
 
 SYSTEM = "system"  # the actor of sweeps, and of promotions nobody clicked for
 
@@ -250,6 +251,7 @@ class ManagerDigestDue:
     start: datetime
     until: datetime
     overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid (core.operations.deposits)
+    last_week: LastWeek | None = None  # what happened the week before (core.rules.pipeline)
 
 
 @dataclass(frozen=True)

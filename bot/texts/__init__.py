@@ -16,6 +16,7 @@ from bot.texts import (
     house,
     ja,
     ledger,
+    naming,
     pings,
     pipeline,
     release,
@@ -39,6 +40,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
+        **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
         **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
@@ -54,6 +56,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_help.EN,
         **deposits.EN,
         **pings.EN,
+        **naming.EN,
         **house.EN,
     },
 }

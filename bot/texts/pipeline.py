@@ -67,6 +67,10 @@ JA: dict[str, str] = {
     "pipeline.chart.sent": "{month}のパイプラインのグラフです。",
     "pipeline.chart.failed": "グラフを送れませんでした（{why}）。少し待ってもう一度押してください。",
     "pipeline.chart.saved": "{month}のパイプラインのグラフを {file} に書き出しました。",
+    # the managers' Monday digest
+    "pipeline.digest.title": "先週の数字（{start}〜{end}）",
+    "pipeline.digest.numbers": "問合せ {enquiries} · 本予約 {confirmed} · 失注 {lost}{reasons} · 期限切れ {expired}",
+    "pipeline.digest.reasons": "（{reasons}）",
 }
 
 EN: dict[str, str] = {
@@ -135,4 +139,8 @@ EN: dict[str, str] = {
     "pipeline.chart.sent": "The pipeline chart for {month}.",
     "pipeline.chart.failed": "The chart could not be sent ({why}). Wait a moment and press it again.",
     "pipeline.chart.saved": "The pipeline chart for {month} is written to {file}.",
+    # the managers' Monday digest
+    "pipeline.digest.title": "Last week ({start} – {end})",
+    "pipeline.digest.numbers": "enquiries {enquiries} · confirmed {confirmed} · lost {lost}{reasons} · expired {expired}",
+    "pipeline.digest.reasons": " ({reasons})",
 }

@@ -7,13 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from functools import partial
 from zoneinfo import ZoneInfo
 
 from core.operations import staff_names
 from core.operations.tx import Snapshot
-from core.rules.pipeline import BookingRow, Report, month_key, months_from, report
+from core.rules.pipeline import (
+    BookingRow,
+    LastWeek,
+    Report,
+    month_key,
+    months_from,
+    report,
+    week_numbers,
+)
 from core.store import pipeline as store
 
 
@@ -41,3 +49,14 @@ def pipeline(snap: Snapshot, year: int, number: int, ahead: int = 3) -> Pipeline
 
 def _local_month(at: datetime, tz: ZoneInfo) -> tuple[int, int]:
     return month_key(at.astimezone(tz))
+
+
+def last_week(snap: Snapshot, now: datetime) -> LastWeek:
+    """The venue-local week (Monday to Monday) before the one ``now`` is in, and what
+    happened in it (the managers' Monday digest): one statement."""
+    tz = snap.venue.tz
+    today = now.astimezone(tz).date()
+    until = datetime.combine(today - timedelta(days=today.weekday()), time(), tz)
+    start = datetime.combine(until.date() - timedelta(days=7), time(), tz)
+    found = store.bookings_moved(snap.conn, snap.venue.id, start, until)
+    return LastWeek(start, until, week_numbers(found, start, until))

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
+from typing import Any
 
 from core.model import Outcome, Status
 from core.rules.reasons import NOT_A_LOSS, REASONS, UNSPECIFIED
@@ -34,6 +35,7 @@ class HoldRow:
     created_at: datetime
     updated_at: datetime  # a hold that left never changes again: when it left
     confirmed_at: datetime | None = None
+    house: bool = False  # 社内押さえ: the venue's own use (docs/rules.md, House holds)
 
     @property
     def left(self) -> bool:
@@ -52,7 +54,11 @@ class BookingRow:
     guests: int | None
     estimate: int | None
     holds: tuple[HoldRow, ...]
-    house: bool = False  # 社内押さえ (issue 28 item 2): see ``counted``
+
+    @property
+    def house(self) -> bool:
+        """A booking of house holds (社内押さえ): see ``counted``."""
+        return any(h.house for h in self.holds)
 
 
 class Fate(StrEnum):
@@ -166,7 +172,7 @@ def figures(bookings: Iterable[BookingRow]) -> Figures:
         cancelled=fates[Fate.CANCELLED],
         open=fates[Fate.OPEN],
         lost=fates[Fate.LOST],
-        lost_by_reason={r: reasons[r] for r in _reason_order(reasons)},
+        lost_by_reason={r: reasons[r] for r in reason_order(reasons)},
         expired=fates[Fate.EXPIRED],
         other_date_chosen=other_dates,
         entry_errors=fates[Fate.ENTRY_ERROR],
@@ -174,7 +180,8 @@ def figures(bookings: Iterable[BookingRow]) -> Figures:
     )
 
 
-def _reason_order(reasons: Mapping[str, int]) -> list[str]:
+def reason_order(reasons: Mapping[str, int]) -> list[str]:
+    """The reasons given, in the order the report lists them (JSONB keeps no order)."""
     known = [r for r in LOSS_REASONS if r in reasons]
     return known + sorted(r for r in reasons if r not in LOSS_REASONS)
 
@@ -319,3 +326,65 @@ def top_reasons(figures: Figures, count: int = 2) -> list[tuple[str, int]]:
     """The reasons most bookings were lost to, most first (the report's order on a tie)."""
     ranked = sorted(figures.lost_by_reason.items(), key=lambda pair: -pair[1])
     return ranked[:count]
+
+
+@dataclass(frozen=True)
+class WeekNumbers:
+    """What happened in a week (the managers' Monday digest): bookings first asked, bookings
+    confirmed (still confirmed), lost by reason and expired, each by when it happened."""
+
+    enquiries: int = 0
+    confirmed: int = 0
+    lost_by_reason: Mapping[str, int] = field(default_factory=dict)
+    expired: int = 0
+
+    @property
+    def lost(self) -> int:
+        return sum(self.lost_by_reason.values())
+
+    @property
+    def any(self) -> bool:
+        return bool(self.enquiries or self.confirmed or self.lost or self.expired)
+
+
+def week_numbers(bookings: Iterable[BookingRow], start: datetime, until: datetime) -> WeekNumbers:
+    """Of ``bookings``, those asked in ``[start, until)`` and those whose fate was sealed then
+    (confirmed, lost, expired: see ``decide``); entry errors and house holds count nowhere."""
+    asked = confirmed = expired = 0
+    reasons: dict[str, int] = {}
+    for booking in bookings:
+        decided = decide(booking)
+        if not counted(booking) or decided.fate is Fate.ENTRY_ERROR:
+            continue
+        asked += start <= booking.asked_at < until
+        if decided.at is None or not start <= decided.at < until:
+            continue
+        confirmed += decided.fate is Fate.CONFIRMED
+        expired += decided.fate is Fate.EXPIRED
+        if decided.reason is not None:
+            reasons[decided.reason] = reasons.get(decided.reason, 0) + 1
+    ordered = {r: reasons[r] for r in reason_order(reasons)}
+    return WeekNumbers(asked, confirmed, ordered, expired)
+
+
+@dataclass(frozen=True)
+class LastWeek:
+    start: datetime
+    until: datetime
+    numbers: WeekNumbers
+
+
+def last_week_json(found: LastWeek | None) -> dict[str, Any] | None:
+    """As the managers' digest row carries it (``bot.pipeline_notices`` reads it)."""
+    if found is None:
+        return None
+    n = found.numbers
+    return {
+        "from": found.start.isoformat(),
+        "until": found.until.isoformat(),
+        "enquiries": n.enquiries,
+        "confirmed": n.confirmed,
+        "lost": n.lost,
+        "lost_by_reason": dict(n.lost_by_reason),
+        "expired": n.expired,
+    }

@@ -35,12 +35,48 @@ def bookings(
         holds.c.local_date >= dates[0],
         holds.c.local_date < dates[1],
     )
-    asked_then = sa.select(enquiries.c.id).where(
+    asked_then = sa.select(enquiries.c.id.label("enquiry_id")).where(
         enquiries.c.venue_id == venue_id,
         enquiries.c.created_at >= asked[0],
         enquiries.c.created_at < asked[1],
     )
-    wanted = sa.union(on_dates, asked_then).subquery("wanted")
+    return _read(conn, venue_id, sa.union(on_dates, asked_then).subquery("wanted"))
+
+
+def bookings_moved(
+    conn: sa.Connection, venue_id: str, start: datetime, until: datetime
+) -> list[BookingRow]:
+    """Bookings created in ``[start, until)`` or with a hold that changed then (a hold that
+    left never changes again) or was confirmed then (the audit trail: a confirmed hold may
+    have been edited since), in id order."""
+    asked = sa.select(enquiries.c.id.label("enquiry_id")).where(
+        enquiries.c.venue_id == venue_id,
+        enquiries.c.created_at >= start,
+        enquiries.c.created_at < until,
+    )
+    changed = sa.select(holds.c.enquiry_id).where(
+        holds.c.venue_id == venue_id, holds.c.updated_at >= start, holds.c.updated_at < until
+    )
+    confirmed = (
+        sa.select(holds.c.enquiry_id)
+        .join(
+            audit_events,
+            sa.and_(
+                audit_events.c.venue_id == holds.c.venue_id, audit_events.c.hold_id == holds.c.id
+            ),
+        )
+        .where(
+            holds.c.venue_id == venue_id,
+            audit_events.c.action == "confirmed",
+            audit_events.c.at >= start,
+            audit_events.c.at < until,
+        )
+    )
+    return _read(conn, venue_id, sa.union(asked, changed, confirmed).subquery("wanted"))
+
+
+def _read(conn: sa.Connection, venue_id: str, wanted: sa.Subquery) -> list[BookingRow]:
+    """Every booking ``wanted`` names (its one column: enquiry ids), with all its holds."""
     query = (
         sa.select(
             enquiries.c.id.label("booking"),
@@ -58,6 +94,7 @@ def bookings(
             holds.c.reason,
             holds.c.created_at,
             holds.c.updated_at,
+            holds.c.house,
             _CONFIRMED_AT,
         )
         .select_from(
@@ -90,6 +127,7 @@ def _hold(m: Any) -> HoldRow:
         created_at=m["created_at"],
         updated_at=m["updated_at"],
         confirmed_at=m["confirmed_at"],
+        house=m["house"],
     )
 
 

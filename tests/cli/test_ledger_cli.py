@@ -49,7 +49,7 @@ def test_a_day_lists_each_room_in_time_order_with_rank_deadline_and_turnover(loa
     assert [r["id"] for r in only["rooms"]] == ["hoo-east", "sakura"]
     code, unknown = run(loaded, "day", DAY, "--room", "大広間")
     assert (code, unknown["ok"], unknown["code"]) == (2, False, "unknown_room")
-    assert "hoo (鳳凰の間)" in unknown["message"]
+    assert "鳳凰の間 (hoo)" in unknown["message"] and "hoo" in unknown["choices"]
     code, bad = run(loaded, "day", "5/12")
     assert (code, bad["code"]) == (2, "usage")
 

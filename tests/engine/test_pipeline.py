@@ -6,6 +6,7 @@ controlled ``now``. Every figure is written out here, not computed by the code u
 from __future__ import annotations
 
 import io
+import json
 import os
 from dataclasses import replace
 from datetime import date, datetime
@@ -16,6 +17,7 @@ import pytest
 from PIL import Image
 
 from bot import pipeline as words
+from bot.notices import render_notice
 from bot.pipeline_home import chart_png, chart_words
 from core.engine import HoldEngine
 from core.model import Details, HoldEdit, Kind, Venue
@@ -47,6 +49,7 @@ class Script:
         )
         asked = replace(
             asked,
+            house=how.get("house", False),
             guests=how.get("guests"),
             details=Details(estimate=how.get("estimate"), source=how.get("source", "")),
         )
@@ -80,6 +83,10 @@ def month(engine: HoldEngine, venue: Venue) -> Script:
           guests=60, estimate=3_000_000)  # fmt: skip
     s.ask("B3", at(3, 2), "sakura", date(2027, 4, 8), source="fair", guests=50, estimate=2_500_000)
     s.ask("B3b", at(3, 3), "sakura", date(2027, 5, 12), candidate_of="B3")
+    # a house hold (社内押さえ: the venue's fair) in April, 1st with no deadline: not sales,
+    # so no figure below counts it, the forecast's 1st bookings included
+    s.ask("H1", at(3, 3, 11), "hoo-b", date(2027, 4, 27), by=MANAGER, house=True, guests=200,
+          estimate=1, source="fair")  # fmt: skip
     s.ask("B12", at(3, 3, 12), "hoo-b", date(2027, 4, 20), by=OTHER, source="fair",
           guests=50, estimate=2_000_000)  # fmt: skip
     s.confirm("B1", at(3, 4))  # B2 loses its slot: lost, "taken"
@@ -239,3 +246,41 @@ def test_the_scripted_month_as_osae_report_prints_it_and_as_its_chart(
     assert said.months == ("2027年4月", "2027年5月", "2027年6月", "2027年7月")
     assert said.money == ("¥12,300,000", "¥0", "¥6,000,000", "¥0")
     assert said.reasons == (("他会場に決定", 1), ("予算", 1), ("他の予約が本予約", 1))
+
+
+def test_the_managers_monday_digest_adds_last_weeks_numbers(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    """Last week is 2/22 (Mon) to 3/1 (Mon) 00:00; the digest is queued 3/1 09:00."""
+    s = Script(engine, venue)
+    s.ask("X1", at(2, 17), "hoo", date(2027, 4, 7))  # asked the week before
+    s.ask("X2", at(2, 22, 10), "sakura", date(2027, 4, 8))
+    s.ask("X4", at(2, 22), "chapel", date(2027, 4, 13), kind=Kind.BANQUET)  # due 2/25 09:00
+    s.ask("X3", at(2, 23), "hoo-a", date(2027, 4, 14))
+    s.ask("X3b", at(2, 23, 10), "hoo-a", date(2027, 4, 14), by=OTHER)  # 2nd behind X3
+    s.confirm("X1", at(2, 23))
+    s.release("X2", at(2, 24), "budget")
+    s.confirm("X3", at(2, 25))  # X3b: lost, "taken"
+    swept = engine.sweep(venue.id, now=at(2, 25, 10))
+    assert not isinstance(swept, Refused) and list(swept.expired) == [s.held["X4"].id]
+    s.ask("X5", at(2, 27), "sakura", date(2027, 4, 20))
+    s.release("X5", at(2, 27, 10), "entry_error")  # no booking: counted nowhere
+    s.ask("X6", at(3, 1, 8), "sakura", date(2027, 4, 21))  # this week: not last week's
+    s.ask("H2", at(2, 24), "chapel", date(2027, 4, 28), by=MANAGER, house=True)  # not sales
+    engine.queue_digests(venue.id, now=at(3, 1))
+    sent = {n.recipient: n for n in engine.notices(venue.id) if n.kind == "manager_digest"}
+    week = sent[MANAGER].payload["last_week"]
+    # asked: X2 X3 X3b X4 (X5 an entry error); confirmed: X1 X3; lost: X2 budget, X3b taken
+    assert week == {
+        "from": "2027-02-22T00:00:00+09:00",
+        "until": "2027-03-01T00:00:00+09:00",
+        "enquiries": 4,
+        "confirmed": 2,
+        "lost": 2,
+        "lost_by_reason": {"budget": 1, "taken": 1},
+        "expired": 1,
+    }
+    shown = render_notice(sent[MANAGER], tz=venue.tz, locale="ja", now=at(3, 1))
+    said = json.dumps(shown.blocks, ensure_ascii=False)
+    assert "*先週の数字（2/22(月・仏滅)〜2/28(日・仏滅)）*" in said
+    assert "問合せ 4 · 本予約 2 · 失注 2（予算 1、他の予約が本予約 1） · 期限切れ 1" in said
