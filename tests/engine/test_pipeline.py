@@ -249,6 +249,10 @@ def test_the_scripted_month_as_osae_report_prints_it_and_as_its_chart(
     assert (
         "*2027年4月* 問合せ 10 · 本予約 2 · 失注 3（他会場に決定 1、予算 1） · 成約率 29%" in home
     )
+    english = words.lines(read.report, venue, read.names, "en")
+    (out / "april-en.txt").write_text("\n".join(english) + "\n")
+    assert "Lost by reason (Events in 2027-04): Chose another venue 1, Budget 1, " in english[4]
+    (out / "april-en.png").write_bytes(chart_png(read, venue, "en"))
     said = chart_words(read, venue, "ja")
     assert said.months == ("2027年4月", "2027年5月", "2027年6月", "2027年7月")
     assert said.money == ("¥12,300,000", "¥0", "¥6,000,000", "¥0")
