@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.models.blocks import Block
 
-from bot import pipeline_home, venue_names
+from bot import follow_ups, pipeline_home, venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
 from bot.takeout import home_blocks
@@ -60,7 +60,12 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             choices=choices,
         )
         waiting = deps.engine.pings.listing(venue.id, asker=user)  # 開放日のお知らせ待ち
-        mine = home_pings(waiting, venue, locale, now)
+        week = now.astimezone(venue.tz).date() + timedelta(days=6)  # 次のアクション: this week
+        due = deps.engine.reads.follow_ups(venue.id, user, until=week)
+        mine = [
+            *follow_ups.home_blocks(due, venue, locale, now),
+            *home_pings(waiting, venue, locale, now),
+        ]
         extras = [*mine, *home_blocks(venue, user, locale, deps.feed_link), *extras]
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
