@@ -22,6 +22,7 @@ from cli.context import (
 )
 from cli.errors import CommandError
 from cli.hold_edit import item_lines
+from cli.ping_commands import refused_request
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Code, Refused, RequestAnswer
@@ -172,7 +173,7 @@ def request(args: argparse.Namespace) -> int:
         announce=True,
     )
     if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
+        return refused_request(args, result, venue)
     if not result.replayed:
         wake_drain(settings_of(args), venue.id)
     return _answered(args, result, venue)
