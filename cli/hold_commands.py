@@ -323,6 +323,7 @@ def show_hold(args: argparse.Namespace) -> int:
     ]
     summary = hold_summary(found, venue.tz)
     lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
+    lines[1:1] = deposit_commands.deposit_lines(found, venue, now_of(args, venue.tz))  # 予約金
     payload = {
         **summary,
         "version": found.version,
