@@ -43,6 +43,8 @@ def posted(
     key = "posted.first" if result.rank == 1 else "posted.waiting"
     if candidate:  # another date of an enquiry that has one already
         key = "posted.candidate"
+    if hold.house:  # 社内押さえ: the venue's own use
+        key = "posted.house"
     lead = text(locale, key, creator=hold.creator, rank_text=rank_text, enquiry=hold.enquiry_id)
     notes: tuple[str, ...] = ()
     if result.in_way:  # everyone ahead, 2nd holds too, and whether only turnover
