@@ -22,6 +22,7 @@ from cli.context import (
 )
 from cli.errors import CommandError
 from cli.hold_edit import item_lines
+from cli.warnings_out import warning_json
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Code, Refused, RequestAnswer
@@ -234,7 +235,7 @@ def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> 
             "enquiry": result.hold.enquiry_id,
             "items": summary["items"],
             "warnings": [
-                {"code": w.code.value, "message": message, "holds": [h.id for h in w.holds]}
+                warning_json(w, message)  # over_capacity: with its room and capacity
                 for w, message in zip(result.warnings, warnings, strict=True)
             ],
             "in_way": [in_way_json(found, venue.tz) for found in result.in_way],
