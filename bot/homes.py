@@ -41,7 +41,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             continue
         style = dates.style_for(venue, now)
         if venue.is_manager(user) and team is not None:
-            view = manager_home_view(team, overview, venue.tz, locale, now, style=style)
+            view = manager_home_view(
+                team, overview, venue.tz, locale, now, style=style, venue=venue
+            )
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
         extras = home_extras(

@@ -15,8 +15,9 @@ from bot.texts import dates, esc, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
 from bot.views.home import diary_section, home_view
+from bot.views.month_reasons import month_lines
 from core.ledger_views import MonthCounts, TeamHome
-from core.model import Hold
+from core.model import Hold, Venue
 from core.results import Overview, Waiting
 
 MAX_TODAY = 10  # with buttons: two blocks each
@@ -31,6 +32,7 @@ def manager_home_view(
     now: datetime,
     *,
     style: DateStyle = PLAIN,
+    venue: Venue | None = None,  # names the month's release reasons (its list, when it has one)
 ) -> View:
     blocks: list[Block] = [
         header(text(locale, "team.home.title")),
@@ -41,7 +43,7 @@ def manager_home_view(
         DividerBlock(),
         *_queues(team.queues, tz, locale, style),
         DividerBlock(),
-        *_month(team.month, locale),
+        *_month(team.month, locale, venue),
         DividerBlock(),
     ]
     if not (overview.firsts or overview.waiting or overview.recent):
@@ -127,11 +129,12 @@ def queue_line(
     )
 
 
-def _month(month: MonthCounts, locale: str) -> list[Block]:
+def _month(month: MonthCounts, locale: str, venue: Venue | None) -> list[Block]:
     number = int(month.month[5:])
     counts = text(locale, "team.home.counts", **month.outcomes())
     title = text(locale, "team.home.month", month=number, label=month.month)
-    return [section(f"*{title}*\n{counts}")]
+    why = "\n".join(month_lines(month, venue, locale))  # losses, releases by reason
+    return [section(f"*{title}*\n{counts}\n{why}")]
 
 
 def _more(count: int, locale: str) -> list[Block]:
