@@ -14,6 +14,7 @@ from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement
 
 from bot import ids
 from bot.blocks import Serialized, context, plain, section
+from bot.deposits import deposit_button, deposit_state
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, status_text
@@ -52,7 +53,8 @@ def state(
         )
     if hold.status is Status.TENTATIVE:
         return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
-    return status_text(hold, locale, "card")
+    deposit = deposit_state(hold, tz, locale, now=now, style=style)  # 予約金, if any
+    return " · ".join(filter(None, [status_text(hold, locale, "card"), deposit]))
 
 
 def item_ranks(hold: Hold, locale: str | None) -> str:
@@ -161,10 +163,12 @@ def decision_buttons(
     another: bool = False,
     style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none.
-    ``another`` adds "Another date" (a second candidate date of the hold's enquiry)."""
+    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none but
+    「入金確認」 while its deposit is due. ``another`` adds "Another date" (a second candidate
+    date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
-        return None
+        paid = deposit_button(hold, locale)
+        return ActionsBlock(block_id=ids.card_actions(hold.id), elements=[paid]) if paid else None
     value = str(hold.id)
     elements = [_release(hold, locale)]
     if hold.is_first:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from datetime import datetime
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.models.blocks import Block
 
-from bot import venue_names
+from bot import pipeline_home, venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
 from bot.takeout import home_blocks
 from bot.texts import dates
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
+from bot.views.pings import home_pings
 from bot.views.setup import home_extras
 from core.errors import UnknownVenue
 from core.ledger_views import TeamHome
@@ -28,6 +31,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     Managers see the whole team's ledger above their own holds."""
     now = deps.now()
     team: TeamHome | None = None
+    pipeline: list[Block] | None = None  # the managers': read once, in each one's language
     choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
     for user in sorted(u for u in users if u):
         deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
@@ -36,13 +40,21 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             overview = deps.engine.reads.overview(venue.id, user, now=now)
             if venue.is_manager(user):
                 team = team or deps.engine.reads.team_home(venue.id, now=now)
+                pipeline = pipeline_blocks(deps, venue, locale, now)
         except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue
         style = dates.style_for(venue, now)
         if venue.is_manager(user) and team is not None:
             view = manager_home_view(
-                team, overview, venue.tz, locale, now, style=style, venue=venue
+                team,
+                overview,
+                venue.tz,
+                locale,
+                now,
+                style=style,
+                pipeline=pipeline or (),
+                venue=venue,
             )
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
@@ -53,7 +65,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             privacy_url=deps.privacy_url,
             choices=choices,
         )
-        extras = [*home_blocks(venue, user, locale, deps.feed_link), *extras]
+        waiting = deps.engine.pings.listing(venue.id, asker=user)  # 開放日のお知らせ待ち
+        mine = home_pings(waiting, venue, locale, now)
+        extras = [*mine, *home_blocks(venue, user, locale, deps.feed_link), *extras]
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:
@@ -68,3 +82,10 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
                 "slack.home_publish_failed",
                 extra={"venue": venue.id, "user": user, "error": repr(err)},
             )
+
+
+def pipeline_blocks(deps: Deps, venue: Venue, locale: str, now: datetime) -> list[Block]:
+    """This month's pipeline at a glance (``bot.pipeline_home``)."""
+    today = now.astimezone(venue.tz).date()
+    read = deps.engine.reads.pipeline(venue.id, today.year, today.month)
+    return pipeline_home.home_blocks(read, locale)

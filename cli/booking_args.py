@@ -41,7 +41,7 @@ def add_details(parser: argparse.ArgumentParser, *, edit: bool) -> None:
     if edit:
         parser.add_argument("--guests", type=arguments.guests, metavar="N", help="人数")
         parser.add_argument("--contact", type=arguments.typed, metavar="TEXT", help="連絡先")
-        parser.add_argument("--kind", type=arguments.typed, help="the venue's kind id")
+        parser.add_argument("--kind", type=arguments.typed, help="the kind's id or name")
 
 
 def details_of(args: argparse.Namespace) -> Details:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.context import emit, emit_refusal, open_venue
+from cli.context import emit, emit_refusal, open_venue, say
 from cli.hold_commands import ledger_line
 from cli.hold_edit import item_lines
 from core.booking import booking_id, booking_number
@@ -13,10 +13,14 @@ from core.serialize import hold_summary
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    enquiry = commands.add_parser("enquiry", help="a customer's case and its candidate dates")
-    actions = enquiry.add_subparsers(dest="enquiry_command", metavar="ACTION", required=True)
-    show = actions.add_parser("show", parents=[common], help="an enquiry and its holds")
-    show.add_argument("id", type=_booking, help="the booking number (B-0012) or the enquiry id")
+    enquiry = commands.add_parser(
+        "enquiry", help=say("help.enquiry"), description=say("help.enquiry")
+    )
+    actions = enquiry.add_subparsers(
+        dest="enquiry_command", metavar=say("cli.action"), required=True
+    )
+    show = actions.add_parser("show", parents=[common], help=say("help.enquiry.show"))
+    show.add_argument("id", type=_booking, help=say("help.enquiry.id"))
     show.set_defaults(handler=show_enquiry)
 
 
@@ -53,7 +57,5 @@ def show_enquiry(args: argparse.Namespace) -> int:
 def _booking(value: str) -> int:
     found = booking_id(value)
     if found is None:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a booking number: write it as B-0012 (or the enquiry id, 12)"
-        )
+        raise argparse.ArgumentTypeError(say("cli.bad.booking", value=repr(value)))
     return found

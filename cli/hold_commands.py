@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments, booking_args, hold_edit
+from cli import arguments, booking_args, deposit_commands, hold_edit, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -38,6 +38,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     hold = commands.add_parser("hold", help="request, decide and list holds")
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     _register_request(actions, common)
+    deposit_commands.register(actions, common)  # 入金確認 (docs/rules.md, Deposits)
     for name in ACTIONS:
         about = (
             "ask the 1st hold ID (or the 1st ahead of waiting hold ID) to answer (回答の催促)"
@@ -87,7 +88,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument("--room", required=True, type=arguments.typed)
+    req.add_argument("--room", required=True, type=arguments.typed, help="its id or name")
     req.add_argument(
         "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
     )
@@ -112,8 +113,8 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
     req.add_argument(
         "--kind",
         type=arguments.typed,
-        help="the venue's kind id: wedding, banquet, or one of its [[kinds]] (e.g. nijikai); "
-        "required without --enquiry",
+        help="the venue's kind, by id or name: wedding (婚礼), banquet (一般宴会), or one of "
+        "its [[kinds]] (e.g. nijikai); required without --enquiry",
     )
     req.add_argument("--customer", type=arguments.typed, help="required without --enquiry")
     req.add_argument(
@@ -121,8 +122,17 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
     )
     req.add_argument(
         "--creator",
+        "--actor",
+        dest="creator",
         type=arguments.user,
         help="Slack user id of who asks (default: the salesperson)",
+    )
+    req.add_argument(
+        "--house",
+        action="store_true",
+        help="社内押さえ: the venue's own use (a fair, a shoot, works; its purpose in "
+        "--customer): 1st or refused, no deadline, released by a manager; managers only: "
+        "--actor, who is also the salesperson and the kind banquet unless given",
     )
     req.add_argument("--note", default="", type=arguments.lines, help="shown wherever the hold is")
     req.add_argument("--guests", type=arguments.guests, metavar="N", help="人数: how many guests")
@@ -139,6 +149,8 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
 
 
 def request(args: argparse.Namespace) -> int:
+    if args.house:
+        _house_defaults(args)
     missing = [f"--{n}" for n in ("kind", "customer", "salesperson") if not getattr(args, n)]
     if args.enquiry is None and missing:
         raise CommandError(
@@ -148,6 +160,7 @@ def request(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     engine, venue = _open(args)
+    typed_names.resolve_args(args, venue)  # rooms and kinds by id or name
     req = _request_of(args, engine, venue)
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
     result = engine.writes.request(
@@ -183,13 +196,24 @@ def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> H
         guests=args.guests,
         contact=args.contact,
         details=booking_args.details_of(args),
+        house=args.house,
     )
+
+
+def _house_defaults(args: argparse.Namespace) -> None:
+    """A house hold is asked for by a manager (--actor), who holds it unless --salesperson
+    says otherwise; its kind is banquet unless --kind says otherwise."""
+    if not args.creator:
+        raise CommandError("usage", "osae hold request --house: --actor U… (a manager)", 2)
+    args.salesperson = args.salesperson or args.creator
+    args.kind = args.kind or "banquet"
 
 
 def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> int:
     """The answer to an accepted request: its place, deadline, what is in its way, warnings."""
     deadline = result.expires_at
-    line = f"{ordinal(result.rank, locale())}: {hold_line(result.hold, venue.tz, locale())}"
+    place = text(locale(), "house.tag") if result.hold.house else ordinal(result.rank, locale())
+    line = f"{place}: {hold_line(result.hold, venue.tz, locale())}"
     if deadline:
         line += f" · {dates.when(deadline, venue.tz, locale())}"
     if result.in_way:
@@ -352,7 +376,9 @@ def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
 def ledger_line(hold: Hold, venue: Venue) -> str:
     where = hold_line(hold, venue.tz, locale())
     state = status_text(hold, locale())
-    if hold.expires_at:
+    if hold.house:  # 社内押さえ: held with no deadline, or what became of it
+        state = text(locale(), "house.tag") + ("" if hold.rank else f"・{state}")
+    elif hold.expires_at:
         deadline = dates.when(hold.expires_at, venue.tz, locale())
         state = text(locale(), "hold.first_until", deadline=deadline)
     elif hold.rank:

@@ -9,7 +9,7 @@ import argparse
 from bot.edit_form import edit_line
 from bot.texts import dates, text
 from bot.texts.refusals import hold_line, ordinal
-from cli import arguments, booking_args
+from cli import arguments, booking_args, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
 from core.booking import booking_number
@@ -62,6 +62,7 @@ def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParse
 
 def edit_hold(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
+    typed_names.resolve_args(args, venue)  # rooms and kinds by id or name
     change = HoldEdit(
         hold_id=args.id,
         version=args.version,

@@ -10,11 +10,11 @@ from typing import Any
 from bot.rooms import group_rooms
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
-from cli import arguments
-from cli.context import emit, locale, now_of, open_venue
-from cli.errors import CommandError
+from cli import arguments, typed_names
+from cli.context import emit, locale, now_of, open_venue, say
 from core.ledger_views import Booking, DayLedger, MonthCounts
 from core.model import Venue
+from core.rules import naming
 from core.serialize import hold_to_json
 
 _MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
@@ -22,20 +22,20 @@ _MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     day = commands.add_parser(
-        "day", parents=[common], help="a day's rooms in time order, every live hold on them"
+        "day", parents=[common], help=say("help.day"), description=say("help.day")
     )
-    day.add_argument("date", type=arguments.iso_date, help="YYYY-MM-DD, venue-local")
+    day.add_argument("date", type=arguments.iso_date, help=say("help.day.date"))
     day.add_argument(
         "--room",
         action="append",
         default=[],
-        help="a room id or name (鳳凰 finds every room whose name has it); repeat for more",
+        help=say("help.day.room"),
     )
     day.set_defaults(handler=show_day)
     stats = commands.add_parser(
-        "stats", parents=[common], help="a month's confirmed, expired and released holds"
+        "stats", parents=[common], help=say("help.stats"), description=say("help.stats")
     )
-    stats.add_argument("--month", type=_month, help="YYYY-MM, venue-local (default: this month)")
+    stats.add_argument("--month", type=_month, help=say("help.stats.month"))
     stats.set_defaults(handler=show_stats)
 
 
@@ -121,13 +121,14 @@ def _rooms(venue: Venue, asked: list[str]) -> set[str]:
         if word in venue.rooms:
             found.add(word)
             continue
+        named = naming.room(venue, word)
+        if not isinstance(named, naming.Unknown):
+            found.add(named.id)
+            continue
         matched = groups.matching(word, limit=len(venue.rooms))
         rooms = {r.id for r in (*matched.whole, *matched.partitions, *matched.others)}
         if not rooms:
-            known = ", ".join(f"{r.id} ({r.name})" for r in venue.rooms.values() if r.active)
-            raise CommandError(
-                "unknown_room", f"no room is called {word!r}; the rooms are: {known}", exit_code=2
-            )
+            raise typed_names.unknown("unknown_room", named)
         found |= rooms
     return found
 
@@ -149,11 +150,17 @@ def stats_json(counts: MonthCounts, venue: Venue) -> dict[str, Any]:
         "by_reason": dict(sorted(counts.by_reason.items())),
         "by_outcome": counts.by_outcome(),
         "losses": counts.losses,
+        # 社内押さえ, counted apart: none of them is in the counts above
+        "house": {"held": counts.house_held, "released": counts.house_released},
     }
 
 
 def stats_line(counts: MonthCounts) -> str:
-    return text(locale(), "stats.line", month=counts.month, **counts.outcomes())
+    line = text(locale(), "stats.line", month=counts.month, **counts.outcomes())
+    if counts.house_held or counts.house_released:
+        held, released = counts.house_held, counts.house_released
+        line += "\n" + text(locale(), "house.stats", held=held, released=released)
+    return line
 
 
 def _this_month(args: argparse.Namespace, venue: Venue) -> tuple[int, int]:
@@ -164,5 +171,5 @@ def _this_month(args: argparse.Namespace, venue: Venue) -> tuple[int, int]:
 def _month(value: str) -> tuple[int, int]:
     match = _MONTH.fullmatch(value)
     if match is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a month written YYYY-MM, like 2027-03")
+        raise argparse.ArgumentTypeError(say("cli.bad.month", value=repr(value)))
     return int(match.group(1)), int(match.group(2))

@@ -8,20 +8,20 @@ from datetime import UTC
 from typing import Any
 
 from cli import bootstrap
-from cli.context import emit, now_of, settings_of, venue_id
+from cli.context import emit, now_of, say, settings_of, venue_id
 from core.notices import Notice
 
 STATUSES = ("pending", "sent", "failed")
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    outbox = commands.add_parser("outbox", help="notices waiting, sent or failed")
-    actions = outbox.add_subparsers(dest="outbox_command", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", parents=[common], help="the latest notices")
-    listing.add_argument("--status", choices=STATUSES)
+    outbox = commands.add_parser("outbox", help=say("help.outbox"), description=say("help.outbox"))
+    actions = outbox.add_subparsers(dest="outbox_command", metavar=say("cli.action"), required=True)
+    listing = actions.add_parser("list", parents=[common], help=say("help.outbox.list"))
+    listing.add_argument("--status", choices=STATUSES, help=say("help.outbox.status"))
     listing.set_defaults(handler=list_outbox)
-    retry = actions.add_parser("retry", parents=[common], help="send failed notices again")
-    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help="default: every failed one")
+    retry = actions.add_parser("retry", parents=[common], help=say("help.outbox.retry"))
+    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help=say("help.outbox.ids"))
     retry.set_defaults(handler=retry_outbox)
 
 

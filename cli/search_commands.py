@@ -11,7 +11,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.dates import DateStyle
 from bot.texts.finding import outcome_label, room_label, slot_label
-from cli import arguments
+from cli import arguments, typed_names
 from cli.context import emit, emit_refusal, locale, now_of, open_venue
 from cli.errors import CommandError
 from core.model import Kind, Venue
@@ -35,7 +35,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     )
     free.add_argument(
         "--room", dest="rooms", action="extend", nargs="+", default=[], metavar="R",
-        help="only these rooms (ids; default: every room)",
+        help="only these rooms (ids or names; default: every room)",
     )  # fmt: skip
     free.add_argument(
         "--guests",
@@ -56,8 +56,8 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
         "--rokuyo", type=_rokuyo, default=frozenset(), help="大安,友引,… (or taian,tomobiki,…)"
     )
     free.add_argument(
-        "--kind", choices=[k.value for k in Kind], default=Kind.WEDDING.value,
-        help="what a request of this kind would get (default wedding)",
+        "--kind", type=arguments.typed, default=Kind.WEDDING.value,
+        help="what a request of this kind (id or name) would get (default wedding)",
     )  # fmt: skip
     free.set_defaults(handler=find)
 
@@ -70,6 +70,9 @@ def find(args: argparse.Namespace) -> int:
             exit_code=2,
         )
     times = None if args.start is None else (args.start, end_minute(args.start, args.end))
+    engine, venue = open_venue(args)
+    typed_names.resolve_args(args, venue)  # rooms and the kind by id or name
+    kind = venue.policy.kind(args.kind)
     query = Search(
         first=args.first,
         last=args.last,
@@ -79,9 +82,8 @@ def find(args: argparse.Namespace) -> int:
         times=times,
         days=args.days,
         rokuyo=args.rokuyo,
-        kind=Kind(args.kind),
+        kind=kind.cls if kind else Kind.WEDDING,
     )
-    engine, venue = open_venue(args)
     now = now_of(args, venue.tz)
     answer = engine.reads.search(venue.id, query, now=now)
     if isinstance(answer, Refused):

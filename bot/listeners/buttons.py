@@ -209,7 +209,7 @@ def settle(
         reason = describe(result, venue.tz, click.locale, style=style)
         if result.hold is not None and result.code in _STALE and click.verb != "nudge":
             notes: tuple[str, ...] = (reason,) if result.code is Code.DEADLINE_PASSED else ()
-            _redraw(deps, client, venue, click, result.hold, None, notes)
+            redraw(deps, client, venue, click, result.hold, None, notes)
         if not told:
             tell(
                 client,
@@ -225,11 +225,11 @@ def settle(
     notes = (*said, *notes)  # a release's reason, under the lead
     # A nudge was clicked on the waiting hold's card: that card says it was sent.
     shown = result.asker if isinstance(result, NudgeAnswer) else result.hold
-    _redraw(deps, client, venue, click, shown, lead, notes)
+    redraw(deps, client, venue, click, shown, lead, notes)
     publish_homes(deps, client, venue, {click.user, result.hold.salesperson, shown.salesperson})
 
 
-def _redraw(
+def redraw(
     deps: Deps,
     client: WebClient,
     venue: Venue,

@@ -8,7 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, release, setup, takeout
+from bot.texts import (
+    checks,
+    deposits,
+    diary,
+    en,
+    house,
+    ja,
+    ledger,
+    naming,
+    pings,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+    terminal_help,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {
@@ -18,7 +34,14 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.JA,
         **diary.JA,
         **checks.JA,
+        **pipeline.JA,
         **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
+        **deposits.JA,
+        **pings.JA,  # issue 28: the window ping and follow-ups
+        **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
+        **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
         **en.TEXTS,
@@ -27,7 +50,14 @@ CATALOGS: dict[str, dict[str, str]] = {
         **setup.EN,
         **diary.EN,
         **checks.EN,
+        **pipeline.EN,
         **release.EN,
+        **terminal.EN,
+        **terminal_help.EN,
+        **deposits.EN,
+        **pings.EN,
+        **naming.EN,
+        **house.EN,
     },
 }
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not

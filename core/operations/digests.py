@@ -6,9 +6,9 @@ from datetime import timedelta
 
 from core import events
 from core.model import Hold
-from core.operations import team
+from core.operations import pipeline, team
 from core.operations.tx import Tx
-from core.store import holds
+from core.store import deposits, holds
 from core.store.next_actions import next_actions
 
 REMINDER_AHEAD = timedelta(hours=24)
@@ -47,12 +47,17 @@ def queue_digests(tx: Tx) -> int:
             for person, mine in sorted(by_person.items())
         ]
     )
-    queues = team.queues(tx, tx.now.astimezone(tx.venue.tz).date())
-    if due or queues:
+    today = tx.now.astimezone(tx.venue.tz).date()
+    queues = team.queues(tx, today)
+    overdue = tuple(deposits.past_due(tx.conn, tx.venue, today, told=None))  # 予約金
+    past = pipeline.last_week(tx, tx.now)  # i28-report: last week's numbers
+    if due or queues or overdue or past.numbers.any:
         waiting = tuple((q.hold, q.ahead) for q in queues)
         tx.journal.record(
             *[
-                events.ManagerDigestDue(manager, tuple(due), waiting, week, tx.now, until)
+                events.ManagerDigestDue(
+                    manager, tuple(due), waiting, week, tx.now, until, overdue, past
+                )
                 for manager in sorted(tx.venue.managers)
             ]
         )

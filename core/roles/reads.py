@@ -13,7 +13,7 @@ from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, Status
-from core.operations import diary, exports, feeds, reads, search, staff_names, team
+from core.operations import diary, exports, feeds, pipeline, reads, search, staff_names, team
 from core.results import Availability, EnquiryView, Overview, Refused
 from core.rules.search import Search
 from core.runner import Runner
@@ -83,6 +83,10 @@ class Reads:
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
+
+    def pipeline(self, venue_id: str, year: int, month: int) -> pipeline.PipelineRead:
+        """A month's pipeline report (docs/rules.md, The pipeline report): two statements."""
+        return self._run.read(venue_id, partial(pipeline.pipeline, year=year, number=month))
 
     def diary(self, venue_id: str, days: DiaryRange) -> DiaryRead:
         """The live holds a diary picture of ``days`` draws: one statement, one snapshot."""
