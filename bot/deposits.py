@@ -3,7 +3,7 @@ shown, and the 「入金確認」 button while it is due (docs/rules.md, Deposit
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import ButtonElement
@@ -35,6 +35,16 @@ def deposit_state(
     today = now.astimezone(tz).date() if now else None
     key = "deposit.overdue" if today and deposit.past_due(today) else "deposit.waiting"
     return text(locale, key, due=dates.bare_day(deposit.due, locale, style=style))
+
+
+# The 予約台帳's 予約金 column: Japanese (as its 状態), the due date with its year (a file
+# outlives the year it was written in).
+_LAYOUT_STYLE = DateStyle(today=date.min)
+
+
+def row_deposit(hold: Hold) -> str:
+    """``入金待ち（期日 2027/3/15）``, ``入金済（¥100,000）`` or "": a ledger row's 予約金."""
+    return deposit_state(hold, ZoneInfo("UTC"), "ja", style=_LAYOUT_STYLE)
 
 
 def paid_text(hold: Hold, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN) -> str:

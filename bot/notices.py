@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from bot import cards, manager_digest, ping_notices
+from bot import cards, follow_ups, manager_digest, ping_notices
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
 from bot.deposit_notices import DEPOSIT_RENDERERS
 from bot.enquiries import candidates_note, grouped
@@ -247,10 +247,14 @@ def _digest(
         start=dates.day(start.astimezone(tz).date(), locale, style=style),
         end=dates.day(until.astimezone(tz).date(), locale, style=style),
     )
+    follow = follow_ups.digest_blocks(payload, tz, locale, style, now)  # 次のアクション
     if not holds:
-        return Rendered(title, dump([header(title), context(text(locale, "notice.digest.empty"))]))
-    room = (MAX_MESSAGE_BLOCKS - 2) // 2  # header and intro take two blocks
-    shown = holds if len(holds) <= room else holds[: (MAX_MESSAGE_BLOCKS - 3) // 2]
+        said = follow_ups.digest_text(payload, locale) if follow else title
+        empty = context(text(locale, "notice.digest.empty"))
+        return Rendered(said, dump([header(title), empty, *follow]))
+    left = MAX_MESSAGE_BLOCKS - len(follow)
+    room = (left - 2) // 2  # header and intro take two blocks
+    shown = holds if len(holds) <= room else holds[: (left - 3) // 2]
     blocks: list[Block] = [
         header(title),
         context(text(locale, "notice.digest.intro", count=len(holds))),
@@ -269,7 +273,7 @@ def _digest(
             blocks.append(buttons)
     if len(shown) < len(holds):
         blocks.append(context(text(locale, "notice.digest.more", count=len(holds) - len(shown))))
-    return Rendered(text(locale, "notice.digest.text", count=len(holds)), dump(blocks))
+    return Rendered(text(locale, "notice.digest.text", count=len(holds)), dump(blocks + follow))
 
 
 # One renderer per kind of DM ``core.event_kinds`` declares (tests/engine/test_event_kinds.py).

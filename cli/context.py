@@ -59,16 +59,14 @@ def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -
     try:
         known = engine.venues.venue_ids()
     except NoSchema:
-        raise CommandError(
-            "no_schema", "the database has no osae tables; run `osae db upgrade`"
-        ) from None
+        command = settings.command("db", "upgrade")
+        raise CommandError("no_schema", say("out.no_schema", command=command)) from None
     if len(known) == 1:
         return known[0]
     if not known:
-        raise CommandError("no_venue", "no venue is loaded; run `osae venue load FILE` first")
-    raise CommandError(
-        "which_venue", f"several venues are loaded ({', '.join(known)}); pass --venue ID"
-    )
+        command = settings.command("venue", "load", "FILE")
+        raise CommandError("no_venue", say("out.no_venue", command=command))
+    raise CommandError("which_venue", say("out.which_venue", known=", ".join(known)))
 
 
 def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:

@@ -73,14 +73,18 @@ def _needs_yes(args: argparse.Namespace, drops: list[tuple[str, str]]) -> int:
 def current(args: argparse.Namespace) -> int:
     url = database_url(settings_of(args))
     revision = _guarded(lambda: migrate.current(url))
-    return emit(args.json, {"revision": revision}, [f"schema revision: {revision or 'none'}"])
+    return emit(
+        args.json,
+        {"revision": revision},
+        [say("out.db.revision", revision=revision or say("out.db.none"))],
+    )
 
 
 def _guarded(action: Callable[[], T]) -> T:
     try:
         return action()
     except DatabaseUnavailable as err:
-        message = f"cannot reach the database: {err.reason}"
+        message = say("out.db.unreachable", reason=err.reason)
         raise CommandError("database_unreachable", message) from None
     except MigrationRefused as err:
         raise CommandError("migration_refused", str(err)) from None
@@ -116,5 +120,5 @@ def run_restore(args: argparse.Namespace) -> int:
     return emit(
         args.json,
         {"file": str(args.file), "database": database, "revision": revision},
-        [said, f"schema revision: {revision or 'none'}"],
+        [said, say("out.db.revision", revision=revision or say("out.db.none"))],
     )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from cli.context import emit, emit_refusal, open_venue, say
+from bot.texts.kinds import kind_name
+from cli.context import emit, emit_refusal, locale, open_venue, say
 from cli.hold_commands import ledger_line
 from cli.hold_edit import item_lines
 from core.booking import booking_id, booking_number
@@ -30,7 +31,14 @@ def show_enquiry(args: argparse.Namespace) -> int:
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
     case = found.enquiry
-    head = f"{booking_number(case.id)} {case.customer} ({case.kind_id}) <{case.salesperson}>"
+    kind = venue.policy.kind(case.kind_id)
+    head = say(
+        "out.enquiry.head",
+        booking=booking_number(case.id),
+        customer=case.customer,
+        kind=kind_name(case.kind_id, kind.name if kind else "", locale()),
+        salesperson=f"<@{case.salesperson}>",  # its name (cli.plain)
+    )
     lines = [head]
     for hold in found.holds:
         lines += [f"  {ledger_line(hold, venue)}", *(f"  {x}" for x in item_lines(hold, venue))]

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_date
 
 from bot.rooms import group_rooms
 from bot.texts import dates, text
@@ -43,7 +46,8 @@ def show_day(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
     rooms = _rooms(venue, args.room) if args.room else None
     ledger = engine.reads.day(venue.id, args.date, rooms=rooms)
-    return emit(args.json, day_json(ledger, venue), day_lines(ledger, venue))
+    now = now_of(args, venue.tz)
+    return emit(args.json, day_json(ledger, venue), day_lines(ledger, venue, now))
 
 
 def day_json(ledger: DayLedger, venue: Venue) -> dict[str, Any]:
@@ -85,28 +89,46 @@ def _booking_json(booking: Booking, venue: Venue) -> dict[str, Any]:
     }
 
 
-def day_lines(ledger: DayLedger, venue: Venue) -> list[str]:
+def day_lines(ledger: DayLedger, venue: Venue, now: datetime) -> list[str]:
+    """The day as cards write it (its year when not this one, 曜日, 六曜), each room with its
+    turnover, each booking with its times (翌 past midnight), state and salesperson."""
     tz, code = venue.tz, locale()
-    lines = [dates.day(ledger.day, code)]
+    style = dates.style_for(venue, now)
+    lines = [dates.day(ledger.day, code, style=style)]
     for room_day in ledger.rooms:
-        lines.append(f"{room_day.room.name} ({room_day.room.id}, {room_day.room.turnover_min}')")
+        room = room_day.room
+        lines.append(say("out.day.room", name=room.name, id=room.id, turnover=room.turnover_min))
         if not room_day.bookings:
             lines.append("  " + text(code, "day.free"))
         for b in room_day.bookings:
-            times = dates.time_range(b.item.start_at, b.item.end_at, tz)
-            ready = f" +{b.turnover_min}' → {dates.clock(b.item.span_end, tz)}"
-            via = f" [{b.item.room_name}]" if b.shared else ""
+            ready = _ready(b.item.span_end, ledger.day, tz)
             lines.append(
-                f"  {times}{ready if b.turnover_min else ''}{via}  #{b.hold.id} "
-                f"{b.hold.customer}  [{_state(b, venue)}]  <{b.hold.salesperson}>"
+                say(
+                    "out.day.line",
+                    times=dates.time_range(b.item.start_at, b.item.end_at, tz, code),
+                    ready=say("out.day.ready", turnover=b.turnover_min, ready=ready)
+                    if b.turnover_min
+                    else "",
+                    via=say("out.day.via", room=b.item.room_name) if b.shared else "",
+                    id=b.hold.id,
+                    customer=b.hold.customer,
+                    state=_state(b, venue, style),
+                    salesperson=f"<@{b.hold.salesperson}>",  # its name (cli.plain)
+                )
             )
     return lines
 
 
-def _state(booking: Booking, venue: Venue) -> str:
+def _ready(moment: datetime, day: date, tz: ZoneInfo) -> str:
+    """When a room is ready again: ``16:30``, ``翌1:00`` / ``1:00 next day``."""
+    clock = dates.clock(moment, tz)
+    return clock if moment.astimezone(tz).date() <= day else say("out.day.next", clock=clock)
+
+
+def _state(booking: Booking, venue: Venue, style: dates.DateStyle) -> str:
     hold, code = booking.hold, locale()
     if hold.expires_at:
-        deadline = dates.when(hold.expires_at, venue.tz, code)
+        deadline = dates.deadline(hold.expires_at, venue.tz, code, style=style)
         return text(code, "hold.first_until", deadline=deadline)
     if hold.rank:
         return ordinal(hold.rank, code)
@@ -156,7 +178,10 @@ def stats_json(counts: MonthCounts, venue: Venue) -> dict[str, Any]:
 
 
 def stats_line(counts: MonthCounts) -> str:
-    line = text(locale(), "stats.line", month=counts.month, **counts.outcomes())
+    year, month = (int(part) for part in counts.month.split("-"))
+    name = format_date(date(year, month, 1), "MMMM y", locale="en")
+    shown = say("out.month", year=year, month=month, name=name)
+    line = text(locale(), "stats.line", month=shown, **counts.outcomes())
     if counts.house_held or counts.house_released:
         held, released = counts.house_held, counts.house_released
         line += "\n" + text(locale(), "house.stats", held=held, released=released)

@@ -107,6 +107,7 @@ def _digest(e: events.DigestDue, now: datetime) -> list[Dm]:
         "week": e.week,
         "from": e.start.isoformat(),
         "until": e.until.isoformat(),
+        "follow_ups": [hold_to_json(h) for h in e.follow_ups],
     }
     return [Dm(e.salesperson, payload, dedupe_key=f"digest:{e.salesperson}:{e.week}")]
 

@@ -237,6 +237,8 @@ class DigestDue:
     week: str  # "2027-W10"
     start: datetime
     until: datetime
+    # the bookings whose next action falls in the week or is overdue (their earliest live hold)
+    follow_ups: tuple[Hold, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,10 @@ def _fill(
 def drop_clicked(deps: Deps, args: Args) -> None:
     """App Home's 取り消す: its asker or a manager (the engine decides); App Home redrawn."""
     args.ack()
+    deps.after(args.body, args.client, lambda: _drop(deps, args))
+
+
+def _drop(deps: Deps, args: Args) -> None:
     body, user = args.body, args.body["user"]["id"]
     venue = deps.venue(args.context)
     locale = deps.locales.get(user)
@@ -138,7 +142,7 @@ def drop_clicked(deps: Deps, args: Args) -> None:
     if isinstance(dropped, Refused):
         message = describe(dropped, venue.tz, locale, style=dates.style_for(venue, deps.now()))
         tell(args.client, user, message, locale, trigger_id=body.get("trigger_id"))
-    deps.after(body, args.client, lambda: publish_homes(deps, args.client, venue, {user}))
+    publish_homes(deps, args.client, venue, {user})
 
 
 def _ping(deps: Deps, venue: Venue, value: object) -> WindowPing | Refused:

@@ -24,6 +24,7 @@ from bot.texts import (
     takeout,
     terminal,
     terminal_help,
+    terminal_out,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -38,6 +39,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **release.JA,
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
+        **terminal_out.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
         **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
@@ -54,6 +56,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **release.EN,
         **terminal.EN,
         **terminal_help.EN,
+        **terminal_out.EN,
         **deposits.EN,
         **pings.EN,
         **naming.EN,

@@ -17,7 +17,7 @@ from core.operations import diary, exports, feeds, pipeline, reads, search, staf
 from core.results import Availability, EnquiryView, Overview, Refused
 from core.rules.search import Search
 from core.runner import Runner
-from core.store import audit
+from core.store import audit, next_actions
 
 
 class Reads:
@@ -66,6 +66,14 @@ class Reads:
 
     def overview(self, venue_id: str, user: str, *, now: datetime) -> Overview:
         return self._run.read(venue_id, partial(reads.overview, user=user, now=now))
+
+    def follow_ups(self, venue_id: str, salesperson: str, *, until: date) -> list[Hold]:
+        """The salesperson's bookings whose next action falls on or before ``until`` (overdue
+        ones too), each by its earliest live hold, soonest first (次のアクション)."""
+        return self._run.read(
+            venue_id,
+            lambda snap: next_actions.follow_ups(snap.conn, snap.venue, until, salesperson),
+        )
 
     def search(self, venue_id: str, query: Search, *, now: datetime) -> Availability | Refused:
         """What a request of ``query.kind`` would get now at each date, time and room the

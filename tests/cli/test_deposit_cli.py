@@ -3,6 +3,8 @@ like every policy key and exported back (docs/rules.md, Deposits)."""
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 from tests.cli.test_cli import NOW, ROOT, hold, loaded, run
@@ -57,3 +59,22 @@ def test_no_deposit_where_the_venue_sets_none(loaded: str) -> None:
     code, refused = run(loaded, "hold", "deposit", "1", "--actor", "U0SALES001", "--now", NOW)
     assert (code, refused["code"]) == (1, "no_deposit_due")
     assert "deposit_days" in refused["message"]
+
+
+def test_the_ledger_export_shows_the_deposit_in_its_own_column(
+    fresh_db: str, tmp_path: Path
+) -> None:
+    assert run(fresh_db, "venue", "load", str(venue_file(tmp_path, "14")))[0] == 0
+    hold(fresh_db)
+    hold(fresh_db, "--room", "sakura", "--customer", "佐藤様")
+    for hold_id in ("1", "2"):
+        run(fresh_db, "hold", "confirm", hold_id, "--actor", "U0SALES001", "--now", NOW)
+    paid = ["hold", "deposit", "2", "--actor", MANAGER, "--amount", "100000", "--now", NOW]
+    assert run(fresh_db, *paid)[0] == 0
+    out = tmp_path / "ledger.csv"
+    span = ["--from", "2027-05-01", "--to", "2027-05-31"]
+    assert run(fresh_db, "export", *span, "--out", str(out))[0] == 0
+    table = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8-sig"))))
+    assert table[0][-1] == "予約金"  # appended after メモ
+    deposits = {r[6]: r[-1] for r in table[1:]}
+    assert deposits == {"山田様": "入金待ち（期日 2027/3/15）", "佐藤様": "入金済（¥100,000）"}

@@ -57,14 +57,14 @@ def test_a_day_lists_each_room_in_time_order_with_rank_deadline_and_turnover(loa
 def test_a_day_in_plain_text(loaded: str) -> None:
     hold(loaded)
     environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "ja_JP.UTF-8"}
-    done = subprocess.run([OSAE, "day", DAY, "--room", "hoo"], capture_output=True, text=True,
-                          env=environ, cwd=ROOT, check=False)  # fmt: skip
+    done = subprocess.run([OSAE, "day", DAY, "--room", "hoo", "--now", NOW], capture_output=True,
+                          text=True, env=environ, cwd=ROOT, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     print(done.stdout)
-    assert "5/12(水)" in done.stdout
+    assert done.stdout.startswith("5/12(水・仏滅)\n鳳凰の間（hoo・転換 90分）\n")
     assert (
-        "11:00–15:00 +90' → 16:30  #1 山田様  [1番手 · 期限 3/8(月) 9:00]  <U0SALES001>"
-        in done.stdout
+        "  11:00〜15:00（転換 90分 → 16:30）  #1 山田様  [1番手 · 期限 3/8(月・友引) 9:00まで]"
+        "  担当 U0SALES001" in done.stdout
     )
 
 

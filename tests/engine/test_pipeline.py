@@ -9,11 +9,12 @@ import io
 import json
 import os
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from PIL import Image
 
 from bot import pipeline as words
@@ -24,6 +25,7 @@ from core.model import Details, HoldEdit, Kind, Venue
 from core.operations.pipeline import PipelineRead
 from core.results import ConfirmAnswer, EditAnswer, Refused, ReleaseAnswer, RequestAnswer
 from core.rules.pipeline import Figures, Outlook
+from tests.engine.test_team_ledger import statements
 from tests.support.factories import JST, MANAGER, SALES, request
 
 OTHER = "U0SALES002"
@@ -284,3 +286,23 @@ def test_the_managers_monday_digest_adds_last_weeks_numbers(
     said = json.dumps(shown.blocks, ensure_ascii=False)
     assert "*先週の数字（2/22(月・仏滅)〜2/28(日・仏滅)）*" in said
     assert "問合せ 4 · 本予約 2 · 失注 2（予算 1、他の予約が本予約 1） · 期限切れ 1" in said
+
+
+def test_the_report_is_two_statements_however_many_bookings(
+    engine: HoldEngine, venue: Venue, sa_engine: sa.Engine
+) -> None:
+    def counted() -> int:
+        engine.venue(venue.id)  # the venue cached: what is counted is the read itself
+        with statements(sa_engine) as seen:
+            engine.reads.pipeline(venue.id, 2027, 4)
+        return len(seen)
+
+    s = Script(engine, venue)
+    s.ask("one", at(3, 1), "hoo", date(2027, 4, 7))
+    few = counted()
+    for n in range(12):
+        s.ask(f"b{n}", at(3, 2), "sakura", date(2027, 4, 5) + timedelta(days=n))
+        s.ask(f"c{n}", at(3, 2), "chapel", date(2027, 5, 5) + timedelta(days=n), by=OTHER)
+        s.release(f"c{n}", at(3, 3), "budget")
+    assert 2 <= few == counted() <= 3  # the revision check, the bookings, the names
+    assert april(engine, venue).report.by_event_month.enquiries == 13
