@@ -62,8 +62,9 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
                 "--reason",
                 metavar="CODE",
                 type=arguments.typed,
-                help="why it leaves: other_venue, budget, changed_plans, called_off, no_answer, "
-                "entry_error, other (unspecified when omitted)",
+                help="why it leaves, by code or name: the venue's [[reasons]], by default "
+                "other_venue, budget, changed_plans, called_off, no_answer, entry_error, other "
+                "(unspecified when omitted)",
             )
             act.add_argument("--reason-note", default="", type=arguments.lines, help="a note")
         act.set_defaults(handler=decide, action=name)
@@ -256,7 +257,8 @@ def decide(args: argparse.Namespace) -> int:
     if args.action == "cancel":
         reason = {"reason": strict_reason(args.reason)}
     elif args.action == "release":
-        reason = {"reason": args.reason, "note": strict_reason(args.reason_note)}
+        code = typed_names.reason_code(venue, args.reason)  # a code, or the venue's name
+        reason = {"reason": code, "note": strict_reason(args.reason_note)}
     result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
     if args.action == "nudge" and isinstance(result, Refused) and result.code is Code.NOT_FIRST:
         # the id of a waiting hold (as its button, and the console, name it): the 1st ahead

@@ -358,7 +358,7 @@ TEXTS: dict[str, str] = {
     "refusal.would_lose_first": "This change would make {hold} wait as {rank_text} behind {holders}: it is 1st now and would lose that place. Choose a time or room nobody else holds, or add --yes (in Slack: confirm) to do it anyway.",
     "preview.edit.swap_loses_first": "Loses the 1st place: becomes {rank_text} behind {ahead} (a new hold). You will be asked to confirm.",
     "edit.confirm_lose_first": "This hold is 1st now. With this change it becomes a new hold, {rank_text} behind {holders}, and loses its place. Submit again to change it anyway, or choose a time or room nobody else holds.",
-    "refusal.unknown_reason": "“{detail}” is not a reason code. Use one of: other_venue (chose another venue), budget, changed_plans (date or guests changed), called_off (called off or postponed), no_answer (cannot be reached), entry_error (entered by mistake), other.",
+    "refusal.unknown_reason": "“{detail}” is not one of the venue's reason codes. Use one of: {choices} (the venue file's [[reasons]]; by default other_venue = chose another venue, budget, …).",
     "reason.other_venue": "Chose another venue",
     "reason.budget": "Budget",
     "reason.changed_plans": "Date or guests changed",

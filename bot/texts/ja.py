@@ -359,7 +359,7 @@ TEXTS: dict[str, str] = {
     "refusal.would_lose_first": "この変更では {hold} が1番手でなくなり、{holders} の後ろの{rank_text}になります。ほかに誰も押さえていない時間か部屋を選ぶか、それでも変える場合は --yes を付けてください（Slack では確認のうえ変更）。",
     "preview.edit.swap_loses_first": "1番手ではなくなります: 新しい押さえとして{rank_text}（{ahead}の後ろ）。変更の前に確認します。",
     "edit.confirm_lose_first": "この押さえは今1番手です。この変更では新しい押さえになり、{holders} の後ろの{rank_text}になります（1番手ではなくなります）。それでも変える場合はもう一度送信してください。1番手のままにするには、ほかに誰も押さえていない時間か部屋を選んでください。",
-    "refusal.unknown_reason": "「{detail}」は取り下げ理由のコードにありません。次のどれかを使ってください: other_venue（他会場に決定）、budget（予算）、changed_plans（日程・人数の変更）、called_off（中止・延期）、no_answer（連絡がつかない）、entry_error（入力の誤り）、other（その他）。",
+    "refusal.unknown_reason": "「{detail}」はこの会場の取り下げ理由にありません。次のどれかを使ってください: {choices}（会場ファイルの [[reasons]]、既定は other_venue=他会場に決定、budget=予算 など）。",
     "reason.other_venue": "他会場に決定",
     "reason.budget": "予算",
     "reason.changed_plans": "日程・人数の変更",

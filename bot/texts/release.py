@@ -10,7 +10,7 @@ JA: dict[str, str] = {
     "release.body": "{hold} を取り下げます。元には戻せません。",
     "release.reason.label": "取り下げの理由",
     "release.reason.placeholder": "理由を選んでください",
-    "release.reason.hint": "月次の集計（理由別・失注）に使います。入力の誤りは失注に数えません。",
+    "release.reason.hint": "月次の集計（理由別・失注）に使います。",
     "release.reason.required": "取り下げの理由を選んでください（月次の集計に使います）。",
     "release.note.label": "メモ（任意）",
     "release.note.placeholder": "例: 予算が合わず他会場に決定",
@@ -26,7 +26,7 @@ EN: dict[str, str] = {
     "release.body": "Release {hold}? This cannot be undone.",
     "release.reason.label": "Why is it released?",
     "release.reason.placeholder": "Choose a reason",
-    "release.reason.hint": "Counted in the month's figures (by reason, losses). An entry error is not a loss.",
+    "release.reason.hint": "Counted in the month's figures (by reason, losses).",
     "release.reason.required": "Choose why the hold is released (it is counted in the month's figures).",
     "release.note.label": "Note (optional)",
     "release.note.placeholder": "e.g. over budget, chose another venue",
@@ -53,13 +53,13 @@ EN |= {
 
 # -- a manager's App Home: the month's losses and releases by reason ------------------------
 JA |= {
-    "month.losses": "失注 *{losses}*（期限切れ・他の本予約・入力の誤り以外の取り下げ）· 別の候補日に決定 *{other_date_chosen}* · 変更で置き換え *{replaced}*",
+    "month.losses": "失注 *{losses}*（期限切れ・他の本予約・失注に数える理由での取り下げ）· 別の候補日に決定 *{other_date_chosen}* · 変更で置き換え *{replaced}*",
     "month.reasons": "取り下げの理由: {reasons}",
     "month.reasons.none": "取り下げの理由: 今月はまだありません",
     "month.reason": "{name} *{count}*",
 }
 EN |= {
-    "month.losses": "Lost *{losses}* (expired, lost to another's confirmation, released for any reason but an entry error) · other date chosen *{other_date_chosen}* · replaced by an edit *{replaced}*",
+    "month.losses": "Lost *{losses}* (expired, lost to another's confirmation, released for a reason that counts as a loss) · other date chosen *{other_date_chosen}* · replaced by an edit *{replaced}*",
     "month.reasons": "Released because: {reasons}",
     "month.reasons.none": "Released because: none this month yet",
     "month.reason": "{name} *{count}*",
