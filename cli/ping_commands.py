@@ -5,16 +5,16 @@ whoever asked gets a DM (in the order they asked) with the form filled in."""
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import datetime
 
 from bot.ping_notices import request_line
 from bot.texts import dates, text
-from cli import arguments
+from cli import arguments, typed_names
 from cli.context import emit, emit_refusal, locale, now_of, open_venue
-from cli.hold_commands import _item as also_item  # --also, as `osae hold request` reads it
-from core.model import HoldRequest, Venue
+from core.model import HoldRequest, ItemRequest, Venue
 from core.pings import PingStatus, WindowPing, ping_to_json
-from core.results import Refused
+from core.results import Code, Refused
 from core.rules.spans import end_minute
 
 
@@ -64,6 +64,7 @@ def _register_add(actions: argparse._SubParsersAction, common: argparse.Argument
 
 def add_ping(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
+    typed_names.resolve_args(args, venue)  # rooms and kinds by id or name, as hold request
     asker = args.actor or args.salesperson
     req = HoldRequest(
         room_id=args.room,
@@ -131,3 +132,21 @@ def _opens(ping: WindowPing, venue: Venue) -> str:
     if ping.opens_at is None:
         return text(locale(), "ping.now")
     return dates.when(ping.opens_at, venue.tz, locale(), year=True)
+
+
+def refused_request(args: argparse.Namespace, refused: Refused, venue: Venue) -> int:
+    """`osae hold request`'s refusal; one for a banquet window not open yet says how to be
+    told when it opens."""
+    code = emit_refusal(args.json, refused, venue.tz)
+    if refused.code is Code.BANQUET_NOT_OPEN and not args.json and args.enquiry is None:
+        print(text(locale(), "ping.cli_hint"), file=sys.stderr)
+    return code
+
+
+def also_item(value: str) -> ItemRequest:
+    """``ROOM,START,END`` of --also, as `osae hold request` reads it."""
+    parts = value.rsplit(",", 2)
+    if len(parts) != 3 or not parts[0].strip():
+        raise argparse.ArgumentTypeError(f"{value!r} is not ROOM,START,END like chapel,11:00,12:00")
+    start, end = arguments.clock(parts[1].strip()), arguments.clock(parts[2].strip())
+    return ItemRequest(parts[0].strip(), start, end_minute(start, end))
