@@ -42,6 +42,10 @@ def state(
     """``*1番手* · 期限 *3/8(月) 9:00まで*``, ``*2番手*（順番待ち）``, ``*本予約*`` ...;
     with ``now`` (App Home, DMs: not the channel, whose card is not redrawn as time passes)
     the deadline says the time left."""
+    if hold.house:  # 社内押さえ: held for the venue's own use, no deadline; or what became of it
+        if hold.status is Status.TENTATIVE:
+            return text(locale, "card.house")
+        return f"{status_text(hold, locale, 'card')} · {text(locale, 'house.tag')}"
     if hold.is_first and hold.expires_at:
         return text(locale, "card.first", deadline=deadline(hold, tz, locale, style=style, now=now))
     if hold.status is Status.TENTATIVE and hold.is_package:  # which room it waits on
@@ -163,7 +167,8 @@ def decision_buttons(
     another: bool = False,
     style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none but
+    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; a house hold: Release
+    alone (a manager's); decided: none but
     「入金確認」 while its deposit is due. ``another`` adds "Another date" (a second candidate
     date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
@@ -171,6 +176,8 @@ def decision_buttons(
         return ActionsBlock(block_id=ids.card_actions(hold.id), elements=[paid]) if paid else None
     value = str(hold.id)
     elements = [_release(hold, locale)]
+    if hold.house:  # a manager releases it when the venue is done (the engine checks who)
+        return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)
     if hold.is_first:
         confirm = ButtonElement(
             text=plain(text(locale, "button.confirm")),

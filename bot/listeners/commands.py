@@ -139,6 +139,7 @@ def fill_form(
         notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
         rows=tuple(row.key for row in form.rows),
         venues=venue_names.choices_of(deps, args.context),  # a hotel group's: which venue
+        house=venue.is_manager(user),  # offers 社内押さえ; the engine checks who submits it
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

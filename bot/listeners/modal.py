@@ -32,6 +32,7 @@ from core.results import Refused
 def register(app: App, deps: Deps) -> None:
     app.block_action(ids.PREVIEW_ACTION)(deps.listener(preview_changed))
     app.block_action(ids.ITEM_ACTION)(deps.listener(preview_changed))
+    app.block_action(ids.HOUSE)(deps.listener(preview_changed))
     app.block_action(ids.ADD_ROOM)(deps.listener(rows_changed))
     app.block_action(ids.REMOVE_ROOM)(deps.listener(rows_changed))
     app.options(ids.ROOM)(deps.listener(room_options))

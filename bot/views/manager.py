@@ -139,6 +139,9 @@ def _month(month: MonthCounts, locale: str, venue: Venue | None) -> list[Block]:
     number = int(month.month[5:])
     counts = text(locale, "team.home.counts", **month.outcomes())
     title = text(locale, "team.home.month", month=number, label=month.month)
+    if month.house_held or month.house_released:  # 社内押さえ, counted apart
+        held, released = month.house_held, month.house_released
+        counts += "\n" + text(locale, "house.stats", held=held, released=released)
     why = "\n".join(month_lines(month, venue, locale))  # losses, releases by reason
     return [section(f"*{title}*\n{counts}\n{why}")]
 

@@ -44,13 +44,10 @@ def posted(
     key = "posted.first" if result.rank == 1 else "posted.waiting"
     if candidate:  # another date of an enquiry that has one already
         key = "posted.candidate"
-    lead = text(
-        locale,
-        key,
-        creator=hold.creator,
-        rank_text=rank_text,
-        enquiry=booking_number(hold.enquiry_id),
-    )
+    if hold.house:  # 社内押さえ: the venue's own use
+        key = "posted.house"
+    booking = booking_number(hold.enquiry_id)
+    lead = text(locale, key, creator=hold.creator, rank_text=rank_text, enquiry=booking)
     notes: tuple[str, ...] = ()
     if result.in_way:  # everyone ahead, 2nd holds too, and whether only turnover
         ahead = in_way_list(result.in_way, tz, locale, style=style)

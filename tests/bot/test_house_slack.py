@@ -1,0 +1,74 @@
+"""社内押さえ in Slack, over signed HTTP: a manager's /hold form offers the choice, its preview
+says so, its submission makes a house hold whose card has only a Release button; a
+salesperson's form does not offer it, and a salesperson's house flag is refused on its field."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot import cards, ids
+from core.model import Outcome, Status
+from tests.bot import samples
+from tests.bot.conftest import Harness, values
+from tests.support import slack_requests as sr
+from tests.support.factories import JST, MANAGER, NOW
+
+TICKED = {ids.HOUSE: {ids.HOUSE: sr.checkboxes_value([ids.HOUSE_VALUE])}}
+
+
+def house_values(salesperson: str) -> dict[str, Any]:
+    return {**values(customer="ブライダルフェア", salesperson=salesperson), **TICKED}
+
+
+def block(view: dict[str, Any], block_id: str) -> dict[str, Any] | None:
+    return next((b for b in view["blocks"] if b.get("block_id") == block_id), None)
+
+
+def test_a_managers_form_offers_a_house_hold_and_makes_one(bot: Harness) -> None:
+    view_id = bot.command(user=MANAGER)
+    choice = block(bot.slack.view(view_id), ids.HOUSE)
+    assert choice is not None and choice["optional"] is True
+    option = choice["element"]["options"][0]
+    assert (option["value"], option["text"]["text"]) == ("house", "社内押さえ（フェア・撮影など）")
+    before = len(bot.slack.calls_to("views.update"))
+    status, _ = bot.choose(view_id, house_values(MANAGER), ids.HOUSE, user=MANAGER)
+    assert status == 200
+    bot.slack.wait_for("views.update", before + 1)
+    assert bot.preview_text(view_id) == "社内押さえとして受付 · 期限なし（1番手）"
+
+    status, answer = bot.submit(view_id, house_values(MANAGER), user=MANAGER)
+    assert (status, answer) == (200, {})
+    held = bot.engine.holds(bot.venue.id)
+    assert isinstance(held, list) and len(held) == 1
+    assert (held[0].house, held[0].rank, held[0].expires_at) == (True, 1, None)
+    post = bot.slack.wait_for("chat.postMessage")[0]
+    shown = json.dumps(post.body["blocks"], ensure_ascii=False)
+    assert "社内押さえ" in shown and "ブライダルフェア" in shown
+    buttons = [
+        e["action_id"] for b in post.body["blocks"] if b["type"] == "actions" for e in b["elements"]
+    ]
+    assert buttons == [ids.RELEASE]  # no Confirm, Extend, Nudge or Edit
+
+
+def test_a_salespersons_form_has_no_choice_and_their_house_flag_is_refused(
+    bot: Harness,
+) -> None:
+    view_id = bot.command()  # sr.USER_ID: no manager
+    assert block(bot.slack.view(view_id), ids.HOUSE) is None
+    before = bot.fingerprint()
+    status, answer = bot.submit(view_id, house_values(sr.USER_ID))  # sent all the same
+    assert (status, answer["response_action"]) == (200, "errors")
+    assert list(answer["errors"]) == [ids.HOUSE]
+    assert "マネージャーだけ" in answer["errors"][ids.HOUSE]
+    assert bot.fingerprint() == before  # nothing written
+
+
+def test_its_card_says_shanai_oshae_before_and_after_it_is_released() -> None:
+    held = samples.hold(house=True, salesperson=MANAGER, creator=MANAGER, expires_at=None)
+    assert cards.state(held, JST, "ja") == "*社内押さえ*（期限なし・取り下げはマネージャー）"
+    buttons = cards.decision_buttons(held, JST, "ja")
+    assert buttons is not None and [e.action_id for e in buttons.elements] == [ids.RELEASE]
+    gone = held.left(Status.RELEASED, NOW, Outcome.WITHDRAWN)
+    assert cards.state(gone, JST, "en").endswith(" · house hold")
+    assert cards.decision_buttons(gone, JST, "ja") is None
