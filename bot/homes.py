@@ -47,8 +47,9 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             continue
         style = dates.style_for(venue, now)
         if venue.is_manager(user) and team is not None:
+            said = _said(pipeline, locale)
             view = manager_home_view(
-                team, overview, venue.tz, locale, now, style=style, pipeline=_said(pipeline, locale)
+                team, overview, venue.tz, locale, now, style=style, pipeline=said, venue=venue
             )
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)

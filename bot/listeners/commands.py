@@ -1,5 +1,6 @@
 """``/hold``: open the modal (prefilled from a quick form), a day's rooms (``/hold 5/15``),
-``/hold list``, ``/hold help``, and ``/hold cancel 12`` (a manager's dialog; its submission
+``/hold list``, ``/hold help``, a booking (``/hold B-0012``: ``listeners.booking``), and
+``/hold cancel 12`` (a manager's dialog; its submission
 is ``listeners.cancel``). The day and the list are ``listeners.ledger``; ``/hold 台帳 10/2``
 (the diary picture) is ``listeners.diary``."""
 
@@ -15,7 +16,7 @@ from bot import diary_asked, ids, strict, venue_names
 from bot.deps import Deps
 from bot.errors import UserError
 from bot.form import Form
-from bot.listeners import diary, free, ledger
+from bot.listeners import booking, diary, free, ledger
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
@@ -57,6 +58,9 @@ def hold_command(deps: Deps, args: Args) -> None:
     elif word in diary_asked.WORDS:  # the diary picture: acks, then draws after the ack
         rest = typed.split(maxsplit=1)[1:]
         diary.diary_command(deps, args, "".join(rest))
+    elif (enquiry_id := booking.asked(word)) is not None:  # /hold B-0012: the booking
+        args.ack()
+        deps.after(body, args.client, lambda: booking.show_booking(deps, args, enquiry_id))
     elif word in CANCEL_WORDS:
         args.ack()
         rest = typed.split(maxsplit=1)[1:]  # what follows the word, if anything
