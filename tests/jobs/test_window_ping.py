@@ -123,7 +123,7 @@ def test_without_slack_the_window_dm_prints_its_button_as_the_request_to_type(
 
     assert (drained.sent, drained.failed) == (1, 0)
     printed = out.getvalue()
-    assert f"Slack DM → {ASKERS[0]}" in printed and "宴会の受付が始まりました" in printed
+    assert f"DM → {ASKERS[0]}" in printed and "宴会の受付が始まりました" in printed
     typed = (
         "押さえる: python3 dev.py osae hold request --room hoo --date 2027-09-04 "
         f"--start 18:00 --end 21:00 --kind banquet --customer {shlex.quote(ping.request.customer)} "
