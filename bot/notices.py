@@ -111,7 +111,8 @@ def _queued(
         "salesperson": esc(behind.salesperson),
         "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
     }
-    return _single("queued", hold, facts, tz, locale, style, buttons=True)
+    kind = "queued.house" if hold.house else "queued"  # 社内押さえ: no deadline to meet
+    return _single(kind, hold, facts, tz, locale, style, buttons=True)
 
 
 def _cancelled(

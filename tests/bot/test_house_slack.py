@@ -8,7 +8,10 @@ import json
 from typing import Any
 
 from bot import cards, ids
+from bot.notices import render_notice
 from core.model import Outcome, Status
+from core.notices import NoticeKind
+from core.serialize import hold_to_json
 from tests.bot import samples
 from tests.bot.conftest import Harness, values
 from tests.support import slack_requests as sr
@@ -72,3 +75,13 @@ def test_its_card_says_shanai_oshae_before_and_after_it_is_released() -> None:
     gone = held.left(Status.RELEASED, NOW, Outcome.WITHDRAWN)
     assert cards.state(gone, JST, "en").endswith(" · house hold")
     assert cards.decision_buttons(gone, JST, "ja") is None
+
+
+def test_a_manager_is_told_who_waits_behind_the_house_hold_without_a_deadline() -> None:
+    fair = samples.hold(house=True, salesperson=MANAGER, creator=MANAGER, expires_at=None)
+    behind = samples.waiting(customer="佐藤様")
+    payload = {"hold": hold_to_json(fair), "behind": hold_to_json(behind)}
+    told = render_notice(samples.notice(NoticeKind.QUEUED, payload), tz=JST, locale="ja")
+    shown = json.dumps(told.blocks, ensure_ascii=False)
+    assert "社内押さえの後ろに押さえが入りました" in shown and "佐藤様" in shown
+    assert "期限は *" not in shown and "社内押さえに期限はありません" in shown
