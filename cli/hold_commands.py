@@ -22,6 +22,7 @@ from cli.context import (
 )
 from cli.errors import CommandError
 from cli.hold_edit import item_lines
+from cli.ping_commands import refused_request
 from cli.warnings_out import warning_json
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
@@ -173,7 +174,7 @@ def request(args: argparse.Namespace) -> int:
         announce=True,
     )
     if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
+        return refused_request(args, result, venue)
     if not result.replayed:
         wake_drain(settings_of(args), venue.id)
     return _answered(args, result, venue)
@@ -323,6 +324,7 @@ def show_hold(args: argparse.Namespace) -> int:
     ]
     summary = hold_summary(found, venue.tz)
     lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
+    lines[1:1] = deposit_commands.deposit_lines(found, venue, now_of(args, venue.tz))  # 予約金
     payload = {
         **summary,
         "version": found.version,

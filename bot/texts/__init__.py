@@ -26,6 +26,7 @@ from bot.texts import (
     terminal,
     terminal_help,
     terminal_out,
+    terminal_run,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -41,6 +42,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
         **terminal_out.JA,
+        **terminal_run.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
         **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
@@ -59,6 +61,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.EN,
         **terminal_help.EN,
         **terminal_out.EN,
+        **terminal_run.EN,
         **deposits.EN,
         **pings.EN,
         **naming.EN,
