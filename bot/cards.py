@@ -19,12 +19,16 @@ from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, status_text
 from bot.texts.refusals import hold_line, ordinal
+from core.booking import booking_number
 from core.model import Hold, Status
 
 
 def line(hold: Hold, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN) -> str:
-    """``#12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn."""
-    return hold_line(hold, tz, locale, style=style)
+    """``B-0012 #12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn:
+    the booking number first wherever staff see a hold (cards, DMs, App Home, digests); none
+    for a hold read from before it had one (an old notice's JSON)."""
+    said = hold_line(hold, tz, locale, style=style)
+    return f"{booking_number(hold.enquiry_id)} {said}" if hold.enquiry_id else said
 
 
 def state(

@@ -8,9 +8,10 @@ from core.model import Venue
 from core.rules.reasons import DEFAULT_REASONS, Reason, reasons_for
 
 
-def release_reasons(venue: Venue, locale: str | None) -> tuple[tuple[str, str], ...]:
+def release_reasons(venue: Venue | None, locale: str | None) -> tuple[tuple[str, str], ...]:
     """``(code, name)`` in the order the release dialog offers them."""
-    return tuple((r.code, _named(r, locale)) for r in reasons_for(venue))
+    listed = reasons_for(venue) if venue is not None else DEFAULT_REASONS
+    return tuple((r.code, _named(r, locale)) for r in listed)
 
 
 def _named(reason: Reason, locale: str | None) -> str:
@@ -21,7 +22,7 @@ def _named(reason: Reason, locale: str | None) -> str:
     return reason.name
 
 
-def reason_name(venue: Venue, code: str, locale: str | None) -> str:
+def reason_name(venue: Venue | None, code: str, locale: str | None) -> str:
     """A code's name in ``locale`` (``unspecified`` too; the code itself when no list
     knows it)."""
     known = dict(release_reasons(venue, locale))
