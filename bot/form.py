@@ -109,6 +109,7 @@ class Form:
             customer=quick.customer or "",
             salesperson=salesperson,
             guests=quick.guests,
+            house=quick.house,
         )
 
     def missing(self) -> list[str]:

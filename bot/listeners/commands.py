@@ -24,6 +24,7 @@ from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import cancel_modal
 from bot.views.hold_modal import hold_modal, loading_modal, quick_notes
+from bot.views.house import house_notes
 from bot.views.messages import help_message, weekday_question
 from core.model import Hold, Venue
 from core.results import Code, Refused
@@ -136,7 +137,8 @@ def fill_form(
         locale=locale,
         channel=body.get("channel_id"),
         response_url=body.get("response_url"),
-        notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
+        notes=quick_notes(quick, locale, venue.policy.max_items, kinds)
+        + house_notes(quick.house, venue.is_manager(user), locale),
         rows=tuple(row.key for row in form.rows),
         venues=venue_names.choices_of(deps, args.context),  # a hotel group's: which venue
         house=venue.is_manager(user),  # offers 社内押さえ; the engine checks who submits it

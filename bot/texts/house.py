@@ -6,6 +6,7 @@ from __future__ import annotations
 JA: dict[str, str] = {
     "house.tag": "社内押さえ",
     "house.short": "社内",
+    "house.quick_not_manager": "「社内」: 社内押さえはマネージャーだけが登録できます。お客様の押さえとしてお申し込みいただくか、マネージャーにご依頼ください。",
     "notice.queued.house.title": ":eyes: あなたの社内押さえの後ろに押さえが入りました",
     "notice.queued.house.body": "{hold}\n{behind}（担当 <@{salesperson}>）が順番待ちしています。社内押さえに期限はありません。会場で使わなくなったら早めに取り下げてください。取り下げると順番待ちの押さえが繰り上がります。",
     "notice.queued.house.text": "社内押さえの後ろに押さえが入りました: {hold}",
@@ -28,6 +29,7 @@ JA: dict[str, str] = {
 EN: dict[str, str] = {
     "house.tag": "house hold",
     "house.short": "house",
+    "house.quick_not_manager": "'house': only a manager can make a house hold. Request a customer's hold, or ask a manager.",
     "notice.queued.house.title": ":eyes: A hold is now waiting behind your house hold",
     "notice.queued.house.body": "{hold}\n{behind} (salesperson <@{salesperson}>) is waiting. A house hold has no deadline: if the venue no longer needs the room, release it soon, and the waiting hold moves up.",
     "notice.queued.house.text": "A hold is waiting behind your house hold: {hold}",

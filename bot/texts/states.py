@@ -40,6 +40,8 @@ def placement(word: str) -> Placement | None:
     if ranked:
         return Placement.request(int(ranked.group(1)))
     for catalog in CATALOGS.values():
+        if said.casefold() == catalog["house.tag"].casefold():  # 社内押さえ, as exported
+            return Placement.house()
         if said.casefold() in (catalog["status.confirmed"].casefold(), "本", "confirmed"):
             return Placement.confirmed()
         if said.casefold() in (catalog["status.tentative"].casefold(), "仮", "tentative"):

@@ -29,3 +29,8 @@ def house_choice(ticked: bool, locale: str) -> list[Block]:
             dispatch_action=True,
         )
     ]
+
+
+def house_notes(asked: bool, manager: bool, locale: str) -> tuple[str, ...]:
+    """「社内」 typed by someone who is not a manager: said above the form (which offers none)."""
+    return (text(locale, "house.quick_not_manager"),) if asked and not manager else ()

@@ -5,6 +5,7 @@ salesperson's form does not offer it, and a salesperson's house flag is refused 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from bot import cards, ids
@@ -61,10 +62,23 @@ def test_a_salespersons_form_has_no_choice_and_their_house_flag_is_refused(
     assert block(bot.slack.view(view_id), ids.HOUSE) is None
     before = bot.fingerprint()
     status, answer = bot.submit(view_id, house_values(sr.USER_ID))  # sent all the same
+    assert (status, answer["response_action"]) == (200, "update")  # no field to put it on
+    assert "社内押さえはマネージャーだけが登録できます" in json.dumps(
+        answer["view"], ensure_ascii=False
+    )
+    assert bot.fingerprint() == before  # nothing written
+
+
+def test_a_manager_no_longer_one_is_refused_on_the_choice(bot: Harness) -> None:
+    view_id = bot.command(user=MANAGER)
+    demoted = replace(bot.venue, managers=frozenset({"U0OTHERMGR"}))
+    bot.engine.save_venue(demoted, now=NOW)
+    before = bot.fingerprint()
+    status, answer = bot.submit(view_id, house_values(MANAGER), user=MANAGER)
     assert (status, answer["response_action"]) == (200, "errors")
     assert list(answer["errors"]) == [ids.HOUSE]
     assert "マネージャーだけ" in answer["errors"][ids.HOUSE]
-    assert bot.fingerprint() == before  # nothing written
+    assert bot.fingerprint() == before
 
 
 def test_its_card_says_shanai_oshae_before_and_after_it_is_released() -> None:
@@ -85,3 +99,18 @@ def test_a_manager_is_told_who_waits_behind_the_house_hold_without_a_deadline() 
     shown = json.dumps(told.blocks, ensure_ascii=False)
     assert "社内押さえの後ろに押さえが入りました" in shown and "佐藤様" in shown
     assert "期限は *" not in shown and "社内押さえに期限はありません" in shown
+
+
+def test_the_quick_form_takes_shanai_for_a_manager_and_says_why_not_to_others(
+    bot: Harness,
+) -> None:
+    typed = "社内 3/10 鳳凰の間 10:00-17:00 ブライダルフェア"
+    view = bot.slack.view(bot.command(typed, user=MANAGER))
+    choice = block(view, ids.HOUSE)
+    assert choice is not None and choice["element"]["initial_options"][0]["value"] == "house"
+    customer = block(view, ids.CUSTOMER)
+    assert customer is not None and customer["element"]["initial_value"] == "ブライダルフェア"
+    other = bot.slack.view(bot.command(typed, name="other"))
+    assert block(other, ids.HOUSE) is None
+    notice = block(other, ids.NOTICE)
+    assert notice is not None and "社内押さえはマネージャーだけ" in notice["text"]["text"]

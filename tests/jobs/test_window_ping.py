@@ -105,6 +105,7 @@ def test_each_asker_is_told_at_the_opening_instant_in_the_order_they_asked(
     told = [c for c in slack.calls_to("chat.postMessage") if c.body["channel"] == ASKERS[0]]
     said = told[-1].body["text"]
     assert "宴会の受付が始まりました" in said or "Banquets are open" in said
+    assert pings[0].request.customer in said and "様様" not in said  # the customer as typed
     assert DROPPER not in {c.body.get("channel") for c in slack.calls_to("chat.postMessage")}
     assert worker.engine.pings.listing(venue.id) == []
 
