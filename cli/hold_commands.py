@@ -9,7 +9,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.kinds import status_text
 from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments, booking_args, deposit_commands, hold_edit, typed_names
+from cli import arguments, booking_args, deposit_commands, hold_edit, typed_names, warnings_out
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -235,7 +235,7 @@ def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> 
             "enquiry": result.hold.enquiry_id,
             "items": summary["items"],
             "warnings": [
-                {"code": w.code.value, "message": message, "holds": [h.id for h in w.holds]}
+                warnings_out.warning_json(w, message)  # over_capacity: its room, capacity
                 for w, message in zip(result.warnings, warnings, strict=True)
             ],
             "in_way": [in_way_json(found, venue.tz) for found in result.in_way],

@@ -12,6 +12,7 @@ from bot.texts.refusals import hold_line, ordinal
 from cli import arguments, booking_args, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from cli.warnings_out import edit_warnings
 from core.booking import booking_number
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
@@ -96,10 +97,11 @@ def edit_hold(args: argparse.Namespace) -> int:
         if result.kept_place
         else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
     )
+    moved = {"released": result.released, "promoted": result.promoted}
     lines = [said, *item_lines(hold, venue)]
-    lines += [f"  released: {hold_line(h, venue.tz, locale())}" for h in result.released]
-    lines += [f"  promoted: {hold_line(h, venue.tz, locale())}" for h in result.promoted]
+    lines += [f"  {k}: {hold_line(h, venue.tz, locale())}" for k, hs in moved.items() for h in hs]
     wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
+    warned, warning_lines = edit_warnings(hold, venue)  # guests over a room's capacity
     return emit(
         args.json,
         {
@@ -109,15 +111,15 @@ def edit_hold(args: argparse.Namespace) -> int:
             "expires_at": hold.expires_at.astimezone(venue.tz).isoformat()
             if hold.expires_at
             else None,
-            "released": [h.id for h in result.released],
-            "promoted": [h.id for h in result.promoted],
+            **{k: [h.id for h in hs] for k, hs in moved.items()},
             "replaced": None if result.kept_place else result.before.id,
             "ahead": [h.id for h in result.ahead],
             "version": hold.version,
             "hold": hold_to_json(hold),
             "booking": booking_number(hold.enquiry_id),
+            "warnings": warned,
         },
-        lines,
+        lines + warning_lines,
     )
 
 

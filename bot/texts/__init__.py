@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.texts import (
+    capacity,
     checks,
     deposits,
     diary,
@@ -45,6 +46,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
         **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
+        **capacity.JA,  # issue 25: guests over a room's capacity
         **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
@@ -63,6 +65,7 @@ CATALOGS: dict[str, dict[str, str]] = {
         **deposits.EN,
         **pings.EN,
         **naming.EN,
+        **capacity.EN,
         **house.EN,
     },
 }

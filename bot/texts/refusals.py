@@ -10,7 +10,7 @@ from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name, status_text
 from core.booking import booking_id, booking_number
 from core.model import Hold, Status
-from core.results import Code, InWay, Refused, RequestWarning
+from core.results import Code, InWay, Refused, RequestWarning, WarningCode
 
 _BY_FIELD = {Code.BAD_TIMES}
 _BY_BOOKING = {
@@ -83,7 +83,16 @@ def describe(
 def describe_warning(
     warning: RequestWarning, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
 ) -> str:
-    """The same customer under another enquiry: what to check, never a refusal."""
+    """The same customer under another enquiry, or guests over a room's capacity: what to
+    check, never a refusal."""
+    if warning.code is WarningCode.OVER_CAPACITY:
+        return text(
+            locale,
+            "warning.over_capacity",
+            room=esc(warning.room_name),
+            capacity=warning.capacity,
+            guests=warning.guests,
+        )
     listed = " / ".join(
         f"{hold_line(h, tz, locale, style=style)} ({booking_number(h.enquiry_id)})"
         for h in warning.holds[:5]
