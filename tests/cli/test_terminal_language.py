@@ -7,6 +7,7 @@ import argparse
 import gettext
 import logging
 import os
+from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
@@ -226,3 +227,26 @@ def test_the_web_says_where_it_listens_in_japanese(monkeypatch: pytest.MonkeyPat
     context.use_language("C")
     said = process_commands._listening(settings, "127.0.0.1")
     assert said == "web on http://127.0.0.1:8123 (GET /healthz; no Slack endpoint without Slack)"
+
+
+def test_the_ops_lines_and_terminal_catalogs_have_both_languages() -> None:
+    from bot.texts import terminal, terminal_help, terminal_out, terminal_run
+    from cli import ops_texts
+
+    for module in (terminal, terminal_help, terminal_out, terminal_run):
+        assert set(module.JA) == set(module.EN), module.__name__
+    assert set(ops_texts.JA) == set(ops_texts.EN)
+
+
+def test_the_local_servers_say_their_troubles_in_japanese(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from cli import local_stack
+
+    speak(monkeypatch, "ja", "C")
+    (tmp_path / local_stack.PID_FILE).write_text("4194303")  # a crashed serve's, gone now
+    notes: list[str] = []
+    local_stack.claim(tmp_path, notes)()
+    assert notes == [
+        "前回の osae serve（pid 4194303）がきちんと止まっていませんでした。新しく起動します"
+    ]
