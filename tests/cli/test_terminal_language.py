@@ -250,3 +250,16 @@ def test_the_local_servers_say_their_troubles_in_japanese(
     assert notes == [
         "前回の osae serve（pid 4194303）がきちんと止まっていませんでした。新しく起動します"
     ]
+
+
+def test_a_setting_set_wrongly_is_said_in_the_readers_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PORT", "abc")
+    speak(monkeypatch, "ja", "C")
+    code, _, err = osae(capsys, "day", "2027-05-12")
+    assert code == 2 and "osae: PORT='abc' は数ではありません" in err
+    monkeypatch.setenv("PORT", "3.5")
+    speak(monkeypatch, None, "C")
+    code, _, err = osae(capsys, "day", "2027-05-12")
+    assert code == 2 and "osae: PORT='3.5' must be a whole number" in err
