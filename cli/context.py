@@ -122,12 +122,17 @@ def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:
     return 0
 
 
-# A refusal's alternatives in the terminal: with their 六曜, as before; no venue's today is at
-# hand here to tell when a year is needed.
-_TERMINAL = DateStyle(rokuyo=True)
+def terminal_style(tz: ZoneInfo) -> DateStyle:
+    """Dates a person reads in the terminal: with their 六曜 (as before) and their year when it
+    is not this one, venue-local (issue 30: as cards write them)."""
+    return DateStyle(today=datetime.now(tz).date(), rokuyo=True)
 
 
-def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
+def emit_refusal(
+    as_json: bool, refused: Refused, tz: ZoneInfo, style: DateStyle | None = None
+) -> int:
+    """The refusal: one JSON object (its message as before), or its sentence and the
+    alternatives on stderr, dates as ``style`` (default ``terminal_style``) writes them."""
     message = unmark(describe(refused, tz, locale()), _names)
     if as_json:
         facts: dict[str, Any] = {"field": refused.field}
@@ -154,11 +159,12 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
             )
         )
     else:
-        print(message, file=sys.stderr)
+        shown = style or terminal_style(tz)
+        print(unmark(describe(refused, tz, locale(), style=shown), _names), file=sys.stderr)
         if refused.alternatives:
             print(text(locale(), "alternatives.header"), file=sys.stderr)
         for found in refused.alternatives:
-            print(f"  {alternative_line(found, tz, locale(), _TERMINAL)}", file=sys.stderr)
+            print(f"  {alternative_line(found, tz, locale(), shown)}", file=sys.stderr)
     return 1
 
 
