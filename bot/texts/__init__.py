@@ -9,11 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from bot.texts import checks, diary, en, ja, ledger, setup, takeout
+from bot.texts import terminal_holds as _terminal_holds
+from bot.texts import terminal_holds_help as _terminal_holds_help
 
 CATALOGS: dict[str, dict[str, str]] = {
     "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA},
     "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN},
 }
+# issue 30: what the hold, search and venue commands print, and their --help
+CATALOGS["ja"].update(_terminal_holds.JA, **_terminal_holds_help.JA)
+CATALOGS["en"].update(_terminal_holds.EN, **_terminal_holds_help.EN)
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
 DEFAULT_LOCALE = "ja"
