@@ -70,7 +70,7 @@ def test_a_write_at_a_future_now_says_when_its_notices_go(loaded: str) -> None:
     said = terminal(loaded, *HOLD, "--customer", "山田様", "--salesperson", "U0SALES001",
                     "--date", "2030-02-02", *later, lang="en")  # fmt: skip
     assert said.returncode == 0, said.stderr
-    assert "Its notices go out at Fri 4 Jan 2030 9:00" in said.stdout
+    assert "Its notices go out at Fri 4 Jan 2030 (Shakko) 9:00" in said.stdout
 
 
 def test_free_takes_what_priority_days_takes_and_any_kind_of_the_venue(loaded: str) -> None:
