@@ -26,6 +26,7 @@ from bot.listeners import (
     cancel,
     candidates,
     commands,
+    deposit,
     diary,
     edit,
     feed_links,
@@ -33,6 +34,8 @@ from bot.listeners import (
     home,
     ledger,
     modal,
+    pings,
+    pipeline,
     setup,
     takeout,
 )
@@ -124,7 +127,8 @@ def _listen(app: BotApp, deps: Deps, locales: UserLocales, *, many_workspaces: b
         app.event("app_uninstalled")(_logged)
         app.event("tokens_revoked")(_logged)
     surfaces = (commands, modal, buttons, candidates, cancel, home, edit, free, ledger, setup)
-    for surface in (*surfaces, venue_choice, diary, takeout, feed_links):
+    later = (venue_choice, diary, takeout, feed_links, deposit)
+    for surface in (*surfaces, *later, pipeline, pings):  # pipeline: i28-report; pings: i28-ping
         surface.register(app, deps)
 
 

@@ -9,15 +9,16 @@ from zoneinfo import ZoneInfo
 
 from bot import cards
 from bot.blocks import dump, section
+from bot.deposit_notices import paid_line
 from bot.notices import (
     Payload,
-    Rendered,
     UnrenderableNotice,
     hold_of,
     ids_text,
     reason_text,
     style_at,
 )
+from bot.rendered import Rendered
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
@@ -152,4 +153,5 @@ LINES: dict[Action, LineFacts | None] = {
     Action.EXPIRED: _nothing_more,
     Action.EDITED: _edited,
     Action.NUDGED: _nothing_more,
+    Action.DEPOSIT_PAID: paid_line,
 }

@@ -10,10 +10,11 @@ from datetime import datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement, ConfirmObject
+from slack_sdk.models.blocks import ActionsBlock, Block, ButtonElement
 
 from bot import ids
 from bot.blocks import Serialized, context, plain, section
+from bot.deposits import deposit_button, deposit_state
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, status_text
@@ -48,7 +49,8 @@ def state(
         )
     if hold.status is Status.TENTATIVE:
         return text(locale, "card.waiting", rank_text=ordinal(hold.rank or 0, locale))
-    return status_text(hold, locale, "card")
+    deposit = deposit_state(hold, tz, locale, now=now, style=style)  # 予約金, if any
+    return " · ".join(filter(None, [status_text(hold, locale, "card"), deposit]))
 
 
 def item_ranks(hold: Hold, locale: str | None) -> str:
@@ -157,12 +159,14 @@ def decision_buttons(
     another: bool = False,
     style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none.
-    ``another`` adds "Another date" (a second candidate date of the hold's enquiry)."""
+    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none but
+    「入金確認」 while its deposit is due. ``another`` adds "Another date" (a second candidate
+    date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
-        return None
+        paid = deposit_button(hold, locale)
+        return ActionsBlock(block_id=ids.card_actions(hold.id), elements=[paid]) if paid else None
     value = str(hold.id)
-    elements = [_release(hold, tz, locale, style)]
+    elements = [_release(hold, locale)]
     if hold.is_first:
         confirm = ButtonElement(
             text=plain(text(locale, "button.confirm")),
@@ -184,26 +188,12 @@ def _button(action_id: str, key: str, value: str, locale: str | None) -> ButtonE
     return ButtonElement(text=plain(text(locale, key)), action_id=action_id, value=value)
 
 
-def _release(hold: Hold, tz: ZoneInfo, locale: str | None, style: DateStyle) -> ButtonElement:
-    """Release cannot be undone, so Slack asks first (a client-side confirm dialog)."""
-    ask = ConfirmObject(
-        title=plain(text(locale, "release.ask.title"), 100),
-        text=plain(
-            text(
-                locale,
-                "release.ask.text",
-                hold=hold_line(hold, tz, locale, plain=True, style=style),
-            ),
-            300,
-        ),
-        confirm=plain(text(locale, "release.ask.ok"), 30),
-        deny=plain(text(locale, "release.ask.deny"), 30),
-        style="danger",
-    )
+def _release(hold: Hold, locale: str | None) -> ButtonElement:
+    """Release cannot be undone: the button opens a dialog that names the hold and asks why
+    (``bot.views.release``), so Slack's own confirm is not needed."""
     return ButtonElement(
         text=plain(text(locale, "button.release")),
         action_id=ids.RELEASE,
         value=str(hold.id),
         style="danger",
-        confirm=ask,
     )

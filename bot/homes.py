@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.models.blocks import Block
 
-from bot import venue_names
+from bot import follow_ups, pipeline_home, venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
 from bot.takeout import home_blocks
 from bot.texts import dates
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
+from bot.views.pings import home_pings
 from bot.views.setup import home_extras
 from core.errors import UnknownVenue
 from core.ledger_views import TeamHome
 from core.model import Venue
+from core.operations.pipeline import PipelineRead
 
 log = logging.getLogger("osae.bot")
 
@@ -28,6 +32,7 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     Managers see the whole team's ledger above their own holds."""
     now = deps.now()
     team: TeamHome | None = None
+    pipeline: PipelineRead | None = None  # the managers': read once, said in each one's language
     choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
     for user in sorted(u for u in users if u):
         deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
@@ -36,12 +41,15 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             overview = deps.engine.reads.overview(venue.id, user, now=now)
             if venue.is_manager(user):
                 team = team or deps.engine.reads.team_home(venue.id, now=now)
+                pipeline = pipeline or pipeline_read(deps, venue, now)
         except UnknownVenue:
             log.warning("home.not_built", extra={"venue": venue.id, "user": user})
             continue
         style = dates.style_for(venue, now)
         if venue.is_manager(user) and team is not None:
-            view = manager_home_view(team, overview, venue.tz, locale, now, style=style)
+            view = manager_home_view(
+                team, overview, venue.tz, locale, now, style=style, pipeline=_said(pipeline, locale)
+            )
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
         extras = home_extras(
@@ -51,7 +59,14 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             privacy_url=deps.privacy_url,
             choices=choices,
         )
-        extras = [*home_blocks(venue, user, locale, deps.feed_link), *extras]
+        waiting = deps.engine.pings.listing(venue.id, asker=user)  # 開放日のお知らせ待ち
+        week = now.astimezone(venue.tz).date() + timedelta(days=6)  # 次のアクション: this week
+        due = deps.engine.reads.follow_ups(venue.id, user, until=week)
+        mine = [
+            *follow_ups.home_blocks(due, venue, locale, now),
+            *home_pings(waiting, venue, locale, now),
+        ]
+        extras = [*mine, *home_blocks(venue, user, locale, deps.feed_link), *extras]
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:
@@ -66,3 +81,13 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
                 "slack.home_publish_failed",
                 extra={"venue": venue.id, "user": user, "error": repr(err)},
             )
+
+
+def pipeline_read(deps: Deps, venue: Venue, now: datetime) -> PipelineRead:
+    """This month's pipeline (``bot.pipeline_home`` says it at a glance)."""
+    today = now.astimezone(venue.tz).date()
+    return deps.engine.reads.pipeline(venue.id, today.year, today.month)
+
+
+def _said(read: PipelineRead | None, locale: str) -> list[Block]:
+    return pipeline_home.home_blocks(read, locale) if read is not None else []

@@ -178,3 +178,23 @@ FEED_ISSUE = "calendar_feed_issue"  # value: FEED_MINE, or FEED_VENUE (a manager
 FEED_ISSUE_BLOCK = "calendar_feed_issue_home"
 FEED_MINE = "mine"
 FEED_VENUE = "venue"
+
+# -- i25-slack: the release dialog (取り下げる asks why) ----------------------------------------
+RELEASE_MODAL = "release_modal"  # callback_id of the dialog the Release button opens
+RELEASE_REASON = "release_reason"  # its reason (static_select): block id and action id
+RELEASE_NOTE = "release_note"  # its optional note (plain_text_input): block id and action id
+
+# -- 予約金 (deposits): 「入金確認」 on a confirmed booking's card, DM and App Home -----------
+DEPOSIT = "hold_deposit"  # its value the hold id; the engine decides who may
+
+# -- the window ping (開放日に知らせる, issue 28 item 4) --------------------------------------
+PING_ASK = "ping_ask"  # the banquet-window refusal's button in the hold form: keeps the ping
+PING_BLOCK = "ping_offer"  # block_id of that offer (the form's refusal, with its button)
+PING_HOLD = "ping_hold"  # the DM's button when the window opens: value is the ping's id
+PING_DROP = "ping_drop"  # App Home's drop button beside a waiting ping: value is its id
+PINGS_HOME = "pings_home"  # block_id of App Home's pings
+FOLLOW_UPS_HOME = "follow_ups_home"  # block_id of App Home's 次のアクション (issue 28 item 6)
+
+# -- i28-report: the manager's pipeline ------------------------------------------------------
+PIPELINE_BLOCK = "pipeline_home"  # block_id of the managers' App Home pipeline section
+PIPELINE_CHART = "pipeline_chart"  # its 「グラフで見る」: the chart picture, to the DM

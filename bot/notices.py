@@ -8,20 +8,20 @@ always within Slack's limits (at most 50 blocks a message).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from bot import cards
+from bot import cards, follow_ups, manager_digest, ping_notices
 from bot.blocks import MAX_MESSAGE_BLOCKS, chunk_lines, clip, context, dump, header, section
+from bot.deposit_notices import DEPOSIT_RENDERERS
 from bot.enquiries import candidates_note, grouped
+from bot.rendered import Rendered
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
-from bot.views import manager
 from core.booking import booking_number
 from core.event_kinds import dm_kinds
 from core.model import Hold
@@ -30,13 +30,6 @@ from core.serialize import hold_from_json
 
 MAX_FAILURES_LISTED = 30
 MAX_ERROR_SHOWN = 200
-MAX_DIGEST_LINES = 60  # of each list in a manager's digest: 60 lines fill a few sections
-
-
-@dataclass(frozen=True)
-class Rendered:
-    text: str  # the notification fallback (push notifications, screen readers)
-    blocks: list[dict[str, Any]]
 
 
 class UnrenderableNotice(ValueError):
@@ -254,10 +247,14 @@ def _digest(
         start=dates.day(start.astimezone(tz).date(), locale, style=style),
         end=dates.day(until.astimezone(tz).date(), locale, style=style),
     )
+    follow = follow_ups.digest_blocks(payload, tz, locale, style, now)  # 次のアクション
     if not holds:
-        return Rendered(title, dump([header(title), context(text(locale, "notice.digest.empty"))]))
-    room = (MAX_MESSAGE_BLOCKS - 2) // 2  # header and intro take two blocks
-    shown = holds if len(holds) <= room else holds[: (MAX_MESSAGE_BLOCKS - 3) // 2]
+        said = follow_ups.digest_text(payload, locale) if follow else title
+        empty = context(text(locale, "notice.digest.empty"))
+        return Rendered(said, dump([header(title), empty, *follow]))
+    left = MAX_MESSAGE_BLOCKS - len(follow)
+    room = (left - 2) // 2  # header and intro take two blocks
+    shown = holds if len(holds) <= room else holds[: (left - 3) // 2]
     blocks: list[Block] = [
         header(title),
         context(text(locale, "notice.digest.intro", count=len(holds))),
@@ -276,45 +273,7 @@ def _digest(
             blocks.append(buttons)
     if len(shown) < len(holds):
         blocks.append(context(text(locale, "notice.digest.more", count=len(holds) - len(shown))))
-    return Rendered(text(locale, "notice.digest.text", count=len(holds)), dump(blocks))
-
-
-def _manager_digest(
-    payload: Payload, tz: ZoneInfo, locale: str | None, style: DateStyle, now: datetime
-) -> Rendered:
-    """To a manager: the whole venue's deadlines of the week, then every 2nd queue; lines,
-    no buttons (the manager acts from App Home or the salesperson's DM)."""
-    holds = sorted(
-        (hold_from_json(h) for h in payload["holds"]),
-        key=lambda h: (h.expires_at or datetime.max.replace(tzinfo=tz), h.id),
-    )
-    waiting = [
-        (hold_from_json(w["hold"]), tuple(hold_from_json(a) for a in w["ahead"]))
-        for w in payload["waiting"]
-    ]
-    start, until = datetime.fromisoformat(payload["from"]), datetime.fromisoformat(payload["until"])
-    title = text(
-        locale,
-        "notice.manager_digest.title",
-        start=dates.day(start.astimezone(tz).date(), locale, style=style),
-        end=dates.day(until.astimezone(tz).date(), locale, style=style),
-    )
-    shown = MAX_DIGEST_LINES
-    deadlines = [manager.deadline_line(h, tz, locale, style=style) for h in holds[:shown]]
-    queues = [manager.queue_line(h, ahead, tz, locale, style=style) for h, ahead in waiting[:shown]]
-    key = "notice.manager_digest.deadlines"
-    blocks: list[Block] = [header(title), section(text(locale, key, count=len(holds)))]
-    blocks += [section(c) for c in chunk_lines(deadlines)] or [
-        context(text(locale, f"{key}.empty"))
-    ]
-    if queues:
-        blocks.append(section(text(locale, "notice.manager_digest.queues", count=len(waiting))))
-        blocks += [section(c) for c in chunk_lines(queues)]
-    left = max(0, len(holds) - shown) + max(0, len(waiting) - shown)
-    if left:
-        blocks.append(context(text(locale, "notice.manager_digest.more", count=left)))
-    summary = text(locale, "notice.manager_digest.text", deadlines=len(holds), waiting=len(waiting))
-    return Rendered(summary, dump(blocks))
+    return Rendered(text(locale, "notice.digest.text", count=len(holds)), dump(blocks + follow))
 
 
 # One renderer per kind of DM ``core.event_kinds`` declares (tests/engine/test_event_kinds.py).
@@ -326,12 +285,14 @@ RENDERERS: dict[NoticeKind, Renderer] = {
     NoticeKind.EXTENDED: _extended,
     NoticeKind.REMINDER: _reminder,
     NoticeKind.DIGEST: _digest,
-    NoticeKind.MANAGER_DIGEST: _manager_digest,
+    NoticeKind.MANAGER_DIGEST: manager_digest.render,
     NoticeKind.QUEUED: _queued,
     NoticeKind.CANCELLED: _cancelled,
     NoticeKind.NEXT_ACTION: _next_action,
     NoticeKind.ACTED_FOR: _acted_for,
     NoticeKind.NUDGED: _nudged,
+    **DEPOSIT_RENDERERS,
+    NoticeKind.WINDOW_OPEN: ping_notices.window_open,
 }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot import ids
 from bot.blocks import section
+from bot.deposits import row_deposit
 from bot.texts import text
 from bot.texts.states import row_state
 from core.exports.feed_tokens import FeedKey, Scope
@@ -26,7 +27,7 @@ def ledger_file(
 ) -> tuple[bytes, int]:
     """The file's bytes and its number of rows (one per room of each hold)."""
     state = partial(row_state, reasons=found.reasons)
-    rows = ledger_rows(found.holds, venue, state, with_contact=with_contact)
+    rows = ledger_rows(found.holds, venue, state, with_contact=with_contact, deposit=row_deposit)
     buffer = io.BytesIO()
     write = write_xlsx if fmt == "xlsx" else write_csv
     write(rows, buffer, with_contact=with_contact)

@@ -7,14 +7,14 @@ from datetime import date
 
 from bot import strict
 from bot.texts.checked import said
-from cli.context import locale
+from cli.context import locale, say
 from core import checks
 
 
 def iso_date(value: str) -> date:
     parsed = strict.iso_date(value)
     if parsed is None:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2027-03-10")
+        raise argparse.ArgumentTypeError(say("cli.bad.date", value=repr(value)))
     return parsed
 
 
@@ -22,9 +22,7 @@ def clock(value: str) -> int:
     """Minutes after midnight of ``HH:MM``."""
     minutes = strict.clock(value)
     if minutes is None:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a time written HH:MM, like 09:00 or 23:30"
-        )
+        raise argparse.ArgumentTypeError(say("cli.bad.clock", value=repr(value)))
     return minutes
 
 
@@ -32,7 +30,7 @@ def guests(value: str) -> int:
     counted = strict.count(value)
     if counted is None:
         raise argparse.ArgumentTypeError(
-            f"{value!r} is not a number of guests from 1 to {strict.MAX_GUESTS}, like 40"
+            say("cli.bad.guests", value=repr(value), high=strict.MAX_GUESTS)
         )
     return counted
 

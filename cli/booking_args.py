@@ -10,8 +10,7 @@ from typing import Any
 from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
 from cli import arguments
-from cli.context import locale
-from cli.hold_lines import say
+from cli.context import locale, say
 from core.model import Details, Hold, Venue
 
 

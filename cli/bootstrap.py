@@ -312,6 +312,7 @@ class Runtime:
                 venues=self.engine.venues,
                 courier=courier or self.courier(),
                 now=self.now,
+                pings=self.engine.pings,
             )
             self._actors = register(self.broker, deps)
         return self._actors

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot import strict
 from bot.texts import dates
-from cli.context import emit, locale, open_venue
+from cli.context import emit, locale, open_venue, say
 from cli.errors import CommandError
 from core.model import Venue
 from core.rules.calendar import holiday_name, is_priority_day
@@ -65,10 +65,10 @@ class Day:
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     cal = commands.add_parser(
-        "calendar", parents=[common], help="六曜, holidays and wedding-priority days of a range"
+        "calendar", parents=[common], help=say("help.calendar"), description=say("help.calendar")
     )
-    cal.add_argument("--from", dest="start", required=True, type=_day, help="YYYY-MM-DD")
-    cal.add_argument("--to", dest="end", required=True, type=_day, help="YYYY-MM-DD (inclusive)")
+    cal.add_argument("--from", dest="start", required=True, type=_day, help=say("help.from"))
+    cal.add_argument("--to", dest="end", required=True, type=_day, help=say("help.to"))
     cal.set_defaults(handler=show_calendar)
 
 

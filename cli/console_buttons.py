@@ -7,6 +7,7 @@ rest: its version for an edit, its enquiry, rooms and times for another date.
 
 from __future__ import annotations
 
+import shlex
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -23,8 +24,16 @@ EDIT_ALSO = "(or --date YYYY-MM-DD, --start, --room, --customer, --note, --sales
 
 def command_for(settings: Settings, engine: HoldEngine, button: Button) -> str | None:
     """``osae hold confirm 2 --actor U0SALES001`` and the like; None for a button that is not
-    a hold's (or whose hold is gone)."""
-    verb = ids.decision(button.action_id)
+    a hold's (or whose hold is gone) nor a window ping's."""
+    if button.action_id == ids.PING_HOLD and button.notice is not None:
+        return ping_hold(settings, engine, button.notice.venue_id, button.value)
+    return _hold_command(settings, engine, button)
+
+
+def _hold_command(settings: Settings, engine: HoldEngine, button: Button) -> str | None:
+    verb = ids.decision(button.action_id) or (
+        "deposit" if button.action_id == ids.DEPOSIT else None
+    )
     ours = verb is not None or button.action_id in (ids.EDIT, ids.ANOTHER_DATE)
     if not ours or not button.value.isdigit() or button.notice is None:
         return None
@@ -66,3 +75,30 @@ def another_date(settings: Settings, hold: Hold, tz: ZoneInfo) -> str:
 
 def _clock(moment: datetime, tz: ZoneInfo) -> str:
     return moment.astimezone(tz).strftime("%H:%M")
+
+
+def ping_hold(settings: Settings, engine: HoldEngine, venue_id: str, value: str) -> str | None:
+    """A window ping's 押さえる: the request it kept, as `osae hold request` takes it."""
+    ping = engine.pings.one(venue_id, int(value)) if value.isdigit() else None
+    if ping is None or isinstance(ping, Refused):
+        return None
+    req = ping.request
+    words = ["hold", "request", "--room", req.room_id, "--date", req.local_date.isoformat()]
+    words += ["--start", _minutes(req.start_min), "--end", _minutes(req.end_min)]
+    for item in req.also:
+        words += ["--also", f"{item.room_id},{_minutes(item.start_min)},{_minutes(item.end_min)}"]
+    words += [
+        "--kind",
+        req.kind,
+        "--customer",
+        shlex.quote(req.customer),
+        "--salesperson",
+        req.salesperson,
+    ]
+    if req.guests:
+        words += ["--guests", str(req.guests)]
+    return settings.command(*words)
+
+
+def _minutes(minute: int) -> str:
+    return f"{minute % 1440 // 60:02d}:{minute % 60:02d}"

@@ -26,13 +26,9 @@ from core.serialize import hold_to_json
 
 def common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print exactly one JSON object")
-    common.add_argument(
-        "--now",
-        type=parse_now,
-        help="pretend it is this ISO-8601 instant (venue-local if no offset) to try scenarios",
-    )
-    common.add_argument("--venue", help="venue id (default: OSAE_VENUE, or the only venue)")
+    common.add_argument("--json", action="store_true", help=say("cli.opt.json"))
+    common.add_argument("--now", type=parse_now, help=say("cli.opt.now"))
+    common.add_argument("--venue", help=say("cli.opt.venue"))
     return common
 
 
@@ -40,9 +36,7 @@ def parse_now(value: str) -> datetime:
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not an ISO-8601 date-time, e.g. 2027-03-01T09:00+09:00"
-        ) from None
+        raise argparse.ArgumentTypeError(say("cli.bad.now", value=repr(value))) from None
 
 
 def now_of(args: argparse.Namespace, tz: tzinfo) -> datetime:
@@ -65,16 +59,14 @@ def venue_id(args: argparse.Namespace, engine: HoldEngine, settings: Settings) -
     try:
         known = engine.venues.venue_ids()
     except NoSchema:
-        raise CommandError(
-            "no_schema", "the database has no osae tables; run `osae db upgrade`"
-        ) from None
+        command = settings.command("db", "upgrade")
+        raise CommandError("no_schema", say("out.no_schema", command=command)) from None
     if len(known) == 1:
         return known[0]
     if not known:
-        raise CommandError("no_venue", "no venue is loaded; run `osae venue load FILE` first")
-    raise CommandError(
-        "which_venue", f"several venues are loaded ({', '.join(known)}); pass --venue ID"
-    )
+        command = settings.command("venue", "load", "FILE")
+        raise CommandError("no_venue", say("out.no_venue", command=command))
+    raise CommandError("which_venue", say("out.which_venue", known=", ".join(known)))
 
 
 def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
@@ -108,6 +100,13 @@ def use_language(language: str | None) -> None:
 def locale() -> str:
     """The terminal's language: ``ja`` or ``en``."""
     return lang(_language[0])
+
+
+def say(key: str, **facts: Any) -> str:
+    """Our own words in the terminal (a ``help=``, a ``description=``, a line a command prints)
+    in the reader's language, from the texts the bot uses (``bot.texts.text``). A ``help=`` is
+    read by argparse with %-formatting: write a literal percent sign as ``%%`` there."""
+    return text(locale(), key, **facts)
 
 
 def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from cli import backup, migrate, migration_drops, ops_texts
 from cli.bootstrap import database_url
-from cli.context import emit, settings_of
+from cli.context import emit, say, settings_of
 from cli.errors import CommandError
 from core.errors import DatabaseUnavailable
 from migrations import MigrationRefused
@@ -20,17 +20,21 @@ T = TypeVar("T")
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    db = commands.add_parser("db", help="database schema")
-    actions = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
-    up = actions.add_parser("upgrade", parents=[common], help="apply migrations")
-    up.add_argument("revision", nargs="?", default="head")
+    db = commands.add_parser("db", help=say("help.db"), description=say("help.db"))
+    actions = db.add_subparsers(dest="db_command", metavar=say("cli.action"), required=True)
+    up = actions.add_parser("upgrade", parents=[common], help=say("help.db.upgrade"))
+    up.add_argument(
+        "revision", nargs="?", default="head", help=say("help.db.revision", default="head")
+    )
     up.set_defaults(handler=upgrade)
-    down = actions.add_parser("downgrade", parents=[common], help="revert migrations")
-    down.add_argument("revision", nargs="?", default="base")
-    down.add_argument("--yes", action="store_true", help="drop what it says it will drop")
+    down = actions.add_parser("downgrade", parents=[common], help=say("help.db.downgrade"))
+    down.add_argument(
+        "revision", nargs="?", default="base", help=say("help.db.revision", default="base")
+    )
+    down.add_argument("--yes", action="store_true", help=say("help.db.yes"))
     down.set_defaults(handler=downgrade)
     _register_backup(actions, common)
-    actions.add_parser("current", parents=[common], help="show the applied revision").set_defaults(
+    actions.add_parser("current", parents=[common], help=say("help.db.current")).set_defaults(
         handler=current
     )
 
@@ -69,14 +73,18 @@ def _needs_yes(args: argparse.Namespace, drops: list[tuple[str, str]]) -> int:
 def current(args: argparse.Namespace) -> int:
     url = database_url(settings_of(args))
     revision = _guarded(lambda: migrate.current(url))
-    return emit(args.json, {"revision": revision}, [f"schema revision: {revision or 'none'}"])
+    return emit(
+        args.json,
+        {"revision": revision},
+        [say("out.db.revision", revision=revision or say("out.db.none"))],
+    )
 
 
 def _guarded(action: Callable[[], T]) -> T:
     try:
         return action()
     except DatabaseUnavailable as err:
-        message = f"cannot reach the database: {err.reason}"
+        message = say("out.db.unreachable", reason=err.reason)
         raise CommandError("database_unreachable", message) from None
     except MigrationRefused as err:
         raise CommandError("migration_refused", str(err)) from None
@@ -84,16 +92,12 @@ def _guarded(action: Callable[[], T]) -> T:
 
 # -- backup and restore ----------------------------------------------------------------------
 def _register_backup(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    save = actions.add_parser(
-        "backup", parents=[common], help="write the whole database to FILE (pg_dump, custom)"
-    )
+    save = actions.add_parser("backup", parents=[common], help=say("help.db.backup"))
     save.add_argument("file", type=Path, metavar="FILE")
     save.set_defaults(handler=run_backup)
-    load = actions.add_parser(
-        "restore", parents=[common], help="replace the database with FILE from `osae db backup`"
-    )
+    load = actions.add_parser("restore", parents=[common], help=say("help.db.restore"))
     load.add_argument("file", type=Path, metavar="FILE")
-    load.add_argument("--yes", action="store_true", help="replace what the database holds")
+    load.add_argument("--yes", action="store_true", help=say("help.db.restore_yes"))
     load.set_defaults(handler=run_restore)
 
 
@@ -116,5 +120,5 @@ def run_restore(args: argparse.Namespace) -> int:
     return emit(
         args.json,
         {"file": str(args.file), "database": database, "revision": revision},
-        [said, f"schema revision: {revision or 'none'}"],
+        [said, say("out.db.revision", revision=revision or say("out.db.none"))],
     )

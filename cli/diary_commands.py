@@ -9,7 +9,7 @@ from typing import Any
 from bot.diary_words import diary_words
 from bot.texts import text
 from cli import arguments
-from cli.context import emit, locale, now_of, open_venue
+from cli.context import emit, locale, now_of, open_venue, say
 from cli.errors import CommandError
 from core.diary import layout
 from core.diary.draw import Format, Paper, render
@@ -20,19 +20,20 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     diary = commands.add_parser(
         "diary",
         parents=[common],
-        help="the diary picture (台帳): a day's rooms by hours, or a week's or month's by days",
+        help=say("help.diary"),
+        description=say("help.diary"),
     )
-    diary.add_argument("--date", type=arguments.iso_date, required=True, help="YYYY-MM-DD")
-    which = diary.add_mutually_exclusive_group()
-    which.add_argument("--week", action="store_true", help="the week (Mon-Sun) of --date")
-    which.add_argument("--month", action="store_true", help="the month of --date")
     diary.add_argument(
-        "--out", required=True, help="FILE.png (for a screen) or FILE.pdf (to print)"
+        "--date", type=arguments.iso_date, required=True, help=say("help.diary.date")
     )
+    which = diary.add_mutually_exclusive_group()
+    which.add_argument("--week", action="store_true", help=say("help.diary.week"))
+    which.add_argument("--month", action="store_true", help=say("help.diary.month"))
+    diary.add_argument("--out", required=True, help=say("help.diary.out"))
     diary.add_argument(
         "--paper",
         choices=[p.value for p in Paper],
-        help="a PDF's paper, landscape (default: A4; a month A3)",
+        help=say("help.diary.paper"),
     )
     diary.set_defaults(handler=draw_diary)
 

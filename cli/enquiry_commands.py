@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from cli.context import emit, emit_refusal, open_venue
+from bot.texts.kinds import kind_name
+from cli.context import emit, emit_refusal, locale, open_venue, say
 from cli.hold_commands import ledger_line
 from cli.hold_edit import item_lines
 from core.booking import booking_id, booking_number
@@ -13,10 +14,14 @@ from core.serialize import hold_summary
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    enquiry = commands.add_parser("enquiry", help="a customer's case and its candidate dates")
-    actions = enquiry.add_subparsers(dest="enquiry_command", metavar="ACTION", required=True)
-    show = actions.add_parser("show", parents=[common], help="an enquiry and its holds")
-    show.add_argument("id", type=_booking, help="the booking number (B-0012) or the enquiry id")
+    enquiry = commands.add_parser(
+        "enquiry", help=say("help.enquiry"), description=say("help.enquiry")
+    )
+    actions = enquiry.add_subparsers(
+        dest="enquiry_command", metavar=say("cli.action"), required=True
+    )
+    show = actions.add_parser("show", parents=[common], help=say("help.enquiry.show"))
+    show.add_argument("id", type=_booking, help=say("help.enquiry.id"))
     show.set_defaults(handler=show_enquiry)
 
 
@@ -26,7 +31,14 @@ def show_enquiry(args: argparse.Namespace) -> int:
     if isinstance(found, Refused):
         return emit_refusal(args.json, found, venue.tz)
     case = found.enquiry
-    head = f"{booking_number(case.id)} {case.customer} ({case.kind_id}) <{case.salesperson}>"
+    kind = venue.policy.kind(case.kind_id)
+    head = say(
+        "out.enquiry.head",
+        booking=booking_number(case.id),
+        customer=case.customer,
+        kind=kind_name(case.kind_id, kind.name if kind else "", locale()),
+        salesperson=f"<@{case.salesperson}>",  # its name (cli.plain)
+    )
     lines = [head]
     for hold in found.holds:
         lines += [f"  {ledger_line(hold, venue)}", *(f"  {x}" for x in item_lines(hold, venue))]
@@ -53,7 +65,5 @@ def show_enquiry(args: argparse.Namespace) -> int:
 def _booking(value: str) -> int:
     found = booking_id(value)
     if found is None:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a booking number: write it as B-0012 (or the enquiry id, 12)"
-        )
+        raise argparse.ArgumentTypeError(say("cli.bad.booking", value=repr(value)))
     return found

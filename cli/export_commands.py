@@ -10,7 +10,7 @@ from typing import Any
 from bot.takeout import ledger_file
 from bot.texts import text
 from cli import arguments
-from cli.context import emit, locale, open_venue
+from cli.context import emit, locale, open_venue, say
 from cli.errors import CommandError
 from core.model import Venue
 from core.operations.exports import LedgerOut
@@ -20,19 +20,19 @@ FORMATS = ("xlsx", "csv")
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     out = commands.add_parser(
-        "export", parents=[common], help="the ledger of a range of dates as xlsx or CSV (予約台帳)"
+        "export", parents=[common], help=say("help.export"), description=say("help.export")
     )
-    out.add_argument("--from", dest="start", required=True, type=arguments.iso_date)
-    out.add_argument("--to", dest="end", required=True, type=arguments.iso_date)
-    out.add_argument("--format", choices=FORMATS, help="default: the --out file's extension")
-    out.add_argument("--out", required=True, type=Path, metavar="FILE")
     out.add_argument(
-        "--with-contact", action="store_true", help="add 連絡先 (managers only: see --actor)"
+        "--from", dest="start", required=True, type=arguments.iso_date, help=say("help.export.from")
     )
-    out.add_argument("--actor", help="Slack user id of who exports (a manager for --with-contact)")
     out.add_argument(
-        "--all", action="store_true", help="also the holds that left, with why (outcome, reason)"
+        "--to", dest="end", required=True, type=arguments.iso_date, help=say("help.export.to")
     )
+    out.add_argument("--format", choices=FORMATS, help=say("help.export.format"))
+    out.add_argument("--out", required=True, type=Path, metavar="FILE", help=say("help.export.out"))
+    out.add_argument("--with-contact", action="store_true", help=say("help.export.contact"))
+    out.add_argument("--actor", help=say("help.export.actor"))
+    out.add_argument("--all", action="store_true", help=say("help.export.all"))
     out.set_defaults(handler=export)
 
 

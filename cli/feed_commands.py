@@ -6,30 +6,28 @@ from __future__ import annotations
 import argparse
 
 from bot.texts import text
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, parse_now, settings_of
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, parse_now, say, settings_of
 from core.exports.feed_tokens import FeedKey, Scope
 from core.results import Refused
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     del common  # its --venue ID is this command's --venue [ID]: the venue's own feed
-    feed = commands.add_parser("feed", help="calendar feeds (iCalendar) of a salesperson or venue")
-    actions = feed.add_subparsers(dest="feed_command", metavar="ACTION", required=True)
-    for name, help_text in (
-        ("url", "the feed's URL (made on first use)"),
-        ("rotate", "a new URL; the old one stops working"),
-    ):
-        act = actions.add_parser(name, help=help_text)
-        act.add_argument("--json", action="store_true", help="print exactly one JSON object")
-        act.add_argument("--now", type=parse_now, help="pretend it is this ISO-8601 instant")
+    feed = commands.add_parser("feed", help=say("help.feed"), description=say("help.feed"))
+    actions = feed.add_subparsers(dest="feed_command", metavar=say("cli.action"), required=True)
+    for name in ("url", "rotate"):
+        help_text = say(f"help.feed.{name}")
+        act = actions.add_parser(name, help=help_text, description=help_text)
+        act.add_argument("--json", action="store_true", help=say("cli.opt.json"))
+        act.add_argument("--now", type=parse_now, help=say("cli.opt.now"))
         which = act.add_mutually_exclusive_group(required=True)
-        which.add_argument("--salesperson", metavar="USER", help="their live holds (Slack id)")
+        which.add_argument("--salesperson", metavar="USER", help=say("help.feed.salesperson"))
         which.add_argument(
             "--venue",
             nargs="?",
             const="",
             metavar="ID",
-            help="every live hold of the venue (ID: which venue, if several are loaded)",
+            help=say("help.feed.venue"),
         )
         act.set_defaults(handler=show_feed, rotate=name == "rotate")
 

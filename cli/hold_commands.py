@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.texts import dates, text
 from bot.texts.refusals import describe_warning, in_way_list, ordinal
-from cli import arguments, booking_args, hold_edit, hold_lines
+from cli import arguments, booking_args, deposit_commands, hold_edit, hold_lines, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -17,11 +17,11 @@ from cli.context import (
     locale,
     now_of,
     open_venue,
+    say,
     settings_of,
 )
 from cli.errors import CommandError
 from cli.hold_edit import item_lines
-from cli.hold_lines import say
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Code, Refused, RequestAnswer
@@ -38,6 +38,7 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     hold = commands.add_parser("hold", help=say("help.hold"))
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     _register_request(actions, common)
+    deposit_commands.register(actions, common)  # 入金確認 (docs/rules.md, Deposits)
     for name in ACTIONS:
         act = actions.add_parser(name, parents=[common], help=say(f"help.hold.{name}"))
         act.add_argument("id", type=int, help=say("help.hold.id"))
@@ -123,6 +124,7 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
     req.add_argument(
         "--guests", type=arguments.guests, metavar="N", help=say("help.request.guests")
     )
+    req.add_argument("--house", action="store_true", help=say("help.request.house"))
     req.add_argument(
         "--contact",
         default="",
@@ -136,11 +138,14 @@ def _register_request(actions: argparse._SubParsersAction, common: argparse.Argu
 
 
 def request(args: argparse.Namespace) -> int:
+    if args.house:
+        _house_defaults(args)
     missing = [f"--{n}" for n in ("kind", "customer", "salesperson") if not getattr(args, n)]
     if args.enquiry is None and missing:
         said = text(locale(), "term.request_needs", flags=", ".join(missing))
         raise CommandError("usage", said, exit_code=2)
     engine, venue = _open(args)
+    typed_names.resolve_args(args, venue)  # rooms and kinds by id or name
     req = _request_of(args, engine, venue)
     # No Slack surface posts this hold's card: the jobs post it in the sales channel.
     result = engine.writes.request(
@@ -177,7 +182,17 @@ def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> H
         guests=args.guests,
         contact=args.contact,
         details=booking_args.details_of(args),
+        house=args.house,
     )
+
+
+def _house_defaults(args: argparse.Namespace) -> None:
+    """A house hold is asked for by a manager (--actor), who holds it unless --salesperson
+    says otherwise; its kind is banquet unless --kind says otherwise."""
+    if not args.creator:
+        raise CommandError("usage", "osae hold request --house: --actor U… (a manager)", 2)
+    args.salesperson = args.salesperson or args.creator
+    args.kind = args.kind or "banquet"
 
 
 def _answered(
@@ -185,7 +200,8 @@ def _answered(
 ) -> int:
     """The answer to an accepted request: its place, deadline, what is in its way, warnings."""
     deadline, tz, loc = result.expires_at, venue.tz, locale()
-    line = f"{ordinal(result.rank, loc)}: {hold_lines.line(result.hold, venue, style)}"
+    place = text(loc, "house.tag") if result.hold.house else ordinal(result.rank, loc)
+    line = f"{place}: {hold_lines.line(result.hold, venue, style)}"
     if deadline:
         line += f" · {dates.deadline(deadline, tz, loc, style=style)}"
     if result.in_way:

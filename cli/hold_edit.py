@@ -9,10 +9,9 @@ import argparse
 from bot.edit_form import edit_line
 from bot.texts import dates, text
 from bot.texts.refusals import ordinal
-from cli import arguments, booking_args, hold_lines
+from cli import arguments, booking_args, hold_lines, typed_names
 from cli.bootstrap import wake_drain
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
-from cli.hold_lines import say
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, say, settings_of
 from core.booking import booking_number
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
@@ -58,6 +57,7 @@ def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParse
 
 def edit_hold(args: argparse.Namespace) -> int:
     engine, venue = open_venue(args)
+    typed_names.resolve_args(args, venue)  # rooms and kinds by id or name
     change = HoldEdit(
         hold_id=args.id,
         version=args.version,

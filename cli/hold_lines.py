@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot import cards
 from bot.texts import CATALOGS, dates, lang, text
 from bot.texts.dates import DateStyle
+from bot.texts.kinds import status_text
 from bot.texts.refusals import hold_line
 from cli.context import locale, now_of
 from core.events import SYSTEM, AuditEvent
@@ -41,6 +41,10 @@ def ledger_line(hold: Hold, venue: Venue, style: DateStyle | None = None) -> str
     """A hold, its state as its card says it, and its salesperson (by name once printed)."""
     style = style or dates.style_for(venue, datetime.now(UTC))
     state = cards.state(hold, venue.tz, locale(), style=style)
+    if hold.house:  # 社内押さえ: held with no deadline, or what became of it
+        state = text(locale(), "house.tag") + (
+            "" if hold.rank else f"・{status_text(hold, locale())}"
+        )
     by = text(locale(), "term.by", who=f"<@{hold.salesperson}>")
     return f"{line(hold, venue, style)}  [{state}]  {by}"
 
@@ -107,8 +111,3 @@ def word(key: str, fallback: str) -> str:
 
 def listed(ids: Sequence[int]) -> str:
     return ", ".join(f"#{i}" for i in ids) or text(locale(), "term.none")
-
-
-def say(key: str, **facts: Any) -> str:
-    """A text of the terminal's language (a ``help=``, an error): ``bot.texts.text``."""
-    return text(locale(), key, **facts)

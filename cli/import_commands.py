@@ -12,7 +12,7 @@ from typing import Any
 from bot.texts import text
 from bot.texts.refusals import describe
 from bot.texts.states import placement
-from cli.context import emit, emit_refusal, locale, now_of, open_venue
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, say
 from cli.errors import CommandError
 from core.exports.reading import KNOWN, FileProblem, Problem, read_ledger
 from core.model import Venue
@@ -22,17 +22,17 @@ from core.results import Refused
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     into = commands.add_parser(
-        "import", parents=[common], help="place a ledger file's rows as holds (all or nothing)"
+        "import", parents=[common], help=say("help.import"), description=say("help.import")
     )
-    into.add_argument("file", type=Path, metavar="FILE", help="a .xlsx or .csv 予約台帳")
-    into.add_argument("--dry-run", action="store_true", help="say what would happen; write nothing")
+    into.add_argument("file", type=Path, metavar="FILE", help=say("help.import.file"))
+    into.add_argument("--dry-run", action="store_true", help=say("help.import.dry_run"))
     into.add_argument(
         "--columns",
         type=_mapping,
         metavar="MAPPING",
-        help="the file's own headers: 日付=Date,部屋=Room,... (the layout's header=the file's)",
+        help=say("help.import.columns"),
     )
-    into.add_argument("--actor", help="Slack user id of who imports (default: each row's 担当)")
+    into.add_argument("--actor", help=say("help.import.actor"))
     into.set_defaults(handler=run_import)
 
 

@@ -7,7 +7,9 @@ import errno
 import json
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 
@@ -58,10 +60,13 @@ def report(err: OSError | DBAPIError, as_json: bool, data_dir: Path) -> int:
     return 3
 
 
-def say_error(as_json: bool, code: str, message: str) -> None:
+def say_error(
+    as_json: bool, code: str, message: str, facts: Mapping[str, Any] | None = None
+) -> None:
     """A command's error as ``cli.context.emit_error`` says it, also when stdout is a full
     disk (/dev/full, a file on a full file system): then on stderr, and nothing after."""
-    line = json.dumps({"ok": False, "code": code, "message": message}, ensure_ascii=False)
+    said = {"ok": False, "code": code, "message": message, **(facts or {})}
+    line = json.dumps(said, ensure_ascii=False)
     try:
         print(line if as_json else f"osae: {message}", file=sys.stdout if as_json else sys.stderr)
         sys.stdout.flush()

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy.exc import DBAPIError
 
 from cli import (
+    argparse_words,
     bootstrap,
     calendar_commands,
     db_commands,
@@ -22,11 +23,13 @@ from cli import (
     ledger_commands,
     local_errors,
     outbox_commands,
+    ping_commands,
     process_commands,
+    report_commands,
     search_commands,
     venue_commands,
 )
-from cli.context import common_options, emit_error, use_language
+from cli.context import common_options, emit_error, locale, say, use_language
 from cli.errors import CommandError
 
 # Each module has ``register(commands, common)``; order is the order of `osae --help`.
@@ -45,6 +48,10 @@ COMMAND_MODULES = (
     export_commands,
     feed_commands,
     import_commands,
+    # issue 28: the manager's pipeline
+    report_commands,
+    # issue 28: the window ping (開放日に知らせる)
+    ping_commands,
 )
 
 
@@ -61,9 +68,11 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="osae",
-        description="Ranked tentative holds (仮押さえ) for banquet rooms, in Slack.",
+        description=say("cli.osae"),
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands = parser.add_subparsers(
+        dest="command", metavar=say("cli.command"), parser_class=Parser
+    )
     common = common_options()
     for module in COMMAND_MODULES:
         module.register(commands, common)
@@ -78,20 +87,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         emit_error("--json" in (sys.argv if argv is None else argv), err.code, str(err))
         return err.exit_code
     use_language(settings.language)  # argparse's messages are worded before any command runs
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 0
+    with argparse_words.speaking(locale()):  # argparse's own words too (usage:, error: ...)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 0
     args.settings = settings
     try:
         code: int = args.handler(args)
         sys.stdout.flush()  # here, not at exit: a reader gone (`| head`) is told below
     except CommandError as err:
-        local_errors.say_error(getattr(args, "json", False), err.code, str(err))
+        local_errors.say_error(getattr(args, "json", False), err.code, str(err), err.facts)
         return err.exit_code
     except KeyboardInterrupt:  # Ctrl-C in a short command: nothing half-done to report
-        print("osae: interrupted", file=sys.stderr)
+        print(f"osae: {say('cli.interrupted')}", file=sys.stderr)
         return 130
     except (OSError, DBAPIError) as err:
         # `osae ... | head` (a broken pipe): the reader has what it wanted; a full disk, a

@@ -67,6 +67,18 @@ DROPS: dict[str, dict[str, str] | None] = {
         "en": "when each 1st hold was asked to answer (the nudge)",
         "ja": "1番手に回答を依頼した日時（催促）",
     },
+    "0015_deposits": {
+        "en": "each booking's deposit: its due date, and who recorded it paid, when and how much",
+        "ja": "予約金: 入金期日と、入金確認の記録（誰が・いつ・いくら）",
+    },
+    "0016_window_pings": {
+        "en": "the window pings: whoever asked to be told when banquets open is told nothing",
+        "ja": "開放日の通知の依頼（依頼した人に宴会受付開始が届かなくなります）",
+    },
+    "0014_house_holds": {
+        "en": "which holds are house holds: those still held become 1sts due at their start",
+        "ja": "社内押さえの区別（押さえ中のものは開始時刻が期限の1番手になります）",
+    },
 }
 
 

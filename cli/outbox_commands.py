@@ -7,21 +7,22 @@ from dataclasses import asdict
 from datetime import UTC
 from typing import Any
 
+from bot.texts import CATALOGS
 from cli import bootstrap
-from cli.context import emit, now_of, settings_of, venue_id
-from core.notices import Notice
+from cli.context import emit, now_of, say, settings_of, venue_id
+from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT, Notice
 
 STATUSES = ("pending", "sent", "failed")
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    outbox = commands.add_parser("outbox", help="notices waiting, sent or failed")
-    actions = outbox.add_subparsers(dest="outbox_command", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", parents=[common], help="the latest notices")
-    listing.add_argument("--status", choices=STATUSES)
+    outbox = commands.add_parser("outbox", help=say("help.outbox"), description=say("help.outbox"))
+    actions = outbox.add_subparsers(dest="outbox_command", metavar=say("cli.action"), required=True)
+    listing = actions.add_parser("list", parents=[common], help=say("help.outbox.list"))
+    listing.add_argument("--status", choices=STATUSES, help=say("help.outbox.status"))
     listing.set_defaults(handler=list_outbox)
-    retry = actions.add_parser("retry", parents=[common], help="send failed notices again")
-    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help="default: every failed one")
+    retry = actions.add_parser("retry", parents=[common], help=say("help.outbox.retry"))
+    retry.add_argument("ids", nargs="*", type=int, metavar="ID", help=say("help.outbox.ids"))
     retry.set_defaults(handler=retry_outbox)
 
 
@@ -30,7 +31,7 @@ def list_outbox(args: argparse.Namespace) -> int:
     engine = bootstrap.engine_for(settings)
     chosen = venue_id(args, engine, settings)
     found = engine.delivery.notices(chosen, status=args.status)
-    lines = [_notice_line(n) for n in found] or ["no notices"]
+    lines = [_notice_line(n) for n in found] or [say("out.outbox.none")]
     return emit(args.json, {"venue": chosen, "notices": [_notice_json(n) for n in found]}, lines)
 
 
@@ -44,11 +45,12 @@ def retry_outbox(args: argparse.Namespace) -> int:
     )
     not_failed = sorted(set(args.ids) - set(requeued))
     woken = bool(requeued) and bootstrap.wake_drain(settings, chosen)
-    lines = [f"requeued {requeued or 'nothing'}"]
+    ids = ", ".join(f"#{n}" for n in requeued)
+    lines = [say("out.outbox.requeued", ids=ids) if requeued else say("out.outbox.nothing")]
     if not_failed:
-        lines.append(f"not failed (left as they are): {not_failed}")
+        lines.append(say("out.outbox.not_failed", ids=", ".join(f"#{n}" for n in not_failed)))
     if requeued and not woken:
-        lines.append("the next safety-net drain will send them (Redis not reachable from here)")
+        lines.append(say("out.outbox.later"))
     payload = {"venue": chosen, "requeued": requeued, "not_failed": not_failed, "woken": woken}
     return emit(args.json, payload, lines)
 
@@ -61,6 +63,19 @@ def _notice_json(notice: Notice) -> dict[str, Any]:
 
 
 def _notice_line(n: Notice) -> str:
-    where = f"hold {n.hold_id}" if n.hold_id else "-"
-    state = n.status if n.status != "failed" else f"failed: {n.last_error}"
-    return f"#{n.id:<6} {n.kind:<9} to {n.recipient:<12} {where:<10} tries {n.attempts}  {state}"
+    """One row: its kind, to whom (a person by name), its hold, tries and state, in words."""
+    where = say("out.outbox.hold", id=n.hold_id) if n.hold_id else "-"
+    if n.status == "failed":
+        state = say("out.outbox.failed", error=n.last_error)
+    else:
+        state = say(f"out.outbox.{n.status}") if n.status in ("pending", "sent") else n.status
+    kind = say(f"notice.kind.{n.kind}") if f"notice.kind.{n.kind}" in _KINDS else n.kind
+    to = _RECIPIENTS.get(n.recipient)
+    to = say(to) if to else (f"<@{n.recipient}>" if n.recipient[:1] in "UW" else n.recipient)
+    return say(
+        "out.outbox.line", id=n.id, kind=kind, to=to, hold=where, tries=n.attempts, state=state
+    )
+
+
+_KINDS = frozenset(k for k in CATALOGS["en"] if k.startswith("notice.kind."))
+_RECIPIENTS = {CARD_RECIPIENT: "out.outbox.card", QUEUED_RECIPIENT: "out.outbox.firsts"}

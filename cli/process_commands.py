@@ -21,7 +21,7 @@ from cli import (
     tour,
 )
 from cli.bootstrap import Runtime, database_url
-from cli.context import settings_of
+from cli.context import say, settings_of
 from cli.errors import CommandError
 from cli.local_stack import Stack
 from cli.processes import Parts, Stopping
@@ -34,19 +34,21 @@ LOOPBACK = "127.0.0.1"
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    for name, handler, text in (
-        ("web", run_web, "the Slack app: HTTP on $PORT, or Socket Mode if SLACK_APP_TOKEN"),
-        ("worker", run_worker, "the Dramatiq worker: sweeps, outbox delivery, digests"),
-        ("clock", run_clock, "the scheduler: enqueues each venue's periodic jobs"),
-        ("serve", run_serve, "web + worker + clock on one machine (own PostgreSQL/Redis)"),
+    for name, handler in (
+        ("web", run_web),
+        ("worker", run_worker),
+        ("clock", run_clock),
+        ("serve", run_serve),
     ):
+        text = say(f"help.{name}")
         part = commands.add_parser(name, help=text, description=text)
         if name in ("web", "serve"):
             # A deploy's web process listens on every interface (its router reaches it
             # there); `osae serve` on one machine only on this one, unless --host says so.
             default = LOOPBACK if name == "serve" else ALL_INTERFACES
-            part.add_argument("--host", default=default)
-            part.add_argument("--threads", type=int, default=8, help="web server threads")
+            part.add_argument("--host", default=default, help=say("help.host", default=default))
+            threads = say("help.threads", default=8)
+            part.add_argument("--threads", type=int, default=8, help=threads)
         part.set_defaults(handler=handler)
 
 

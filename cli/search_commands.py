@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from dataclasses import replace
 from itertools import groupby
 from typing import Any
 
 from bot.texts import dates, text
 from bot.texts.dates import DateStyle
 from bot.texts.finding import outcome_label, room_label, slot_label
-from cli import arguments
-from cli.context import emit, emit_refusal, locale, now_of, open_venue
+from cli import arguments, typed_names
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, say
 from cli.errors import CommandError
-from cli.hold_lines import say
 from core.model import Kind, Venue
 from core.results import Availability, Chance, Found, Refused
 from core.rules.rokuyo import Rokuyo
@@ -66,6 +64,9 @@ def find(args: argparse.Namespace) -> int:
     if (args.start is None) != (args.end is None) or (args.start is not None and args.slots):
         raise CommandError("usage", text(locale(), "term.free_times"), exit_code=2)
     times = None if args.start is None else (args.start, end_minute(args.start, args.end))
+    engine, venue = open_venue(args)
+    typed_names.resolve_args(args, venue)  # rooms and the kind by id or name
+    kind = venue.policy.kind(args.kind)
     query = Search(
         first=args.first,
         last=args.last,
@@ -75,9 +76,8 @@ def find(args: argparse.Namespace) -> int:
         times=times,
         days=args.days,
         rokuyo=args.rokuyo,
+        kind=kind.cls if kind else Kind.WEDDING,
     )
-    engine, venue = open_venue(args)
-    query = replace(query, kind=_kind(args.kind, venue))
     now = now_of(args, venue.tz)
     style = dates.style_for(venue, now)
     answer = engine.reads.search(venue.id, query, now=now)
@@ -143,20 +143,6 @@ def _days(value: str) -> frozenset[str]:
     if not kinds or not all(is_day_kind(kind) for kind in kinds):
         raise argparse.ArgumentTypeError(text(locale(), "term.bad_days", value=value))
     return kinds
-
-
-def _kind(value: str, venue: Venue) -> Kind:
-    """The class of ``--kind``: one of the venue's kinds (``wedding`` and ``banquet`` are
-    every venue's); another word is bad input, answered with the venue's kinds."""
-    found = venue.policy.kind(value)
-    if found is not None:
-        return found.cls
-    if value in {k.value for k in Kind}:
-        return Kind(value)
-    kinds = ", ".join(f"{k.id}（{k.name}）" for k in venue.policy.kinds)
-    raise CommandError(
-        "usage", text(locale(), "term.bad_kind", value=value, kinds=kinds), exit_code=2
-    )
 
 
 def _rokuyo(value: str) -> frozenset[Rokuyo]:

@@ -10,9 +10,8 @@ from bot.texts import text
 from bot.texts.checked import said
 from cli import venue_export, venue_lines, venue_links
 from cli.bootstrap import engine_for
-from cli.context import emit, locale, now_of, settings_of, venue_id
+from cli.context import emit, locale, now_of, say, settings_of, venue_id
 from cli.errors import CommandError
-from cli.hold_lines import say
 from core.errors import VenueConflict
 from core.model import Venue
 from core.venue_errors import VenueFileError

@@ -9,6 +9,8 @@ database, sharing one unit of work, one venue cache and one admission queue.
 - ``venues`` (``core.roles.known_venues``): venues as stored, saved, warmed.
 - ``delivery`` (``core.roles.delivery``): the outbox and cards' bookkeeping at READ
   COMMITTED, all the courier is handed.
+- ``pings`` (``core.roles.pings``): the window pings (開放日に知らせる), asked, dropped,
+  listed and told when a date's banquet window opens.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sqlalchemy as sa
 from core.admission import Admission
 from core.roles.delivery import Delivery
 from core.roles.known_venues import Venues
+from core.roles.pings import Pings
 from core.roles.reads import Reads
 from core.roles.writes import Writes
 from core.runner import Runner
@@ -50,6 +53,7 @@ class HoldEngine:
         self.writes = Writes(run)
         self.reads = Reads(run)
         self.delivery = Delivery(run, self.venues)
+        self.pings = Pings(run)  # the window pings (開放日に知らせる)
 
     def ping(self) -> None:
         """Raise ``DatabaseUnavailable`` unless the database answers."""

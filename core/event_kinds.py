@@ -18,6 +18,8 @@ from core import events
 from core.events import SYSTEM, Action, Event
 from core.model import Hold
 from core.notices import QUEUED_RECIPIENT, NoticeKind
+from core.pings import WindowPing, ping_to_json
+from core.rules.pipeline import last_week_json
 from core.serialize import hold_to_json
 
 E = TypeVar("E")
@@ -105,6 +107,7 @@ def _digest(e: events.DigestDue, now: datetime) -> list[Dm]:
         "week": e.week,
         "from": e.start.isoformat(),
         "until": e.until.isoformat(),
+        "follow_ups": [hold_to_json(h) for h in e.follow_ups],
     }
     return [Dm(e.salesperson, payload, dedupe_key=f"digest:{e.salesperson}:{e.week}")]
 
@@ -117,6 +120,8 @@ def _manager_digest(e: events.ManagerDigestDue, now: datetime) -> list[Dm]:
     payload = {
         "holds": [hold_to_json(h) for h in e.holds],
         "waiting": waiting,
+        "overdue": [hold_to_json(h) for h in e.overdue],
+        "last_week": last_week_json(e.last_week),
         "week": e.week,
         "from": e.start.isoformat(),
         "until": e.until.isoformat(),
@@ -138,6 +143,31 @@ def _nudged(e: events.Nudged, now: datetime) -> list[Dm]:
             e.asker.salesperson, {"hold": hold_to_json(e.asker), "to": "asker", **facts}, e.asker.id
         ),
     ]
+
+
+def _deposit_paid(e: events.DepositPaid) -> Line:
+    paid = e.paid.deposit
+    detail = {"amount": paid.amount, "paid_at": _iso(paid.paid_at), "due": _day(paid.due)}
+    return Line(e.hold, e.actor, detail)
+
+
+def _deposit_key(what: str, hold: Hold) -> str:
+    """One row per booking and due date (a booking confirmed again gets a new due date)."""
+    return f"deposit-{what}:{hold.enquiry_id}:{_day(hold.deposit.due)}"
+
+
+def _ping_line(ping: WindowPing, actor: str) -> Line:
+    """A ping's trail line: no hold's (hold_id None), naming the ping, its date and rooms."""
+    rooms = [i.room_id for i in ping.request.items]
+    detail = {"ping": ping.id, "local_date": ping.day.isoformat(), "rooms": rooms}
+    return Line(None, actor, {**detail, "customer": ping.request.customer})
+
+
+def _window_opened(e: events.WindowOpened, now: datetime) -> list[Dm]:
+    """Its asker, once per ping: the request as asked (the DM's button fills the form)."""
+    ping = e.ping
+    payload = {"ping": ping_to_json(ping), "room_names": dict(e.room_names), "kind": e.kind_name}
+    return [Dm(ping.asker, payload, dedupe_key=f"window_ping:{ping.id}")]
 
 
 def _edited_card(e: events.Edited) -> Redraw:
@@ -285,9 +315,40 @@ KINDS: dict[type[Any], Kind[Any]] = {
             ],
         ),
     ),
+    # 予約金 (docs/rules.md, Deposits): each reminder and past-due notice once per booking.
+    events.DepositPaid: Kind[events.DepositPaid](
+        trail=(Action.DEPOSIT_PAID, _deposit_paid),
+        card=(Action.DEPOSIT_PAID, lambda e: Redraw(e.paid, e.actor)),
+    ),
+    events.DepositReminderDue: Kind[events.DepositReminderDue](
+        dms=(
+            NoticeKind.DEPOSIT_REMINDER,
+            lambda e, now: [told(e.hold, dedupe_key=_deposit_key("reminder", e.hold))],
+        ),
+    ),
+    events.DepositOverdue: Kind[events.DepositOverdue](
+        trail=(
+            Action.DEPOSIT_OVERDUE,
+            lambda e: Line(e.hold, SYSTEM, {"due": _day(e.hold.deposit.due)}),
+        ),
+        dms=(
+            NoticeKind.DEPOSIT_OVERDUE,
+            lambda e, now: [told(e.hold, dedupe_key=_deposit_key("overdue", e.hold))],
+        ),
+    ),
     events.DigestDue: Kind[events.DigestDue](dms=(NoticeKind.DIGEST, _digest)),
     events.ManagerDigestDue: Kind[events.ManagerDigestDue](
         dms=(NoticeKind.MANAGER_DIGEST, _manager_digest)
+    ),
+    events.PingAsked: Kind[events.PingAsked](
+        trail=(Action.PING_ASKED, lambda e: _ping_line(e.ping, e.ping.asker)),
+    ),
+    events.PingDropped: Kind[events.PingDropped](
+        trail=(Action.PING_DROPPED, lambda e: _ping_line(e.ping, e.actor)),
+    ),
+    events.WindowOpened: Kind[events.WindowOpened](
+        trail=(Action.PING_SENT, lambda e: _ping_line(e.ping, SYSTEM)),
+        dms=(NoticeKind.WINDOW_OPEN, _window_opened),
     ),
 }
 

@@ -13,6 +13,8 @@ from enum import StrEnum
 from typing import Any
 
 from core.model import Hold
+from core.pings import WindowPing
+from core.rules.pipeline import LastWeek
 
 SYSTEM = "system"  # the actor of sweeps, and of promotions nobody clicked for
 
@@ -31,9 +33,16 @@ class Action(StrEnum):
     EXPIRED = "expired"
     EDITED = "edited"  # rooms, times or people changed: in place, or replaced by a new hold
     NUDGED = "nudged"  # a waiting 2nd asked this 1st to answer: its deadline came nearer
+    DEPOSIT_PAID = "deposit_paid"  # 入金確認: its booking's deposit recorded paid
+    DEPOSIT_OVERDUE = "deposit_overdue"  # its booking's deposit is past due: told once
     # The venue itself changed (its rooms, sales channel, managers, language, workspace):
     # not a hold's event (hold_id None); its detail says what and from where.
     VENUE_SET = "venue_set"
+    # The window ping (開放日に知らせる): not a hold's event either (hold_id None); its detail
+    # names the ping, its date and rooms.
+    PING_ASKED = "ping_asked"
+    PING_DROPPED = "ping_dropped"
+    PING_SENT = "ping_sent"  # the window opened: its asker told
 
 
 @dataclass(frozen=True)
@@ -197,6 +206,29 @@ class NextActionDue:
 
 
 @dataclass(frozen=True)
+class DepositPaid:
+    """入金確認: the salesperson or a manager recorded the booking's deposit paid."""
+
+    hold: Hold  # as it was
+    actor: str
+    paid: Hold  # as it is now: ``deposit.paid_at``, ``paid_by`` and ``amount`` set
+
+
+@dataclass(frozen=True)
+class DepositReminderDue:
+    """Its booking's deposit falls due within ``REMIND_DAYS``: one reminder per booking."""
+
+    hold: Hold
+
+
+@dataclass(frozen=True)
+class DepositOverdue:
+    """Its booking's deposit is past due and unpaid: its salesperson is told once."""
+
+    hold: Hold
+
+
+@dataclass(frozen=True)
 class DigestDue:
     """A salesperson's week of deadlines, once per ISO week."""
 
@@ -205,6 +237,8 @@ class DigestDue:
     week: str  # "2027-W10"
     start: datetime
     until: datetime
+    # the bookings whose next action falls in the week or is overdue (their earliest live hold)
+    follow_ups: tuple[Hold, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -218,6 +252,33 @@ class ManagerDigestDue:
     week: str
     start: datetime
     until: datetime
+    overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid (core.operations.deposits)
+    last_week: LastWeek | None = None  # what happened the week before (core.rules.pipeline)
+
+
+@dataclass(frozen=True)
+class PingAsked:
+    """Someone asked to be told when a date's banquet window opens."""
+
+    ping: WindowPing
+
+
+@dataclass(frozen=True)
+class PingDropped:
+    """A waiting ping dropped by its asker or a manager."""
+
+    ping: WindowPing
+    actor: str
+
+
+@dataclass(frozen=True)
+class WindowOpened:
+    """The date's banquet window opened: the ping's asker is told, once, with the rooms'
+    and the kind's names as the venue has them then."""
+
+    ping: WindowPing
+    room_names: tuple[tuple[str, str], ...] = ()  # (room id, name) of each room asked
+    kind_name: str = ""
 
 
 Event = (
@@ -237,6 +298,12 @@ Event = (
     | Edited
     | ReminderDue
     | NextActionDue
+    | DepositPaid
+    | DepositReminderDue
+    | DepositOverdue
     | DigestDue
     | ManagerDigestDue
+    | PingAsked
+    | PingDropped
+    | WindowOpened
 )

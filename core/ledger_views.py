@@ -59,6 +59,9 @@ class MonthCounts:
     by_reason: Mapping[str, int] = field(default_factory=dict)
     replaced: int = 0
     other_date_chosen: int = 0
+    # House holds (社内押さえ), counted apart from everything above: made and released.
+    house_held: int = 0
+    house_released: int = 0
 
     @property
     def losses(self) -> int:
@@ -96,3 +99,4 @@ class TeamHome:
     week: tuple[Hold, ...]  # then those within the following days of the coming week
     queues: tuple[Waiting, ...]  # every waiting hold from today on, with the holds ahead of it
     month: MonthCounts
+    overdue: tuple[Hold, ...] = ()  # 予約金 past due and unpaid, soonest due first

@@ -9,6 +9,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from zoneinfo import ZoneInfo
 
+from core.deposits import Deposit
+
 
 class Kind(StrEnum):
     """The class of an event kind: what the priority-day rule and the deadline policy use.
@@ -101,6 +103,8 @@ class Policy:
     staff: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # 回答の催促: a waiting 2nd brings the 1st's deadline to at most this many days away; 0: off
     nudge_days: int = 2
+    # 予約金: a confirmed booking's deposit is due this many days after (None: no deposits)
+    deposit_days: int | None = None
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]
@@ -247,6 +251,8 @@ class Hold:
     details: Details = field(default_factory=Details)  # its enquiry's: estimate, plan, ...
     salesperson_name: str = ""  # Slack's display name as cached, else [[staff]]; "" unknown
     nudged_at: datetime | None = None  # when a waiting 2nd asked this 1st to answer (once)
+    deposit: Deposit = field(default_factory=Deposit)  # its booking's (core.deposits)
+    house: bool = False  # 社内押さえ: the venue's own use, 1st with no deadline, managers only
 
     def __post_init__(self) -> None:
         if not self.kind_id:
@@ -308,7 +314,10 @@ class Hold:
         )
 
     def may_act(self, user: str, venue: Venue) -> bool:
-        """Confirm / release / extend: its salesperson, its creator or a manager."""
+        """Confirm / release / extend: its salesperson, its creator or a manager (a house
+        hold: a manager only)."""
+        if self.house:
+            return venue.is_manager(user)
         return user in (self.salesperson, self.creator) or venue.is_manager(user)
 
     def may_see_contact(self, user: str, venue: Venue) -> bool:
@@ -378,6 +387,7 @@ class HoldRequest:
     contact: str = field(default="", repr=False)
     # A candidate date's details replace its enquiry's field by field where given.
     details: Details = field(default_factory=Details)
+    house: bool = False  # 社内押さえ (a manager's; docs/rules.md, House holds)
 
     @property
     def items(self) -> tuple[ItemRequest, ...]:

@@ -27,6 +27,9 @@ class NoticeKind(StrEnum):
     # 回答の催促: the 1st is told who asks and its new deadline; the waiting hold's
     # salesperson, that it was sent (``payload["to"]``: "first" or "asker")
     NUDGED = "nudged"
+    DEPOSIT_REMINDER = "deposit_reminder"  # 予約金: its due date is 3 days away (once)
+    DEPOSIT_OVERDUE = "deposit_overdue"  # 予約金: past due and unpaid (once)
+    WINDOW_OPEN = "window_open"  # 開放日に知らせる: the date is open for banquets now
     CARD = "card"  # the hold's card in the channel: redrawn, and one line in its thread
 
 

@@ -60,6 +60,10 @@ class Code(StrEnum):
     NOT_WAITING = "not_waiting"  # the actor has no hold waiting behind this 1st
     TOO_MANY_CANDIDATES = "too_many_candidates"  # the enquiry has max_candidates live holds
     ENQUIRY_CONFIRMED = "enquiry_confirmed"  # the customer chose: no more candidate dates
+    # the window ping (開放日に知らせる): asked only while a banquet's window is not open yet
+    WINDOW_OPEN = "window_open"  # open already (or a wedding, taken any day): hold it now
+    NOT_PRIORITY_DAY = "not_priority_day"  # no window on that date: banquets are taken now
+    PING_NOT_FOUND = "ping_not_found"  # no such ping waiting (told already, or dropped)
     # edits (docs/rules.md, Changing a hold)
     STALE_VERSION = "stale_version"  # the hold changed since the form was opened
     NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold
@@ -67,6 +71,14 @@ class Code(StrEnum):
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
     UNKNOWN_REASON = "unknown_reason"  # a release's reason that is not a code of the list
     WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)
+    # deposits (予約金, docs/rules.md, Deposits)
+    NO_DEPOSIT_DUE = "no_deposit_due"  # not a confirmed booking with a deposit due
+    DEPOSIT_ALREADY_PAID = "deposit_already_paid"  # recorded once: when and by whom
+    BAD_DEPOSIT_AMOUNT = "bad_deposit_amount"  # whole yen, 1 to 100,000,000
+    # house holds (社内押さえ; docs/rules.md, House holds)
+    NOT_A_MANAGER = "not_a_manager"  # a house hold is requested and released by managers only
+    HOUSE_NOT_FIRST = "house_not_first"  # a house hold never waits: something live is in its way
+    HOUSE_HOLD = "house_hold"  # confirm, extend and nudge do not apply to a house hold
     # the database stayed contended through every retry
     BUSY = "busy"
 
@@ -187,6 +199,12 @@ class NudgeAnswer:
 
 
 @dataclass(frozen=True)
+class DepositAnswer:
+    hold: Hold  # its booking's deposit recorded paid
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
 class CancelAnswer:
     hold: Hold
     promoted: tuple[Hold, ...]
@@ -213,6 +231,7 @@ class Overview:
     firsts: tuple[Hold, ...]
     waiting: tuple[Waiting, ...]
     recent: tuple[Hold, ...]
+    deposits: tuple[Hold, ...] = ()  # 予約金: their confirmed bookings' deposits due, unpaid
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from datetime import date, datetime, tzinfo
 from typing import Any
 
 from core.booking import booking_number
+from core.deposits import Deposit
 from core.model import Details, Hold, HoldItem, Kind, Outcome, Status
 
 
@@ -50,7 +51,30 @@ def hold_to_json(hold: Hold) -> dict[str, Any]:
         "reason": hold.reason,
         "reason_note": hold.reason_note,
         "nudged_at": _iso(hold.nudged_at),
+        **deposit_to_json(hold.deposit),
+        "house": hold.house,  # 社内押さえ (0014): the venue's own use, counted apart
     }
+
+
+def deposit_to_json(deposit: Deposit) -> dict[str, Any]:
+    """予約金 (0015): due date (null: none due), when and by whom recorded paid, how much."""
+    return {
+        "deposit_due": deposit.due.isoformat() if deposit.due else None,
+        "deposit_paid_at": _iso(deposit.paid_at),
+        "deposit_amount": deposit.amount,
+        "deposit_paid_by": deposit.paid_by or None,
+    }
+
+
+def deposit_from_json(data: dict[str, Any]) -> Deposit:
+    """What ``deposit_to_json`` wrote; a payload from before 0015 has none."""
+    due = data.get("deposit_due")
+    return Deposit(
+        due=date.fromisoformat(due) if due else None,
+        paid_at=_parse(data.get("deposit_paid_at")),
+        paid_by=data.get("deposit_paid_by") or "",
+        amount=data.get("deposit_amount"),
+    )
 
 
 def details_to_json(details: Details) -> dict[str, Any]:
@@ -87,6 +111,7 @@ def hold_summary(hold: Hold, tz: tzinfo, item_ranks: tuple[int, ...] = ()) -> di
         "enquiry": hold.enquiry_id,
         "booking": booking_number(hold.enquiry_id),
         "local_date": hold.local_date.isoformat(),
+        "house": hold.house,
         "items": [
             {
                 "room": item.room_id,
@@ -145,6 +170,8 @@ def hold_from_json(data: dict[str, Any]) -> Hold:
         details=details_from_json(data),
         salesperson_name=_name(data),
         nudged_at=_parse(data.get("nudged_at")),
+        deposit=deposit_from_json(data),
+        house=bool(data.get("house", False)),
     )
 
 

@@ -70,6 +70,8 @@ def _policy(policy: Policy) -> dict[str, Any]:
         policy.nudge_days != Policy.nudge_days
     ):  # written only when set: older files stay as they were
         out["nudge_days"] = policy.nudge_days
+    if policy.deposit_days is not None:  # unset: no deposits, and no key
+        out["deposit_days"] = policy.deposit_days
     return out
 
 

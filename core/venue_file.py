@@ -49,7 +49,9 @@ _POLICY_KEYS = {
     *_POLICY_FLAGS,
     "deadline_time",
     "closed_weekdays",
+    "deposit_days",
 }
+DEPOSIT_DAYS = (1, 365)  # 予約金: days after confirmation; unset, no deposits
 _KIND_ID = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --kind nijikai
 MAX_KIND_NAME = 30
 MAX_KINDS = 50  # one menu in the form holds them all
@@ -225,6 +227,9 @@ def _policy(raw: Any) -> Policy:
                 f"policy.{key} must be a whole number from 1 to {most}, not {value!r}"
             )
         values[key] = value
+    if "deposit_days" in raw:
+        _check(checks.whole(raw["deposit_days"], *DEPOSIT_DAYS), "policy.deposit_days")
+        values["deposit_days"] = raw["deposit_days"]
     values["hold_days"] = _hold_days(raw.get("hold_days", {}), defaults)
     priority = raw.get("priority_days", list(defaults.priority_days))
     if not isinstance(priority, list) or not all(isinstance(p, str) for p in priority):

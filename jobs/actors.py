@@ -17,12 +17,13 @@ import dramatiq
 
 from core.results import Refused
 from core.roles.known_venues import Venues
+from core.roles.pings import Pings
 from core.roles.writes import Writes
 from jobs import queues, sweeping
 from jobs.delivery import Courier
 from jobs.drained import Drained
 from jobs.logs import fields
-from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
+from jobs.queues import DEPOSITS, DIGESTS, DRAIN, PART_DAYS, PINGS, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class JobDeps:
     venues: Venues
     courier: Courier
     now: Callable[[], datetime]
+    pings: Pings | None = None  # the window pings' (開放日に知らせる); None: none delivered
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class Actors:
     queue_reminders: dramatiq.Actor[[str], None]
     queue_digests: dramatiq.Actor[[str], None]
     prepare_part_days: dramatiq.Actor[[str], None]
+    queue_deposits: dramatiq.Actor[[str], None]
+    deliver_pings: dramatiq.Actor[[str], None]
 
 
 def register(broker: dramatiq.Broker, deps: JobDeps) -> Actors:
@@ -57,6 +61,8 @@ def register(broker: dramatiq.Broker, deps: JobDeps) -> Actors:
         queue_reminders=_actor(broker, REMINDERS, jobs.queue_reminders),
         queue_digests=_actor(broker, DIGESTS, jobs.queue_digests),
         prepare_part_days=_actor(broker, PART_DAYS, jobs.prepare_part_days),
+        queue_deposits=_actor(broker, DEPOSITS, jobs.queue_deposits),
+        deliver_pings=_actor(broker, PINGS, jobs.deliver_pings),
     )
 
 
@@ -78,6 +84,7 @@ class _Jobs:
         self.writes = deps.writes
         self.venues = deps.venues
         self.courier = deps.courier
+        self.pings = deps.pings
         self.now = deps.now
 
     def sweep(self, venue_id: str) -> None:
@@ -107,10 +114,22 @@ class _Jobs:
     def queue_digests(self, venue_id: str) -> None:
         self._queue(venue_id, "digests", self.writes.queue_digests(venue_id, now=self.now()))
 
+    def queue_deposits(self, venue_id: str) -> None:
+        """予約金: reminders before the due date and past-due notices, each once per booking."""
+        written = self.writes.queue_deposit_notices(venue_id, now=self.now())
+        self._queue(venue_id, "deposits", written)
+
     def prepare_part_days(self, venue_id: str) -> None:
         """Part-day rows ahead of bookings keep bumps in place (fewer serialization failures)."""
         self.venues.prepare_part_days(venue_id, now=self.now())
         log.info("ledger prepared", extra=fields(venue_id, "ledger", "done"))
+
+    def deliver_pings(self, venue_id: str) -> None:
+        """The window pings whose date opened to banquets: each asker told, in order, once."""
+        if self.pings is None:
+            return
+        sent = self.pings.deliver_due(venue_id, now=self.now())
+        self._queue(venue_id, "pings", sent if isinstance(sent, Refused) else len(sent))
 
     def _queue(self, venue_id: str, action: str, written: int | Refused) -> None:
         if isinstance(written, Refused):

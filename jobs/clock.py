@@ -25,7 +25,7 @@ from core.errors import DatabaseUnavailable
 from core.roles.known_venues import Venues
 from jobs import queues
 from jobs.logs import fields
-from jobs.queues import DIGESTS, DRAIN, PART_DAYS, REMINDERS, SWEEP, Job
+from jobs.queues import DEPOSITS, DIGESTS, DRAIN, PART_DAYS, PINGS, REMINDERS, SWEEP, Job
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,11 @@ def schedule_for(timezone: str, schedule: Schedule) -> list[Tick]:
             int(DIGEST_CATCH_UP.total_seconds()),
         ),
         Tick("ledger", PART_DAYS, CronTrigger(hour=0, minute=10, timezone=tz), 6 * 3600),
+        # 予約金: hourly; what is due goes from 09:00 venue-local (core.deposits.DEPOSIT_HOUR)
+        Tick("deposits", DEPOSITS, CronTrigger(minute=5, timezone=tz), 3600),
+        # Windows open at venue-local midnight: a tick on each minute's first second tells
+        # the pings then (and catches up on any missed, whenever it runs).
+        Tick("pings", PINGS, _every_minutes(1, 0, tz), 60),
     ]
 
 
@@ -179,6 +184,7 @@ class Clock:
         self.tick(SWEEP, venue_id)
         self.tick(DRAIN, venue_id)
         self.tick(PART_DAYS, venue_id)
+        self.tick(PINGS, venue_id)
         if in_digest_window(self.now(), ZoneInfo(timezone)):
             self.tick(DIGESTS, venue_id)
 

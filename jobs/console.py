@@ -36,6 +36,7 @@ EMOJI = {
     ":arrow_up:": "⬆️",
     ":eyes:": "👀",
     ":pencil2:": "✏️",
+    ":bell:": "🔔",  # a date opened to banquets (the window ping)
 }
 _BOLD = re.compile(r"(?<![\w*])\*([^*\n]+)\*(?![\w*])")
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>")

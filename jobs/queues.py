@@ -32,10 +32,14 @@ class Job:
 SWEEP = Job("sweep", "holds", {"max_age": 5 * MINUTE_MS, "max_retries": 3})
 DRAIN = Job("drain_outbox", "notices", {"max_age": 30 * MINUTE_MS, "max_retries": 3})
 REMINDERS = Job("queue_reminders", "holds", {"max_age": 60 * MINUTE_MS, "max_retries": 3})
+# Hourly: the deposits' reminders and past-due notices (予約金), each once per booking.
+DEPOSITS = Job("queue_deposits", "holds", {"max_age": 60 * MINUTE_MS, "max_retries": 3})
 DIGESTS = Job("queue_digests", "holds", {"max_age": 6 * 60 * MINUTE_MS, "max_retries": 5})
 # Daily: the part-day rows for the day that came into the booking horizon (the actor keeps
 # its first name: messages already queued under it still find it).
 PART_DAYS = Job("prepare_ledger", "holds", {"max_age": 12 * 60 * MINUTE_MS, "max_retries": 5})
+# Each minute: the window pings whose date's banquet window has opened (開放日に知らせる).
+PINGS = Job("deliver_pings", "holds", {"max_age": 5 * MINUTE_MS, "max_retries": 3})
 
 # What an unreachable or failing Redis raises while we enqueue.
 BROKER_ERRORS = (redis.RedisError, dramatiq.errors.BrokerConnectionError)

@@ -1,4 +1,5 @@
-"""Confirm / Release / Extend (a waiting hold: Nudge) on cards, and the dialog Confirm opens.
+"""Confirm / Release / Extend (a waiting hold: Nudge) on cards, and the dialogs Confirm and
+Release open (Release asks why: a reason of the venue's list, and a note).
 
 Every click is acknowledged at once. The button's value only names the hold: whether the
 clicker may act is the engine's decision, from the clicker's id. The clicked message is then
@@ -21,12 +22,15 @@ from bot.deps import Deps
 from bot.homes import publish_homes
 from bot.logs import log_action
 from bot.metadata import Meta, Source
+from bot.reasons import reason_name, release_reasons
+from bot.release_form import read_why
 from bot.replies import replace_message, tell
-from bot.texts import dates
+from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import confirm_modal, info_modal
 from bot.views.messages import Message, decided, outcome, splice
-from core.model import Hold, Venue
+from bot.views.release import release_modal
+from core.model import Hold, Status, Venue
 from core.results import Code, ConfirmAnswer, ExtendAnswer, NudgeAnswer, Refused, ReleaseAnswer
 
 Result = ConfirmAnswer | ReleaseAnswer | ExtendAnswer | NudgeAnswer | Refused
@@ -70,6 +74,7 @@ class Click:
 def register(app: App, deps: Deps) -> None:
     app.block_action(ids.DECISION_ACTION)(deps.listener(clicked))
     app.view_submission(ids.CONFIRM_MODAL)(deps.listener(confirm_submitted))
+    app.view_submission(ids.RELEASE_MODAL)(deps.listener(release_submitted))
 
 
 def clicked(deps: Deps, args: Args) -> None:
@@ -86,10 +91,11 @@ def clicked(deps: Deps, args: Args) -> None:
         return
     if click.verb == "confirm":
         result: Result | None = ask_to_confirm(deps, client, venue, click)
+    elif click.verb == "release":
+        result = ask_why(deps, client, venue, click)
     else:
         writes = deps.engine.writes
         acts: dict[str, Callable[..., Result]] = {
-            "release": writes.release,
             "extend": writes.extend,
             "nudge": writes.nudge_ahead,
         }
@@ -133,8 +139,67 @@ def confirm_submitted(deps: Deps, args: Args) -> None:
     deps.after(args.body, args.client, settled)
 
 
+def ask_why(deps: Deps, client: WebClient, venue: Venue, click: Click) -> Refused | None:
+    """Open the dialog that asks why the hold is released (nothing changes until it is
+    submitted); or the refusal, if this click cannot release it (the engine decides again on
+    submission: this only spares a dialog that could not succeed)."""
+    hold = deps.engine.reads.hold(venue.id, click.hold_id)
+    if isinstance(hold, Refused):
+        return hold
+    if not hold.may_act(click.user, venue):
+        return Refused(Code.NOT_AUTHORIZED, hold=hold)
+    if hold.status is not Status.TENTATIVE:
+        return Refused(Code.ALREADY_DECIDED, hold=hold)
+    meta = Meta(locale=click.locale, hold_id=click.hold_id, source=click.source)
+    reasons = release_reasons(venue, click.locale)
+    style = dates.style_for(venue, deps.now())
+    view = release_modal(hold, venue.tz, meta, reasons, style=style)
+    client.views_open(trigger_id=click.trigger_id, view=view.to_dict())
+    return None
+
+
+def release_submitted(deps: Deps, args: Args) -> None:
+    """The release with its reason (the engine call ``osae hold release --reason`` makes);
+    a missing reason is refused on its field, a refusal said in the dialog."""
+    view = args.body["view"]
+    meta = Meta.load(view.get("private_metadata"))
+    user, venue = args.body["user"]["id"], deps.venue(args.context)
+    why = read_why((view.get("state") or {}).get("values") or {}, venue, meta.locale)
+    if why.errors:
+        args.ack(response_action="errors", errors=dict(why.errors))
+        return
+    click = Click(user, "release", meta.hold_id or 0, meta.locale, meta.source or Source())
+    result: ReleaseAnswer | Refused = (
+        deps.engine.writes.release(
+            venue.id, meta.hold_id, actor=user, now=deps.now(), reason=why.reason, note=why.note
+        )
+        if meta.hold_id is not None
+        else Refused(Code.HOLD_NOT_FOUND, detail="-")
+    )
+    if isinstance(result, Refused):
+        reason = describe(result, venue.tz, meta.locale, style=dates.style_for(venue, deps.now()))
+        args.ack(response_action="update", view=info_modal(reason, meta.locale).to_dict())
+    else:
+        args.ack()
+    said = text(
+        meta.locale,
+        "release.done.reason",
+        reason=reason_name(venue, why.reason, meta.locale),
+        note="",
+    )
+    settled = partial(settle, deps, args.client, venue, click, result, told=True, said=(said,))
+    deps.after(args.body, args.client, settled)
+
+
 def settle(
-    deps: Deps, client: WebClient, venue: Venue, click: Click, result: Result, *, told: bool = False
+    deps: Deps,
+    client: WebClient,
+    venue: Venue,
+    click: Click,
+    result: Result,
+    *,
+    told: bool = False,
+    said: tuple[str, ...] = (),
 ) -> None:
     """After the engine answered: redraw the card, tell the clicker, refresh App Homes."""
     outcome_code = result.code.value if isinstance(result, Refused) else "ok"
@@ -144,7 +209,7 @@ def settle(
         reason = describe(result, venue.tz, click.locale, style=style)
         if result.hold is not None and result.code in _STALE and click.verb != "nudge":
             notes: tuple[str, ...] = (reason,) if result.code is Code.DEADLINE_PASSED else ()
-            _redraw(deps, client, venue, click, result.hold, None, notes)
+            redraw(deps, client, venue, click, result.hold, None, notes)
         if not told:
             tell(
                 client,
@@ -157,13 +222,14 @@ def settle(
         return
     deps.notices_written(venue.id)  # lost / promoted / extended notices wait in the outbox
     lead, notes = decided(result, click.user, venue.tz, click.locale, style=style)
+    notes = (*said, *notes)  # a release's reason, under the lead
     # A nudge was clicked on the waiting hold's card: that card says it was sent.
     shown = result.asker if isinstance(result, NudgeAnswer) else result.hold
-    _redraw(deps, client, venue, click, shown, lead, notes)
+    redraw(deps, client, venue, click, shown, lead, notes)
     publish_homes(deps, client, venue, {click.user, result.hold.salesperson, shown.salesperson})
 
 
-def _redraw(
+def redraw(
     deps: Deps,
     client: WebClient,
     venue: Venue,
@@ -189,7 +255,8 @@ def _rebuild(
     deps: Deps, venue: Venue, click: Click, hold: Hold, card: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     blocks = dump([header(click.source.header)]) if click.source.header else []
-    for hold_id in click.source.hold_ids or (hold.id,):
+    shown = click.source.hold_ids  # a button of a hold not in the message: the card alone
+    for hold_id in shown if hold.id in shown else (hold.id,):
         if hold_id == hold.id:
             blocks += card
             continue

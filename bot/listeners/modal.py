@@ -24,6 +24,7 @@ from bot.texts.refusals import describe
 from bot.views.free import alternatives_blocks
 from bot.views.hold_modal import MAX_MENU_ROOMS, hold_modal, room_groups
 from bot.views.messages import posted
+from bot.views.pings import ping_offer
 from core.model import Kind, Venue
 from core.results import Refused
 
@@ -163,12 +164,14 @@ def _refuse(
 ) -> None:
     reason = describe(refused, venue.tz, meta.locale, style=style)
     block = form.row_block(refused.room, refused.field)
-    if block is not None:
+    # a banquet window not open yet: 「開放日に知らせる」 beside the refusal (a new booking's)
+    ping = ping_offer(refused, venue.tz, meta.locale, style) if meta.enquiry_id is None else []
+    if block is not None and not ping:
         ack(response_action="errors", errors={block: reason})
         return
     line = preview_line(refused, venue.tz, meta.locale, room_names(venue, form), style=style)
     # the buttons carry the form's kind id (二次会 stays 二次会 in the form they open)
-    offered = alternatives_blocks(
+    offered = ping or alternatives_blocks(
         refused.alternatives, venue, form.kind or Kind.WEDDING.value, meta.locale, style
     )
     modal = hold_modal(venue, form, meta, preview=line, refusal=reason, alternatives=offered)

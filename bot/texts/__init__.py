@@ -8,17 +8,67 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.texts import checks, diary, en, ja, ledger, setup, takeout
-from bot.texts import terminal_holds as _terminal_holds
-from bot.texts import terminal_holds_help as _terminal_holds_help
+from bot.texts import (
+    checks,
+    deposits,
+    diary,
+    en,
+    house,
+    ja,
+    ledger,
+    naming,
+    pings,
+    pipeline,
+    release,
+    setup,
+    takeout,
+    terminal,
+    terminal_help,
+    terminal_holds,
+    terminal_holds_help,
+    terminal_out,
+)
 
 CATALOGS: dict[str, dict[str, str]] = {
-    "ja": {**ja.TEXTS, **ledger.JA, **takeout.JA, **setup.JA, **diary.JA, **checks.JA},
-    "en": {**en.TEXTS, **ledger.EN, **takeout.EN, **setup.EN, **diary.EN, **checks.EN},
+    "ja": {
+        **ja.TEXTS,
+        **ledger.JA,
+        **takeout.JA,
+        **setup.JA,
+        **diary.JA,
+        **checks.JA,
+        **pipeline.JA,
+        **release.JA,
+        **terminal.JA,  # issue 30: the terminal's words
+        **terminal_help.JA,
+        **terminal_out.JA,
+        **terminal_holds.JA,  # issue 30: the hold, search and venue commands
+        **terminal_holds_help.JA,
+        **deposits.JA,
+        **pings.JA,  # issue 28: the window ping and follow-ups
+        **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
+        **house.JA,  # issue 28: house holds (社内押さえ)
+    },
+    "en": {
+        **en.TEXTS,
+        **ledger.EN,
+        **takeout.EN,
+        **setup.EN,
+        **diary.EN,
+        **checks.EN,
+        **pipeline.EN,
+        **release.EN,
+        **terminal.EN,
+        **terminal_help.EN,
+        **terminal_out.EN,
+        **terminal_holds.EN,
+        **terminal_holds_help.EN,
+        **deposits.EN,
+        **pings.EN,
+        **naming.EN,
+        **house.EN,
+    },
 }
-# issue 30: what the hold, search and venue commands print, and their --help
-CATALOGS["ja"].update(_terminal_holds.JA, **_terminal_holds_help.JA)
-CATALOGS["en"].update(_terminal_holds.EN, **_terminal_holds_help.EN)
 # Whom osae does not know the language of reads Japanese: a Slack user whose locale could not
 # be asked, a modal whose metadata is not ours, the sales channel's reports by default.
 DEFAULT_LOCALE = "ja"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from bot.deposits import paid_text
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name, status_text
@@ -22,12 +23,14 @@ def describe(
     detail = esc(refused.detail) if refused.detail is not None else None
     if refused.code in _BY_FIELD:
         key += ".gap" if refused.gap else ".end" if refused.field == "end" else ".start"
-    if refused.code is Code.NOT_AUTHORIZED and refused.detail == "manager":
-        key += ".manager"
+    if refused.code is Code.NOT_AUTHORIZED and refused.detail in ("manager", "deposit"):
+        key += f".{refused.detail}"
     if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
         key += ".enquiry"
-    if refused.code is Code.NOT_AUTHORIZED and refused.detail == "edit_confirmed":
-        key += ".edit_confirmed"
+    if refused.code is Code.NOT_AUTHORIZED and refused.detail in ("edit_confirmed", "ping"):
+        key += f".{refused.detail}"
+    if refused.code is Code.NOT_A_MANAGER and refused.hold is not None:
+        key += ".hold"  # acting on a house hold; without one: asking for a house hold
     if refused.code is Code.ITEM_NOT_FOUND:
         key += ".which" if refused.field == "which" else ".item"
     if refused.code is Code.ENQUIRY_MISMATCH:
@@ -47,6 +50,7 @@ def describe(
         else "",
         "hold": hold_line(hold, tz, locale, style=style) if hold else "",
         "salesperson": esc(hold.salesperson) if hold else "",
+        "paid": paid_text(hold, tz, locale, style=style) if hold else "",
         "status": status_text(hold, locale) if hold else "",
         "deadline": dates.when(hold.expires_at, tz, locale, style=style)
         if hold and hold.expires_at
@@ -195,7 +199,7 @@ def turnover_only(found: tuple[InWay, ...]) -> int | None:
 
 def _asked_kind(refused: Refused, locale: str | None) -> str:
     """The kind a banquet-window refusal was asked for (一般宴会, 二次会)."""
-    if refused.code is not Code.BANQUET_NOT_OPEN:
+    if refused.code not in (Code.BANQUET_NOT_OPEN, Code.WINDOW_OPEN):
         return ""
     if refused.kinds:
         return esc(kind_name(refused.kinds[0].id, refused.kinds[0].name, locale))

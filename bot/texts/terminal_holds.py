@@ -43,7 +43,6 @@ JA: dict[str, str] = {
     "term.bad_item": "「{value}」は 部屋,開始,終了 として読めません（例: chapel,11:00,12:00）",
     "term.reason_long": "--reason が{length}文字あります。{limit}文字までにしてください",
     "term.bad_days": "「{value}」: weekends, saturdays, sundays, holidays, jp_holidays, priority, weekdays, mon〜sun, YYYY-MM-DD のどれか（カンマ区切りで複数）を指定してください",
-    "term.bad_kind": "種別「{value}」はこの会場にありません。{kinds} のどれかを指定してください",
     "term.free_times": "osae free: --start と --end は一緒に、または --slot を指定してください（両方は不可）",
     "term.unknown_venue": "会場「{venue}」は読み込まれていません",
     # venue load / show
@@ -113,7 +112,6 @@ EN: dict[str, str] = {
     "term.bad_item": "{value!r} is not ROOM,START,END like chapel,11:00,12:00",
     "term.reason_long": "--reason is {length} characters; keep it to {limit}",
     "term.bad_days": "{value!r}: use weekends, saturdays, sundays, holidays, jp_holidays, priority, weekdays, mon,…,sun or YYYY-MM-DD (comma-separated: any of them)",
-    "term.bad_kind": "this venue has no kind {value!r}: use one of {kinds}",
     "term.free_times": "osae free: give --start and --end together, or --slot, not both",
     "term.unknown_venue": "venue {venue!r} is not loaded",
     "term.venue.loaded": "Venue {id} ({name}) loaded: {rooms}",

@@ -18,6 +18,7 @@ from bot.texts import dates, lang, text
 from bot.texts.dates import DateStyle
 from bot.texts.kinds import status_text
 from bot.texts.refusals import ordinal
+from bot.views.deposits import home_deposits
 from core.model import Hold
 from core.results import Overview, Waiting
 
@@ -49,6 +50,7 @@ def home_view(
         *_firsts(overview, tz, locale, seen, now),
         DividerBlock(),
         *_waiting(overview, tz, locale, seen, now),
+        *home_deposits(overview.deposits, tz, locale, seen, now),  # 予約金, when any
         DividerBlock(),
         *_recent(overview, tz, locale, seen),
     ]

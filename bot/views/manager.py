@@ -3,6 +3,7 @@ queues, this month's outcomes, then the manager's own holds when they fit (100 b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -14,6 +15,7 @@ from bot.blocks import MAX_VIEW_BLOCKS, chunk_lines, context, header, section
 from bot.texts import dates, esc, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
+from bot.views.deposits import team_overdue
 from bot.views.home import diary_section, home_view
 from core.ledger_views import MonthCounts, TeamHome
 from core.model import Hold
@@ -31,7 +33,9 @@ def manager_home_view(
     now: datetime,
     *,
     style: DateStyle = PLAIN,
+    pipeline: Sequence[Block] = (),
 ) -> View:
+    """``pipeline``: the pipeline's blocks (``bot.pipeline_home``), under the month's counts."""
     blocks: list[Block] = [
         header(text(locale, "team.home.title")),
         context(text(locale, "team.home.footer", when=dates.when(now, tz, locale))),
@@ -41,10 +45,12 @@ def manager_home_view(
         DividerBlock(),
         *_queues(team.queues, tz, locale, style),
         DividerBlock(),
+        *team_overdue(team.overdue, tz, locale, style),  # 予約金 past due, when any
         *_month(team.month, locale),
+        *pipeline,
         DividerBlock(),
     ]
-    if not (overview.firsts or overview.waiting or overview.recent):
+    if not (overview.firsts or overview.waiting or overview.recent or overview.deposits):
         return View(type="home", callback_id=ids.HOME, blocks=blocks[:-1])  # none of their own
     own = [  # no title or footer, and the diary's button once, above
         b

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
 from core.booking import booking_number
@@ -44,6 +44,8 @@ HEADERS: tuple[str, ...] = (
     STATE,
 )
 HEADERS += (DEADLINE, BOOKING, ESTIMATE, SOURCE, NOTE)
+DEPOSIT = "予約金"  # 入金待ち（期日 2027/3/15）, 入金済: appended (issue 28); an import ignores it
+HEADERS += (DEPOSIT,)
 WEEKDAYS = "月火水木金土日"
 
 # A hold's 状態 as the caller words it (1番手, 本予約, 取消: 理由 ...).
@@ -71,6 +73,7 @@ class LedgerRow:
     estimate: int | None
     source: str
     note: str
+    deposit: str = ""  # the booking's deposit, worded by the caller ("" none)
     contact: str | None = None
 
     def cells(self) -> tuple[object, ...]:
@@ -90,6 +93,7 @@ class LedgerRow:
             self.estimate,
             self.source,
             self.note,
+            self.deposit,
         )
         return values if self.contact is None else (*values, self.contact)
 
@@ -110,6 +114,7 @@ def ledger_rows(
     state: StateWords,
     *,
     with_contact: bool = False,
+    deposit: StateWords = lambda hold: "",
 ) -> list[LedgerRow]:
     """Every room of every hold, in date and time order (then arrival, then item order).
     担当 is the salesperson's Slack id: what an import of the file takes back."""
@@ -125,7 +130,8 @@ def ledger_rows(
         day = hold.local_date
         if day not in weekdays:
             weekdays[day] = weekday_of(day, venue)
-        rows.append(_row(hold, item, venue, state(hold), weekdays[day], with_contact))
+        row = _row(hold, item, venue, state(hold), weekdays[day], with_contact)
+        rows.append(replace(row, deposit=deposit(hold)))
     return rows
 
 

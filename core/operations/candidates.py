@@ -50,6 +50,8 @@ def no_room_in(snap: Snapshot, enquiry: Enquiry | None) -> Refused | None:
     if enquiry is None:
         return None
     live = [h for h in holds.of_enquiry(snap.conn, snap.venue, enquiry.id) if h.status in LIVE]
+    if any(h.house for h in live):  # a house hold is an enquiry of its own
+        return Refused(Code.ENQUIRY_MISMATCH, field="house", detail=str(enquiry.id))
     confirmed = [h for h in live if h.status is Status.CONFIRMED]
     if confirmed:
         return Refused(Code.ENQUIRY_CONFIRMED, hold=confirmed[0], detail=str(enquiry.id))

@@ -7,6 +7,7 @@ from datetime import date, datetime
 
 from core import events
 from core.model import Hold, Outcome, Status
+from core.operations.deposits import set_at_confirm
 from core.operations.promotion import promote_after, waiting_behind
 from core.operations.tx import Snapshot, Tx
 from core.results import (
@@ -45,6 +46,7 @@ def confirm(tx: Tx, hold_id: int, actor: str) -> ConfirmAnswer | Refused:
     lost = [h.left(Status.RELEASED, tx.now, Outcome.LOST) for h in losers]
     dropped = [h.left(Status.RELEASED, tx.now, chosen) for h in others]
     hold_writes.confirm(tx.conn, tx.venue, hold.id, tx.now)
+    set_at_confirm(tx, hold)  # its deposit's due date (予約金), when the venue asks for one
     confirmed = _reload(tx, hold.id)
     tx.journal.record(
         events.Confirmed(hold, actor, _ids(losers), _ids(others)),
@@ -135,6 +137,8 @@ def nudge(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
     hold = _nudgeable(tx, hold_id)
     if isinstance(hold, Refused):
         return hold
+    if hold.house:  # no deadline to bring nearer
+        return Refused(Code.HOUSE_HOLD, hold=hold)
     asker = next((h for h in _behind(tx, hold) if h.may_act(actor, venue)), None)
     if asker is None:  # authority: only for a hold of one's own that waits behind this one
         return Refused(Code.NOT_WAITING, hold=hold)
@@ -159,7 +163,7 @@ def nudge_ahead(tx: Tx, hold_id: int, actor: str) -> NudgeAnswer | Refused:
         return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
     firsts = sorted(
         (h for h in holds.live_conflicting(tx.conn, tx.venue, spans_of(waiting)) if h.is_first),
-        key=lambda h: (h.nudged_at is not None, h.expires_at, h.id),
+        key=lambda h: (h.house, h.nudged_at is not None, h.expires_at or h.first_start, h.id),
     )
     if waiting.status is not Status.TENTATIVE or waiting.is_first or not firsts:
         return Refused(Code.NOT_WAITING, hold=waiting)
@@ -258,8 +262,8 @@ def _actionable(snap: Snapshot, hold_id: int, actor: str) -> Hold | Refused:
     hold = holds.get(snap.conn, snap.venue, hold_id)
     if hold is None:
         return Refused(Code.HOLD_NOT_FOUND, detail=str(hold_id))
-    if not hold.may_act(actor, snap.venue):
-        return Refused(Code.NOT_AUTHORIZED, hold=hold)
+    if not hold.may_act(actor, snap.venue):  # a house hold: a manager's alone
+        return Refused(Code.NOT_A_MANAGER if hold.house else Code.NOT_AUTHORIZED, hold=hold)
     return hold
 
 
@@ -270,6 +274,8 @@ def _first_in_time(snap: Snapshot, hold_id: int, actor: str, now: datetime) -> H
         return hold
     if hold.status is not Status.TENTATIVE:
         return Refused(Code.ALREADY_DECIDED, hold=hold)
+    if hold.house:  # no deadline to meet or move: it is released when the venue is done
+        return Refused(Code.HOUSE_HOLD, hold=hold)
     if not hold.is_first:
         return Refused(Code.NOT_FIRST, hold=hold, rank=hold.rank)
     if hold.is_due(now):

@@ -144,8 +144,8 @@ def _editable(snap: Snapshot, change: HoldEdit) -> Hold | Refused:
     hold = holds.get(snap.conn, snap.venue, change.hold_id)
     if hold is None:
         return Refused(Code.HOLD_NOT_FOUND, detail=str(change.hold_id))
-    if not hold.may_act(change.actor, snap.venue):
-        return Refused(Code.NOT_AUTHORIZED, hold=hold)
+    if not hold.may_act(change.actor, snap.venue):  # a house hold: a manager's alone
+        return Refused(Code.NOT_A_MANAGER if hold.house else Code.NOT_AUTHORIZED, hold=hold)
     # Before its status: a form opened on a hold that has since been swapped, confirmed or
     # released is stale, whatever happened to it.
     if change.version != hold.version:
@@ -193,6 +193,7 @@ def as_request(hold: Hold, change: HoldEdit, venue: Venue) -> HoldRequest | Refu
         guests=hold.guests if change.guests is None else change.guests,
         contact=hold.contact if change.contact is None else change.contact,
         details=changed_details(hold.details, change),
+        house=hold.house,
     )
 
 

@@ -9,7 +9,7 @@ from core.model import LIVE, Hold, Status
 from core.operations.tx import Snapshot
 from core.results import Code, EnquiryView, Overview, Refused, Waiting
 from core.rules.requests import spans_of
-from core.store import enquiries, holds
+from core.store import deposits, enquiries, holds
 
 RECENT = timedelta(days=14)
 
@@ -64,6 +64,7 @@ def overview(snap: Snapshot, user: str, now: datetime) -> Overview:
         firsts=tuple(h for h in live if h.is_first),
         waiting=tuple(waiting),
         recent=tuple(recent_first),
+        deposits=tuple(deposits.waiting_of(conn, venue, user)),
     )
 
 

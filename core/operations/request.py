@@ -233,6 +233,8 @@ def request_hash(req: HoldRequest) -> str:
         del fields["details"]  # and those without details (0011) too
     elif req.details.next_action is not None:
         fields["details"]["next_action"] = req.details.next_action.isoformat()
+    if not req.house:
+        del fields["house"]  # and those that are not house holds (0014) too
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -276,4 +278,5 @@ def new_hold(
         guests=checked.guests,
         contact=checked.contact,
         details=checked.details,
+        house=checked.house,
     )

@@ -16,7 +16,7 @@ from core.model import Hold, HoldItem, Room
 from core.operations.tx import Snapshot
 from core.results import Waiting
 from core.rules.requests import spans_of
-from core.store import audit, holds
+from core.store import audit, deposits, holds
 
 WEEK = timedelta(days=7)
 
@@ -64,6 +64,7 @@ def home(snap: Snapshot, now: datetime) -> TeamHome:
         week=tuple(h for h in due if h.expires_at is not None and h.expires_at >= tonight),
         queues=tuple(queues(snap, today)),
         month=month(snap, today.year, today.month),
+        overdue=tuple(deposits.past_due(snap.conn, snap.venue, today, told=None)),
     )
 
 
@@ -96,6 +97,7 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
     start, until = datetime.combine(first, time(), tz), datetime.combine(following, time(), tz)
     counted = audit.counts(snap.conn, snap.venue.id, start, until)
     by_reason, replaced = audit.month_reasons(snap.conn, snap.venue.id, start, until)
+    house = audit.counts(snap.conn, snap.venue.id, start, until, house=True)
     return MonthCounts(
         month=f"{year:04d}-{number:02d}",
         start=start,
@@ -108,4 +110,6 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
         by_reason=by_reason,
         replaced=replaced,
         other_date_chosen=counted.get(Action.OTHER_DATE_CHOSEN, 0),
+        house_held=house.get(Action.REQUESTED, 0),
+        house_released=house.get(Action.RELEASED, 0),
     )

@@ -13,11 +13,11 @@ from core.events import AuditEvent
 from core.exports.feed_tokens import FeedKey
 from core.ledger_views import DayLedger, MonthCounts, TeamHome
 from core.model import Hold, Status
-from core.operations import diary, exports, feeds, reads, search, staff_names, team
+from core.operations import diary, exports, feeds, pipeline, reads, search, staff_names, team
 from core.results import Availability, EnquiryView, Overview, Refused
 from core.rules.search import Search
 from core.runner import Runner
-from core.store import audit
+from core.store import audit, next_actions
 
 
 class Reads:
@@ -67,6 +67,14 @@ class Reads:
     def overview(self, venue_id: str, user: str, *, now: datetime) -> Overview:
         return self._run.read(venue_id, partial(reads.overview, user=user, now=now))
 
+    def follow_ups(self, venue_id: str, salesperson: str, *, until: date) -> list[Hold]:
+        """The salesperson's bookings whose next action falls on or before ``until`` (overdue
+        ones too), each by its earliest live hold, soonest first (次のアクション)."""
+        return self._run.read(
+            venue_id,
+            lambda snap: next_actions.follow_ups(snap.conn, snap.venue, until, salesperson),
+        )
+
     def search(self, venue_id: str, query: Search, *, now: datetime) -> Availability | Refused:
         """What a request of ``query.kind`` would get now at each date, time and room the
         search looks at; read-only, one statement (docs/rules.md, Finding a slot)."""
@@ -83,6 +91,10 @@ class Reads:
 
     def month_counts(self, venue_id: str, year: int, month: int) -> MonthCounts:
         return self._run.read(venue_id, partial(team.month, year=year, number=month))
+
+    def pipeline(self, venue_id: str, year: int, month: int) -> pipeline.PipelineRead:
+        """A month's pipeline report (docs/rules.md, The pipeline report): two statements."""
+        return self._run.read(venue_id, partial(pipeline.pipeline, year=year, number=month))
 
     def diary(self, venue_id: str, days: DiaryRange) -> DiaryRead:
         """The live holds a diary picture of ``days`` draws: one statement, one snapshot."""

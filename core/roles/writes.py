@@ -19,6 +19,7 @@ from core.model import Hold, HoldEdit, HoldRequest
 from core.operations import (
     answering,
     decisions,
+    deposits,
     digests,
     edit,
     feeds,
@@ -41,6 +42,7 @@ from core.results import (
     Code,
     ConfirmAnswer,
     ConfirmPlan,
+    DepositAnswer,
     EditAnswer,
     EditPlan,
     ExtendAnswer,
@@ -233,6 +235,17 @@ class Writes:
 
     def queue_digests(self, venue_id: str, *, now: datetime) -> int | Refused:
         return self._write(venue_id, now, digests.queue_digests)
+
+    def record_deposit(
+        self, venue_id: str, hold_id: int, *, actor: str, now: datetime, amount: int | None = None
+    ) -> DepositAnswer | Refused:
+        """入金確認: the booking of ``hold_id`` has paid its deposit (``amount`` yen, if said)."""
+        paid = partial(deposits.record_paid, hold_id=hold_id, actor=actor, amount=amount)
+        return self._write(venue_id, now, paid, isolation=ROW_CONFLICTS)
+
+    def queue_deposit_notices(self, venue_id: str, *, now: datetime) -> int | Refused:
+        """The deposits' reminders and past-due notices due now, each once per booking."""
+        return self._write(venue_id, now, deposits.queue_notices)
 
     # -- how they answer ----------------------------------------------------------------------
     def _write(

@@ -11,6 +11,7 @@ from core.model import Details, Hold, HoldItem, HoldRequest, ItemRequest, Kind, 
 from core.results import Code, Refused
 from core.rules.deadlines import banquet_opens_at, deadline_from, last_bookable_day
 from core.rules.details import check_details, cleaned
+from core.rules.house import check_house
 from core.rules.rank import rank_of
 from core.rules.spans import (
     MAX_EVENT,
@@ -49,6 +50,7 @@ class Checked:
     guests: int | None = None
     contact: str = field(default="", repr=False)
     details: Details = field(default_factory=Details)
+    house: bool = False  # 社内押さえ: 1st or refused, no deadline
 
     # The first room's, as a one-room request reads them.
     @property
@@ -115,7 +117,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
     A request of several rooms is refused as a whole and the refusal names the room at fault
     (``room``, and ``room_name`` for the message); the order is docs/rules.md's, Requests.
     """
-    rooms = _rooms(req.items, venue)
+    rooms = check_house(req, venue) or _rooms(req.items, venue)
     if isinstance(rooms, Refused):
         return rooms
     refused = (
@@ -136,7 +138,9 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
     items = _in_time(req, rooms, venue, now)
     if isinstance(items, Refused):
         return items
-    refused = check_banquet(req.local_date, venue, kind, now, req.kind) or _check_apart(items)
+    # The banquet window keeps priority days for weddings sold: not for the venue's own use.
+    window = None if req.house else check_banquet(req.local_date, venue, kind, now, req.kind)
+    refused = window or _check_apart(items)
     return refused or Checked(
         tuple(items),
         kind,
@@ -146,6 +150,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
         guests=req.guests,
         contact=req.contact.strip(),
         details=cleaned(req.details),
+        house=req.house,
     )
 
 
@@ -165,6 +170,9 @@ def decide_rank(
             return Blocked(
                 Code.CONFIRMED_CONFLICT, holders=confirmed, room=item.room.id, in_way=in_way
             )
+    for item, around in zip(checked.items, present, strict=True):
+        if checked.house and around:  # a house hold never waits: whoever is there is named
+            return Blocked(Code.HOUSE_NOT_FIRST, in_way, room=item.room.id, in_way=in_way)
     ranks = [
         rank_of(item.span, [o.span for o in around])
         for item, around in zip(checked.items, present, strict=True)
@@ -184,7 +192,7 @@ def decide_rank(
     rank = max(ranks)
     expires = (
         deadline_from(now, checked.kind, checked.first_start, venue.policy, venue.tz)
-        if rank == 1
+        if rank == 1 and not checked.house
         else None
     )
     ahead = tuple(sorted({o.hold_id for around in present for o in around if o.first}))

@@ -9,7 +9,18 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from core.events import Action, AuditEvent
-from core.store.schema import audit_events
+from core.store.schema import audit_events, holds
+
+# An event of a house hold (社内押さえ): counted apart from sales (docs/rules.md, House holds).
+_OF_HOUSE = (
+    sa.select(holds.c.id)
+    .where(
+        holds.c.venue_id == audit_events.c.venue_id,
+        holds.c.id == audit_events.c.hold_id,
+        holds.c.house,
+    )
+    .exists()
+)
 
 # One fixed statement for any number of events, sent as one JSON document.
 _RECORD = sa.text(
@@ -57,15 +68,17 @@ def trail(conn: sa.Connection, venue_id: str, hold_id: int) -> list[AuditEvent]:
 
 
 def counts(
-    conn: sa.Connection, venue_id: str, start: datetime, until: datetime
+    conn: sa.Connection, venue_id: str, start: datetime, until: datetime, *, house: bool = False
 ) -> dict[Action, int]:
-    """How many events of each action happened in ``[start, until)``."""
+    """How many events of each action happened in ``[start, until)``: of sales holds, or
+    with ``house`` of house holds alone."""
     rows = conn.execute(
         sa.select(audit_events.c.action, sa.func.count())
         .where(
             audit_events.c.venue_id == venue_id,
             audit_events.c.at >= start,
             audit_events.c.at < until,
+            _OF_HOUSE if house else ~_OF_HOUSE,
         )
         .group_by(audit_events.c.action)
     )
@@ -83,6 +96,7 @@ def month_reasons(
         audit_events.c.venue_id == venue_id,
         audit_events.c.at >= start,
         audit_events.c.at < until,
+        ~_OF_HOUSE,
     )
     rows = conn.execute(
         sa.select(reason, sa.func.count())

@@ -37,6 +37,7 @@ class NewHold:
     guests: int | None = None
     contact: str = field(default="", repr=False)
     details: Details = field(default_factory=Details)
+    house: bool = False  # 社内押さえ: 1st with no deadline
 
 
 # The enquiry (when new), the hold, its items, their span rows and its audit event in one
@@ -67,10 +68,10 @@ _INSERT = sa.text(
                               CAST(:next_action_note AS text))
     ), new_hold AS (
       INSERT INTO holds (venue_id, id, enquiry_id, local_date, status, rank, expires_at,
-                         extensions_used, created_at, updated_at)
+                         extensions_used, created_at, updated_at, house)
       SELECT :venue, nextval('holds_id_seq'),
              coalesce((SELECT id FROM new_enquiry), CAST(:enquiry_id AS bigint)),
-             :local_date, 'tentative', :rank, :expires_at, 0, :now, :now
+             :local_date, 'tentative', :rank, :expires_at, 0, :now, :now, :house
       RETURNING *
     ), new_items AS (
       INSERT INTO hold_items (venue_id, hold_id, item_no, room_id, start_at, end_at, span_end,
@@ -136,6 +137,7 @@ def insert(
         "local_date": new.local_date,
         "rank": new.rank,
         "expires_at": new.expires_at,
+        "house": new.house,
         "rooms": [i.room_id for i in new.items],
         "starts": [i.start_at for i in new.items],
         "ends": [i.end_at for i in new.items],

@@ -9,6 +9,7 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
 
+from core.deposits import Deposit
 from core.model import Hold, HoldItem, Kind, Outcome, Status, Venue
 from core.rules.requests import Occupant
 from core.rules.spans import MAX_SPAN, Span
@@ -20,6 +21,14 @@ def _agg(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
     ordered = aggregate_order_by(column, hold_items.c.item_no)
     return sa.func.array_agg(ordered, type_=ARRAY(column.type)).label(label)
 
+
+# Its booking's deposit (予約金, 0015): shown on its confirmed hold (``_deposit``).
+DEPOSIT_COLUMNS = (
+    enquiries.c.deposit_due,
+    enquiries.c.deposit_paid_at,
+    enquiries.c.deposit_paid_by,
+    enquiries.c.deposit_amount,
+)
 
 # A hold with its enquiry's customer and people and its items as arrays, in one row.
 _ITEMS = (
@@ -45,6 +54,7 @@ _HOLDS = sa.select(
     enquiries.c.guests,
     enquiries.c.contact,
     *details.COLUMNS,
+    *DEPOSIT_COLUMNS,
     staff_names.c.name.label("salesperson_name"),
     *_ITEMS.c,
 ).select_from(
@@ -118,7 +128,18 @@ def assemble(hold: Any, items: tuple[HoldItem, ...], enquiry: Any, venue: Venue)
         items=items,
         version=hold["version"],
         nudged_at=hold.get("nudged_at"),
+        deposit=_deposit(Status(hold["status"]), enquiry),
+        house=bool(hold.get("house")),
     )
+
+
+def _deposit(status: Status, m: Any) -> Deposit:
+    """The deposit a hold shows: its booking's while confirmed; once cancelled, only what was
+    paid (no longer due); none for any other hold or a row without ``DEPOSIT_COLUMNS``."""
+    if status not in (Status.CONFIRMED, Status.CANCELLED) or "deposit_due" not in m:
+        return Deposit()
+    due = m["deposit_due"] if status is Status.CONFIRMED else None
+    return Deposit(due, m["deposit_paid_at"], m["deposit_paid_by"] or "", m["deposit_amount"])
 
 
 def _item(

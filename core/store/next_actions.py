@@ -35,3 +35,36 @@ def next_actions(conn: sa.Connection, venue: Venue, day: date) -> list[Hold]:
         holds.c.venue_id == venue.id, holds.c.id.in_(first.scalar_subquery())
     ).order_by(holds.c.id)
     return [stored.from_row(r, venue) for r in conn.execute(query)]
+
+
+def follow_ups(
+    conn: sa.Connection, venue: Venue, until: date, salesperson: str | None = None
+) -> list[Hold]:
+    """Each booking with a live hold whose next action falls on or before ``until`` (overdue
+    ones included): its earliest live hold, soonest next action first; of ``salesperson``'s
+    holds only, if given."""
+    first = (
+        sa.select(sa.func.min(holds.c.id))
+        .select_from(
+            holds.join(
+                enquiries,
+                sa.and_(
+                    enquiries.c.venue_id == holds.c.venue_id,
+                    enquiries.c.id == holds.c.enquiry_id,
+                ),
+            )
+        )
+        .where(
+            enquiries.c.next_action <= until,
+            enquiries.c.venue_id == venue.id,
+            holds.c.status.in_([s.value for s in LIVE]),
+        )
+        .group_by(holds.c.enquiry_id)
+    )
+    if salesperson is not None:
+        first = first.where(enquiries.c.salesperson == salesperson)
+    query = stored._HOLDS.where(
+        holds.c.venue_id == venue.id, holds.c.id.in_(first.scalar_subquery())
+    )
+    found = [stored.from_row(r, venue) for r in conn.execute(query)]
+    return sorted(found, key=lambda h: (h.details.next_action or until, h.id))

@@ -113,6 +113,14 @@ enquiries = sa.Table(
     sa.Column("source", sa.Text, nullable=False, server_default=""),
     sa.Column("next_action", sa.Date),
     sa.Column("next_action_note", sa.Text, nullable=False, server_default=""),
+    # 予約金 (0015): due date, who recorded it paid, when and how much; the reminder's and
+    # the past-due notice's markers (each queued once, with its outbox row)
+    sa.Column("deposit_due", sa.Date),
+    sa.Column("deposit_paid_at", TS),
+    sa.Column("deposit_paid_by", sa.Text),
+    sa.Column("deposit_amount", sa.BigInteger),
+    sa.Column("deposit_reminded_at", TS),
+    sa.Column("deposit_overdue_at", TS),
     # +1 by every write that reads or changes its set of candidates (a new candidate, a
     # confirmation): two such writes conflict on this row and are serialised.
     sa.Column("version", sa.BigInteger, nullable=False),
@@ -128,6 +136,12 @@ sa.Index(
     "ix_enquiries_next_action",
     enquiries.c.next_action,
     postgresql_where=enquiries.c.next_action.isnot(None),
+)
+sa.Index(
+    "ix_enquiries_deposit_due",
+    enquiries.c.venue_id,
+    enquiries.c.deposit_due,
+    postgresql_where=sa.text("deposit_due IS NOT NULL AND deposit_paid_at IS NULL"),
 )
 
 # Arrival order: ids come from one sequence, taken after the part-day bump (see part_days.py),
@@ -154,25 +168,25 @@ holds = sa.Table(
     # one version and submitted at another is stale (docs/rules.md, Changing a hold).
     sa.Column("version", sa.BigInteger, nullable=False, server_default=sa.text("1")),
     sa.Column("outcome", sa.Text),  # why a released hold was released
-    # a released hold's reason code (core.rules.reasons) and its note (0011)
-    sa.Column("reason", sa.Text),
-    sa.Column("reason_note", sa.Text, nullable=False, server_default=""),
+    sa.Column("reason", sa.Text),  # a released hold's reason code (core.rules.reasons, 0011)
+    sa.Column("reason_note", sa.Text, nullable=False, server_default=""),  # and its note
     sa.Column("nudged_at", TS),  # a waiting 2nd asked this 1st to answer (once per hold)
+    sa.Column("house", sa.Boolean, nullable=False, server_default=sa.false()),  # 社内押さえ
     sa.CheckConstraint(
         "status IN ('tentative', 'confirmed', 'released', 'expired', 'cancelled')", name="status"
     ),
     sa.CheckConstraint(
-        "outcome IS NULL"
-        " OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen', 'replaced')"
+        "outcome IS NULL OR (outcome IN ('withdrawn', 'lost', 'other_date_chosen', 'replaced')"
         " AND status = 'released')",
         name="outcome",
     ),
-    # Invariants 3 and 4 (docs/rules.md, Invariants), as far as one row can tell: that a
-    # deadline means every item is rank 1 is checked by the tests.
+    # Invariants 3 and 4 as one row tells them (items: the tests); a house hold: 1st, no deadline
     sa.CheckConstraint("(status = 'tentative') = (rank IS NOT NULL) AND rank >= 1", name="rank"),
     sa.CheckConstraint(
-        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1)", name="deadline"
+        "(expires_at IS NOT NULL) = (status = 'tentative' AND rank = 1 AND NOT house)",
+        name="deadline",
     ),
+    sa.CheckConstraint("NOT house OR status <> 'tentative' OR rank = 1", name="house_first"),
 )
 sa.Index(
     "ix_holds_due",
@@ -362,4 +376,25 @@ staff_names = sa.Table(
     sa.Column("user_id", sa.Text, primary_key=True),
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("fetched_at", TS, nullable=False),
+)
+
+# The window ping (0016): who asked to be told when a date's banquet window opens, and what.
+window_pings = sa.Table(
+    "window_pings",
+    metadata,
+    sa.Column("venue_id", sa.Text, primary_key=True),
+    sa.Column("id", sa.BigInteger, sa.Identity(), primary_key=True),
+    sa.Column("asker", sa.Text, nullable=False),
+    sa.Column("local_date", sa.Date, nullable=False),
+    sa.Column("request", JSONB, nullable=False),
+    sa.Column("asked_at", TS, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),  # waiting, sent, dropped
+    sa.Column("done_at", TS),
+    sa.Column("dropped_by", sa.Text),
+)
+sa.Index(
+    "ix_window_pings_waiting",
+    window_pings.c.venue_id,
+    window_pings.c.local_date,
+    postgresql_where=sa.text("status = 'waiting'"),
 )

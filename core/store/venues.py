@@ -43,6 +43,7 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "sources": [list(pair) for pair in policy.sources],
         "staff": dict(policy.staff),
         "nudge_days": policy.nudge_days,
+        "deposit_days": policy.deposit_days,
     }
 
 
@@ -66,6 +67,7 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         sources=tuple((code, name) for code, name in data.get("sources", ())) or DEFAULT_SOURCES,
         staff=MappingProxyType(dict(data.get("staff", {}))),
         nudge_days=data.get("nudge_days", Policy.nudge_days),
+        deposit_days=data.get("deposit_days"),
     )
 
 

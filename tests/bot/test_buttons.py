@@ -10,6 +10,7 @@ from bot import ids
 from core.model import Hold, Status
 from core.results import RequestAnswer
 from tests.bot.conftest import ENGLISH_USER, STRANGER, Harness, click, values
+from tests.bot.releasing import release
 from tests.support import slack_requests as sr
 from tests.support.factories import DAY, MANAGER, NOW, decision_dms, request, venue
 
@@ -105,8 +106,7 @@ def test_release_updates_the_card_and_a_second_click_says_what_already_happened(
     first, channel, ts = take(bot, "佐藤様")
     second, _, _ = take(bot, "鈴木様")
 
-    click(bot, ids.RELEASE, first.id, channel=channel, ts=ts)
-    bot.slack.wait_for("chat.update")
+    release(bot, first.id, channel=channel, ts=ts)
     assert hold_now(bot, first.id).status is Status.RELEASED
     promoted = hold_now(bot, second.id)
     assert (promoted.rank, promoted.expires_at is not None) == (1, True)
@@ -151,8 +151,7 @@ def test_a_deadline_passed_click_is_too_late(bot: Harness) -> None:
 
 def test_a_manager_may_act_on_someone_elses_hold(bot: Harness) -> None:
     hold, channel, ts = take(bot, "佐藤様")
-    click(bot, ids.RELEASE, hold.id, channel=channel, ts=ts, user=MANAGER)
-    bot.slack.wait_for("chat.update")
+    release(bot, hold.id, channel=channel, ts=ts, user=MANAGER)
     assert hold_now(bot, hold.id).status is Status.RELEASED
     assert f"<@{MANAGER}> さんが取り下げました" in card_text(bot, channel, ts)
 
@@ -165,8 +164,7 @@ def test_buttons_answer_in_the_clickers_language(bot: Harness) -> None:
     bot.slack.wait_for("response_url")
     assert "担当の" in ephemerals(bot)[0]["text"]  # the stranger reads Japanese
 
-    click(bot, ids.RELEASE, result.hold.id, channel=channel, ts=ts, user=ENGLISH_USER, name="en")
-    bot.slack.wait_for("chat.update")
+    release(bot, result.hold.id, channel=channel, ts=ts, user=ENGLISH_USER)
     assert "Released by" in card_text(bot, channel, ts)
 
 

@@ -14,7 +14,8 @@ from bot.web import Server, build_wsgi
 from bot.workspaces import VenueResolver
 from core.engine import HoldEngine
 from core.model import Status
-from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
+from tests.bot.conftest import SECRET, Harness, unlinked_app, values
+from tests.bot.releasing import release
 from tests.support import slack_requests as sr
 from tests.support.slack_standin import SlackStandin
 
@@ -72,8 +73,7 @@ def test_holds_still_work_when_the_jobs_queue_is_down(
     post = bot.slack.wait_for("chat.postMessage")[0]
     (hold,) = bot.engine.holds(bot.venue.id)  # type: ignore[misc]
 
-    click(bot, ids.RELEASE, hold.id, channel=post.response["channel"], ts=post.response["ts"])
-    bot.slack.wait_for("chat.update")
+    release(bot, hold.id, channel=post.response["channel"], ts=post.response["ts"])
     assert bot.engine.hold(bot.venue.id, hold.id).status is Status.RELEASED  # type: ignore[union-attr]
     assert bot.enqueued == [bot.venue.id]
     assert any(r.getMessage() == "outbox.enqueue_failed" for r in caplog.records)

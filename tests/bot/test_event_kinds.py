@@ -15,11 +15,13 @@ from bot.card_notices import LINES, render_card_line
 from bot.notices import RENDERERS, render_notice
 from bot.texts import CATALOGS
 from core import events
+from core.deposits import Deposit
 from core.event_kinds import KINDS, card_lines, dm_kinds
 from core.events import Action
 from core.journal import audit_event, notices_of, told_queued
-from core.model import Details, Status
+from core.model import Details, HoldRequest, Status
 from core.notices import CARD_RECIPIENT, QUEUED_RECIPIENT, Notice, NoticeKind
+from core.pings import WindowPing
 from tests.bot import samples
 from tests.support.factories import JST, MANAGER, NOW, SALES
 
@@ -61,6 +63,8 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
     first, second, other = samples.hold(), samples.waiting(), samples.hold(room_id="sakura")
     gone = samples.hold(status=Status.RELEASED, rank=None)
     week = ("2027-W09", NOW, NOW + timedelta(days=7))
+    booked = samples.hold(status=Status.CONFIRMED, rank=None, expires_at=None)
+    booked = replace(booked, deposit=Deposit(due=NOW.date() + timedelta(days=14)))
     return {
         events.Requested: lambda: events.Requested(SALES, 1, first.expires_at, (("hoo", 1),)),
         events.Announced: lambda: events.Announced(first, SALES),
@@ -84,11 +88,26 @@ def _samples() -> dict[type[Any], Callable[[], Any]]:
         events.NextActionDue: lambda: events.NextActionDue(
             replace(first, details=Details(next_action=NOW.date(), next_action_note="打合せ"))
         ),
+        events.DepositPaid: lambda: events.DepositPaid(
+            booked, SALES, replace(booked, deposit=replace(booked.deposit, paid_at=NOW))
+        ),
+        events.DepositReminderDue: lambda: events.DepositReminderDue(booked),
+        events.DepositOverdue: lambda: events.DepositOverdue(booked),
         events.DigestDue: lambda: events.DigestDue(SALES, (first,), *week),
         events.ManagerDigestDue: lambda: events.ManagerDigestDue(
-            MANAGER, (first,), ((second, (first,)),), *week
+            MANAGER, (first,), ((second, (first,)),), *week, overdue=(booked,)
         ),
+        events.PingAsked: lambda: events.PingAsked(_ping()),
+        events.PingDropped: lambda: events.PingDropped(_ping(), MANAGER),
+        events.WindowOpened: lambda: events.WindowOpened(_ping(), (("hoo", "鳳凰の間"),), "忘年会"),
     }
+
+
+def _ping() -> WindowPing:
+    asked = HoldRequest(
+        "hoo", NOW.date(), 18 * 60, 21 * 60, "banquet", "<!channel> 商事", SALES, SALES
+    )
+    return WindowPing(7, "grand-tokyo", SALES, asked, NOW, opens_at=NOW + timedelta(days=1))
 
 
 @pytest.mark.parametrize("cls", sorted(KINDS, key=lambda c: c.__name__), ids=lambda c: c.__name__)

@@ -10,6 +10,7 @@ from bot import ids
 from core.model import Status
 from core.results import RequestAnswer
 from tests.bot.conftest import STRANGER, Harness
+from tests.bot.releasing import submit_release
 from tests.support import slack_requests as sr
 from tests.support.factories import SALES, request
 
@@ -64,6 +65,9 @@ def test_a_home_button_acts_and_the_home_is_published_again(bot: Harness) -> Non
     button = sr.action(ids.RELEASE, str(mine.hold.id), block_id=ids.card_actions(mine.hold.id))
     status, _, _ = bot.post(sr.block_actions(actions=[button], view=home))
     assert status == 200
+    opened = bot.slack.wait_for("views.open")[0]  # Release asks why first
+    dialog = bot.slack.view(opened.response["view"]["id"])
+    assert submit_release(bot, dialog, "other_venue") == (200, "")
 
     bot.slack.wait_for("views.publish", 2)
     assert bot.engine.hold(bot.venue.id, mine.hold.id).status is Status.RELEASED  # type: ignore[union-attr]

@@ -15,7 +15,8 @@ from bot.web import Server, build_wsgi
 from core.engine import HoldEngine
 from core.model import Status
 from core.results import RequestAnswer
-from tests.bot.conftest import SECRET, Harness, click, unlinked_app, values
+from tests.bot.conftest import SECRET, Harness, unlinked_app, values
+from tests.bot.releasing import open_release, release
 from tests.support import slack_requests as sr
 from tests.support.factories import MANAGER, request
 from tests.support.slack_standin import SlackStandin
@@ -309,8 +310,7 @@ def test_a_customer_named_channel_notifies_no_one_in_the_card_its_fallback_or_ho
     bot.slack.wait_for("views.publish")
     assert "&lt;!channel&gt; 山田様 &amp; &lt;@U0MANAGER1&gt;" in post.body["text"]
     (hold,) = bot.engine.holds(bot.venue.id)  # type: ignore[misc]
-    click(bot, ids.RELEASE, hold.id, channel=post.response["channel"], ts=post.response["ts"])
-    bot.slack.wait_for("chat.update")
+    release(bot, hold.id, channel=post.response["channel"], ts=post.response["ts"])
     bot.settle()
     parsed = [t for c in bot.slack.calls for t in parsed_texts(c.body)]
     assert not [t for t in parsed if "<!channel>" in t or "<@U0MANAGER1>" in t]
@@ -335,16 +335,21 @@ def test_a_refusal_naming_a_hold_escapes_its_customer(bot: Harness) -> None:
     assert "<!here>" not in told
 
 
-# -- 8. the release confirmation is plain_text ----------------------------------------------
-def test_the_release_confirmation_dialog_is_plain_text_and_slack_accepts_it(bot: Harness) -> None:
+# -- 8. the release dialog names the customer escaped ----------------------------------------
+def test_the_release_dialog_names_the_customer_escaped_and_the_button_has_no_slack_confirm(
+    bot: Harness,
+) -> None:
     view_id = bot.command()
     bot.submit(view_id, values(customer="A & B <様>"))
     post = bot.slack.wait_for("chat.postMessage")[0]
     assert post.ok
     (actions,) = [b for b in post.body["blocks"] if b["type"] == "actions"]
-    release = next(e for e in actions["elements"] if e["action_id"] == ids.RELEASE)
-    assert release["confirm"]["text"]["type"] == "plain_text"
-    assert "A & B <様>" in release["confirm"]["text"]["text"]  # plain_text: shown as typed
+    button = next(e for e in actions["elements"] if e["action_id"] == ids.RELEASE)
+    assert "confirm" not in button  # the dialog asks (and asks why) instead
+    (hold,) = bot.engine.holds(bot.venue.id)  # type: ignore[misc]
+    dialog = open_release(bot, hold.id, channel=post.response["channel"], ts=post.response["ts"])
+    said = json.dumps(dialog["blocks"], ensure_ascii=False)
+    assert "A &amp; B &lt;様&gt;" in said and "A & B <様>" not in said
 
 
 # -- Socket Mode reads the same shapes -------------------------------------------------------

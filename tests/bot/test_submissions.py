@@ -42,10 +42,10 @@ def test_bad_input_from_the_engine_comes_back_on_the_offending_field(bot: Harnes
     assert "すでに過ぎています" in answer["errors"][ids.DATE]
 
     status, answer = bot.submit(view_id, values(day=SATURDAY_FAR, kind="banquet"))
-    said = answer["errors"][ids.DATE]
-    assert said.startswith(
-        "土日祝は婚礼を優先するため、この日の一般宴会は 2027/5/9(日・先勝) 0:00 から"
-    )
+    # said in the form, beside 「開放日に知らせる」 (issue 28: the window ping)
+    assert answer["response_action"] == "update"
+    said = json.dumps(answer["view"]["blocks"], ensure_ascii=False)
+    assert "土日祝は婚礼を優先するため、この日の一般宴会は 2027/5/9(日・先勝) 0:00 から" in said
     assert "平日の日程をご提案ください" in said
     assert "婚礼なら" not in said  # a company party is never invited to pose as a wedding
     assert holds(bot) == []

@@ -46,7 +46,7 @@ def test_a_managers_button_sends_the_ledger_with_contacts_to_their_dm(bot: Harne
     header = [c.value for c in sheet[1]]
     assert header[-1] == "連絡先" and header[:3] == ["日付", "曜日・六曜", "部屋"]
     (row,) = [[c.value for c in r] for r in sheet.iter_rows(min_row=2)]
-    assert (row[2], row[6], row[9], row[15]) == ("鳳凰の間", "山田様", "1番手", "03-1111-2222")
+    assert (row[2], row[6], row[9], row[16]) == ("鳳凰の間", "山田様", "1番手", "03-1111-2222")
 
 
 def test_the_button_is_a_managers_and_a_forged_click_uploads_nothing(bot: Harness) -> None:

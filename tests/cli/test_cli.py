@@ -216,7 +216,9 @@ def test_a_hold_carries_guests_contact_note_and_a_venue_kind(fresh_db: str, tmp_
     }
     assert shown["status"] == "tentative" and shown["trail"][0]["action"] == "requested"
     code, wrong = run(fresh_db, *[a if a != "wedding" else "bonenkai" for a in HOLD])
-    assert (code, wrong["code"], wrong["field"]) == (1, "unknown_kind", "kind")
+    # exit 2 as a flag naming nothing (issue 25): the kinds closest first, by name and id
+    assert (code, wrong["code"], wrong["field"]) == (2, "unknown_kind", "kind")
+    assert wrong["kinds"] == ["wedding", "banquet", "nijikai"]
     assert "nijikai" in wrong["message"] and "wedding" in wrong["message"]
     code, bad = run(fresh_db, *HOLD, "--guests", "forty")
     assert (code, bad["code"]) == (2, "usage") and "number of guests" in bad["message"]

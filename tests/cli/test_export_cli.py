@@ -19,7 +19,7 @@ __all__ = ["loaded"]  # the fixture, used by name
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 HEADERS = ["日付", "曜日・六曜", "部屋", "開始", "終了", "種別", "お客様", "人数", "担当", "状態",
-           "期限", "予約番号", "見積", "媒体", "メモ"]  # fmt: skip
+           "期限", "予約番号", "見積", "媒体", "メモ", "予約金"]  # fmt: skip
 
 
 def ledger(url: str) -> None:
@@ -76,7 +76,7 @@ def test_the_xlsx_read_back_is_the_hold_list(loaded: str, tmp_path: Path) -> Non
     assert sheet.title == "予約台帳"
     assert [c.value for c in sheet[1]] == HEADERS  # no 連絡先 unless asked, by a manager
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == "A1:O5"
+    assert sheet.auto_filter.ref == "A1:P5"
     assert sheet.column_dimensions["G"].width >= 8  # お客様 fits its full-width header
     rows = [tuple(c.value for c in row) for row in sheet.iter_rows(min_row=2)]
     # Real Excel dates and times, not text.
@@ -112,7 +112,7 @@ def test_csv_is_utf8_with_a_bom_and_contacts_only_for_managers(loaded: str, tmp_
     first = next(r for r in table[1:] if r[6] == "山田様")
     weekday = f"水・{rokuyo(date(2027, 5, 12)).japanese}"
     assert first[:5] == ["2027-05-12", weekday, "鳳凰の間", "11:00", "15:00"]
-    assert (first[7], first[9], first[10], first[15]) == ("80", "1番手", "2027-03-08 09:00",
+    assert (first[7], first[9], first[10], first[16]) == ("80", "1番手", "2027-03-08 09:00",
                                                           "03-1234-5678")  # fmt: skip
 
 

@@ -55,7 +55,7 @@ def write_csv(path: Path, rows: list[list[str]], encoding: str = "utf-8-sig") ->
 def row(room: str, start: str, end: str, customer: str, state: str, booking: str = "",
         day: str = DAY) -> list[str]:  # fmt: skip
     return [day, "", room, start, end, "婚礼", customer, "", "U0SALES001", state, "", booking,
-            "", "", ""]  # fmt: skip
+            "", "", "", ""]  # fmt: skip
 
 
 def test_an_export_imported_into_an_empty_venue_gives_the_same_ledger(

@@ -49,7 +49,7 @@ def test_a_day_lists_each_room_in_time_order_with_rank_deadline_and_turnover(loa
     assert [r["id"] for r in only["rooms"]] == ["hoo-east", "sakura"]
     code, unknown = run(loaded, "day", DAY, "--room", "大広間")
     assert (code, unknown["ok"], unknown["code"]) == (2, False, "unknown_room")
-    assert "hoo (鳳凰の間)" in unknown["message"]
+    assert "鳳凰の間 (hoo)" in unknown["message"] and "hoo" in unknown["choices"]
     code, bad = run(loaded, "day", "5/12")
     assert (code, bad["code"]) == (2, "usage")
 
@@ -57,14 +57,14 @@ def test_a_day_lists_each_room_in_time_order_with_rank_deadline_and_turnover(loa
 def test_a_day_in_plain_text(loaded: str) -> None:
     hold(loaded)
     environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "ja_JP.UTF-8"}
-    done = subprocess.run([OSAE, "day", DAY, "--room", "hoo"], capture_output=True, text=True,
-                          env=environ, cwd=ROOT, check=False)  # fmt: skip
+    done = subprocess.run([OSAE, "day", DAY, "--room", "hoo", "--now", NOW], capture_output=True,
+                          text=True, env=environ, cwd=ROOT, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     print(done.stdout)
-    assert "5/12(水)" in done.stdout
+    assert done.stdout.startswith("5/12(水・仏滅)\n鳳凰の間（hoo・転換 90分）\n")
     assert (
-        "11:00–15:00 +90' → 16:30  #1 山田様  [1番手 · 期限 3/8(月) 9:00]  <U0SALES001>"
-        in done.stdout
+        "  11:00〜15:00（転換 90分 → 16:30）  #1 山田様  [1番手 · 期限 3/8(月・友引) 9:00まで]"
+        "  担当 U0SALES001" in done.stdout
     )
 
 
@@ -89,8 +89,10 @@ def test_stats_count_a_months_outcomes(loaded: str) -> None:
     run(loaded, "hold", "release", "3", "--actor", "U0SALES001", "--now", NOW)
     code, march = run(loaded, "stats", "--month", "2027-03")
     assert code == 0
-    assert {"by_reason", "by_outcome", "losses"} <= set(march)  # issue 25 adds these
-    shown = {k: v for k, v in march.items() if k not in {"by_reason", "by_outcome", "losses"}}
+    added = {"by_reason", "by_outcome", "losses", "house"}  # issues 25 and 28 add these
+    assert added <= set(march)
+    assert march["house"] == {"held": 0, "released": 0}
+    shown = {k: v for k, v in march.items() if k not in added}
     assert shown == {
         "ok": True,
         "month": "2027-03",

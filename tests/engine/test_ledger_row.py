@@ -155,11 +155,12 @@ def test_a_request_without_guests_or_contact_hashes_as_before() -> None:
     """Idempotency keys stored before 0004 still match their resubmission."""
     req = request()
     fields = asdict(req)
-    for added in ("guests", "contact", "also", "enquiry_id", "details"):
+    for added in ("guests", "contact", "also", "enquiry_id", "details", "house"):
         del fields[added]
     fields["local_date"] = req.local_date.isoformat()
     before = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
     assert request_hash(req) == before
+    assert request_hash(replace(req, house=True)) != before
     assert request_hash(replace(req, guests=40)) != before
     assert request_hash(replace(req, contact="090")) != before
     assert request_hash(replace(req, details=Details(estimate=1))) != before

@@ -279,3 +279,28 @@ def test_a_confirmed_booking_moves_only_where_nobody_else_holds(
     assert blocked == Refusal(Code.EDIT_BLOCKED)
     moved = step(m, m.change(booked.hold_id, MEdit(version, end=960), MANAGER))
     assert moved == EditDone(booked.hold_id, True, None, None)
+
+
+def test_a_house_hold_blocks_never_lapses_never_ranks_behind_and_a_manager_frees_it(
+    engine: HoldEngine, sa_engine: sa.Engine
+) -> None:
+    """社内押さえ through the engine and the model: 1st with no deadline, blocking like a
+    1st, refused behind anything live, untouched by the sweep, released by a manager only."""
+    m = fresh(engine, sa_engine)
+    fair = step(m, m.submit("hoo", D10, MORNING, people=(MANAGER, MANAGER), house=True))
+    assert (fair.rank, fair.expires_at) == (1, None)
+    behind = step(m, m.submit("hoo-a", D10, MORNING))
+    assert (behind.rank, behind.expires_at) == (2, None)
+    salesperson_house = m.submit("sakura", D10, MORNING, people=(SALES, SALES), house=True)
+    assert step(m, salesperson_house) == Refusal(Code.NOT_A_MANAGER)
+    again = m.submit("hoo-b", D10, MORNING, people=(MANAGER, MANAGER), house=True)
+    assert step(m, again) == Refusal(Code.HOUSE_NOT_FIRST)
+    for op in ("confirm", "extend"):
+        assert step(m, m.act(op, fair.hold_id, MANAGER)) == Refusal(Code.HOUSE_HOLD)
+    m.now = NOW + timedelta(days=8)  # a wedding's 1st would have lapsed a day ago
+    assert step(m, m.sweep()) == SweepResult((), ())
+    m.now += timedelta(hours=1)
+    assert step(m, m.act("release", fair.hold_id, SALES)) == Refusal(Code.NOT_A_MANAGER)
+    done = step(m, m.act("release", fair.hold_id, MANAGER))
+    assert done == Done(fair.hold_id, promoted=(behind.hold_id,))
+    assert m.model.holds[behind.hold_id].expires_at is not None

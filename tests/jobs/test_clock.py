@@ -13,7 +13,7 @@ from cli.bootstrap import Runtime
 from core.model import Venue
 from core.results import RequestAnswer
 from jobs.clock import Clock, Schedule, in_digest_window, schedule_for
-from jobs.queues import DIGESTS, DRAIN, PART_DAYS, SWEEP
+from jobs.queues import DIGESTS, DRAIN, PART_DAYS, PINGS, SWEEP
 from tests.jobs.conftest import MovingClock, eventually, settle
 from tests.support import factories
 from tests.support.factories import MANAGER
@@ -67,7 +67,8 @@ def test_the_clock_follows_the_venue_list() -> None:
     clock = Clock(RecordingBroker(), lambda: dict(zones), Schedule())  # type: ignore[arg-type]
     clock.refresh()
     assert {j.id for j in clock.scheduler.get_jobs()} == {
-        f"tokyo:{n}" for n in ("sweep", "drain", "reminders", "digests", "ledger")
+        f"tokyo:{n}"
+        for n in ("sweep", "drain", "reminders", "digests", "ledger", "deposits", "pings")
     }
     zones["honolulu"] = "Pacific/Honolulu"
     del zones["tokyo"]
@@ -90,6 +91,7 @@ def test_a_clock_started_on_monday_morning_catches_up_on_the_digest() -> None:
         SWEEP.actor_name,
         DRAIN.actor_name,
         PART_DAYS.actor_name,
+        PINGS.actor_name,
         DIGESTS.actor_name,
     ]
 

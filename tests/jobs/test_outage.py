@@ -21,10 +21,11 @@ from core.engine import HoldEngine
 from core.model import Hold, Status, Venue
 from core.results import RequestAnswer
 from jobs.clock import Clock
+from tests.bot.releasing import why
 from tests.jobs.conftest import MovingClock, eventually
 from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
 from tests.support import factories
-from tests.support.slack_requests import block_actions, post
+from tests.support.slack_requests import block_actions, post, view_submission
 from tests.support.slack_standin import SlackStandin
 
 SECRET = "signing-secret-for-tests"
@@ -88,6 +89,10 @@ def test_holds_are_taken_while_redis_is_down_and_notices_arrive_after(
             click = block_actions(ids.RELEASE, str(first.hold.id), user_id=FIRST)
             status, _, _ = post(f"{web.url}/slack/events", click, SECRET)
             assert status == 200
+            opened = slack.wait_for("views.open", 1, timeout=10)[0]  # Release asks why
+            dialog = slack.view(opened.response["view"]["id"])
+            answer = view_submission(why("no_answer"), view=dialog, user_id=FIRST)
+            assert post(f"{web.url}/slack/events", answer, SECRET)[0] == 200
             eventually(lambda: released(engine, venue, first.hold.id), what="released via Slack")
             assert health_status(web.url) == 503  # the web still works, but says Redis is away
         took = time.monotonic() - started

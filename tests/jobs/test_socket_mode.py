@@ -20,6 +20,7 @@ from cli import localservices
 from core.engine import HoldEngine
 from core.model import Hold, Status, Venue
 from tests.bot.conftest import values
+from tests.bot.releasing import why
 from tests.jobs.conftest import eventually
 from tests.jobs.processes import Child, osae_env
 from tests.jobs.scenarios import a_month_after
@@ -104,6 +105,11 @@ def test_socket_mode_commands_forms_and_buttons_are_acked_and_a_dropped_socket_r
         "interactive", sr.payload_of(click), accepts_response_payload=False
     )
     assert clicked.within(SLACK_LIMIT), clicked.seconds
+    asks = lambda c: c.body["view"]["callback_id"] == ids.RELEASE_MODAL  # noqa: E731
+    opened = slack.wait_for("views.open", 1, timeout=10, predicate=asks)[0]  # Release asks why
+    dialog = sr.view_submission(why("budget"), view=slack.view(opened.response["view"]["id"]))
+    answered = socket_mode.request("interactive", sr.payload_of(dialog))
+    assert answered.within(SLACK_LIMIT), answered.seconds
     eventually(
         lambda: holds(own_engine, venue)[0].status is Status.RELEASED, what="released by click"
     )

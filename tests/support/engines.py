@@ -19,7 +19,7 @@ from jobs import sweeping
 class EngineForTests(HoldEngine):
     def __getattr__(self, name: str) -> Any:
         # Only for names the engine itself lacks, and only once its roles are built.
-        roles = [self.__dict__.get(r) for r in ("writes", "reads", "venues", "delivery")]
+        roles = [self.__dict__.get(r) for r in ("writes", "reads", "venues", "delivery", "pings")]
         if not name.startswith("_"):
             for role in roles:
                 if role is not None and callable(getattr(type(role), name, None)):

@@ -44,8 +44,7 @@ def check_holds(listed: Sequence[Hold], max_rank: int) -> None:
         if h.status is Status.TENTATIVE:
             assert h.rank is not None and 1 <= h.rank <= max_rank, ("invariant 3", h)
             assert h.rank == max(i.rank or 0 for i in h.items), ("hold rank is not its max", h)
-            every_first = all(i.rank == 1 for i in h.items)
-            assert (h.expires_at is not None) == every_first, ("invariant 4", h)
+            _check_deadline(h)
             earlier = [
                 span(i)
                 for o in listed
@@ -74,6 +73,16 @@ def check_holds(listed: Sequence[Hold], max_rank: int) -> None:
                         h.id,
                         o.id,
                     )
+
+
+def _check_deadline(h: Hold) -> None:
+    """Invariant 4: a deadline iff every item is rank 1; a house hold (社内押さえ) has every
+    item rank 1 and no deadline."""
+    every_first = all(i.rank == 1 for i in h.items)
+    if h.house:
+        assert every_first and h.expires_at is None, ("invariant 4 (house)", h)
+    else:
+        assert (h.expires_at is not None) == every_first, ("invariant 4", h)
 
 
 def live_holds(db: sa.Engine, venue: Venue) -> list[Hold]:

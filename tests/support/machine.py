@@ -90,6 +90,9 @@ PEOPLE = [(SALES, SALES), (SALES, SALES), (OTHER, OTHER), (SALES, OTHER), (OTHER
 KEYS = [None, None, None, None, None, "k1", "k2"]
 # Unique names, and names that compare as one customer (山田 / サトウ) under other enquiries.
 CUSTOMERS = [None, None, None, None, "山田様", "山田　さま", "ｻﾄｳ", "サトウ様"]
+# A house hold's (salesperson, creator): a manager's own, a manager's for another, and a
+# salesperson's (refused: not_a_manager).
+HOUSE_PEOPLE = [(MANAGER, MANAGER), (MANAGER, MANAGER), (OTHER, MANAGER), (SALES, SALES)]
 # A candidate date's customer / kind / salesperson: left out, the enquiry's, or another.
 GIVEN = ["omitted", "omitted", "same", "same", "other"]
 
@@ -278,6 +281,39 @@ class HoldMachine(RuleBasedStateMachine):
         """A wedding as it is sold: a reception with the chapel and more rooms, as one."""
         self.submit(room, day, times, kind, people, key, also=also, customer=customer)
 
+    @rule(
+        room=st.sampled_from(["hoo", "hoo-a", "hoo-b", "sakura", "chapel"]),
+        times=st.sampled_from(BUSY_TIMES),
+        also=st.lists(
+            st.tuples(st.sampled_from(PACKAGE_ROOMS), st.sampled_from(ALSO_TIMES)), max_size=1
+        ),
+        day=st.sampled_from([D10, D10, D11, FAR_SATURDAY]),
+        kind=st.sampled_from(["banquet", "banquet", "wedding"]),
+        people=st.sampled_from(HOUSE_PEOPLE),
+        key=st.sampled_from(KEYS),
+    )
+    def request_house(
+        self,
+        room: str,
+        times: tuple[int, int],
+        also: list[tuple[str, tuple[int, int]]],
+        day: date,
+        kind: str,
+        people: tuple[str, str],
+        key: str | None,
+    ) -> None:
+        """社内押さえ: a manager holds rooms for the venue's own use (a fair), 1st or not at
+        all, with no deadline (a salesperson's is refused)."""
+        self.submit(
+            room, day, times, kind, people, key, also=also, customer="ブライダルフェア", house=True
+        )
+
+    @precondition(lambda self: self.ready and bool(self._pool("house")))
+    @rule(which=st.integers(0, 30), actor=st.sampled_from([MANAGER, MANAGER, "natural", OTHER]))
+    def release_house(self, which: int, actor: str) -> None:
+        """The venue is done with the room: a manager releases it (no one else may)."""
+        self._decide("release", "house", which, actor)
+
     @precondition(lambda self: self.ready and bool(self.model.enquiries))
     @rule(
         which=st.integers(0, 30),
@@ -329,6 +365,7 @@ class HoldMachine(RuleBasedStateMachine):
         *,
         also: Sequence[tuple[str, tuple[int, int]]] = (),
         customer: str | None = None,
+        house: bool = False,
     ) -> Accepted | Refusal:
         """A request for a new enquiry: one room, or a package with ``also``."""
         self.customers += 1
@@ -342,6 +379,7 @@ class HoldMachine(RuleBasedStateMachine):
             salesperson=people[0],
             creator=people[1],
             also=tuple(ItemRequest(r, s, e) for r, (s, e) in also),
+            house=house,
         )
         if key is not None:
             self.keyed.append((key, req))
@@ -418,6 +456,7 @@ class HoldMachine(RuleBasedStateMachine):
         assert outcome == expected, (req, key, self.now)
         _same_details(outcome, expected, req)
         what = "candidate" if req.enquiry_id else "package" if req.also else "request"
+        what = f"house {what}" if req.house else what
         note(f"{what}: {_label(expected)}")
         if isinstance(expected, Accepted) and not expected.replayed:
             self._check_writes(
@@ -454,9 +493,9 @@ class HoldMachine(RuleBasedStateMachine):
 
     def _joins(self, req: HoldRequest) -> dict[str, Any]:
         if req.enquiry_id is None:
-            return {"note": req.note}
+            return {"note": req.note, "house": req.house}
         model = {e: m for m, e in self.engine_enquiry.items()}
-        return {"enquiry": model.get(req.enquiry_id, MISSING), "note": req.note}
+        return {"enquiry": model.get(req.enquiry_id, MISSING), "note": req.note, "house": req.house}
 
     # -- decisions -------------------------------------------------------------------------
     @precondition(lambda self: self.ready and bool(self.model.holds))
@@ -676,12 +715,13 @@ class HoldMachine(RuleBasedStateMachine):
             items = [(i.room_id, i.start_at, i.end_at, i.span_end, i.rank) for i in e.items]
             want = [(i.room_id, i.start, i.end, i.span_end, i.rank) for i in m.items]
             assert items == want, (mid, items, want)
-            assert (e.status, e.rank, e.expires_at, e.extensions_used, e.version) == (
+            assert (e.status, e.rank, e.expires_at, e.extensions_used, e.version, e.house) == (
                 m.status,
                 m.rank,
                 m.expires_at,
                 m.extensions_used,
                 m.version,
+                m.house,
             ), (mid, self.now)
         invariants.check_holds(listed, self.venue.policy.max_rank)
         self._check_rows(listed)
@@ -692,7 +732,8 @@ class HoldMachine(RuleBasedStateMachine):
         return {
             "first in time": [h for h in holds if h.first and self.now < (h.expires_at or NOW)],
             "first": [h for h in holds if h.first],
-            "due": [h for h in holds if h.first and (h.expires_at or self.now) <= self.now],
+            "due": [h for h in holds if h.first and h.expires_at and h.expires_at <= self.now],
+            "house": [h for h in holds if h.house and h.tentative],
             "tentative": [h for h in holds if h.tentative],
             "waiting": [h for h in holds if h.tentative and (h.rank or 0) > 1],
             "confirmed": [h for h in holds if h.status is Status.CONFIRMED],

@@ -17,6 +17,11 @@ Where the rules are silent the model makes these choices (change them here if th
   and gets no "promoted" notice (its Confirm could not work), only the "expired" one;
 - extend tells every waiting hold that conflicts with the extended one;
 - release may take any tentative hold, 1st (even past its deadline, before a sweep) or not;
+- house holds (社内押さえ): a manager's request (``not_a_manager`` before any other input
+  check), never a candidate date, no banquet window; 1st or refused (``house_not_first``,
+  after a confirmed conflict), never a deadline; confirm and extend refuse them
+  (``house_hold``, after ``already_decided``); only a manager may act on them at all
+  (``not_a_manager`` where others get ``not_authorized``);
 - edit refuses in this order: not found, not authorized, stale version, decided, a confirmed
   hold by a non-manager, the item (which room), the request's input checks, nothing changed,
   then (confirmed) anyone in the way or (swap) the request's ledger refusals; an edit in
@@ -100,6 +105,7 @@ class MHold:
     expires_at: datetime | None
     extensions_used: int = 0
     version: int = 1  # +1 on every change of the hold: edit, rank, deadline, status
+    house: bool = False  # 社内押さえ: 1st or nothing, no deadline, a manager's
 
     @property
     def live(self) -> bool:
@@ -303,6 +309,7 @@ class Model:
         key: str | None = None,
         fingerprint: tuple[object, ...] = (),
         write: bool = True,
+        house: bool = False,
     ) -> Accepted | Refusal:
         """``items``: (room, start minute, end minute) in the order asked, the first first.
         ``enquiry``: join that enquiry as another candidate date (-1: one that does not
@@ -316,7 +323,9 @@ class Model:
                 return joined
             customer, kind, salesperson = joined.customer, joined.kind.value, joined.salesperson
             creator = joined.creator
-        refused = self._bad_input(items, local_date, kind, customer, note, salesperson, now)
+        refused = self._house(house, creator, enquiry) or self._bad_input(
+            items, local_date, kind, customer, note, salesperson, now, house=house
+        )
         if refused is None and joined is not None:
             refused = self._full(joined)
         if refused:
@@ -333,6 +342,7 @@ class Model:
             status=Status.TENTATIVE,
             rank=None,
             expires_at=None,
+            house=house,
         )
         refused = self._place(hold, now)
         if refused:
@@ -373,13 +383,19 @@ class Model:
         for item in hold.items:
             if any(conflict(self.span(item), self.span(i)) for i in confirmed):
                 return Refusal(Code.CONFIRMED_CONFLICT, room=item.room_id)
+        if hold.house:
+            tentative = [i for o in self.live() if o.id != hold.id for i in o.items]
+            for item in hold.items:
+                if any(conflict(self.span(item), self.span(i)) for i in tentative):
+                    return Refusal(Code.HOUSE_NOT_FIRST, room=item.room_id)
         for item in hold.items:
             item.rank = self.item_rank(item, hold.id)
         for item in hold.items:
             if (item.rank or 1) > self.policy.max_rank:
                 return Refusal(Code.RANK_TOO_LOW, room=item.room_id)
         hold.rank = max(i.rank or 1 for i in hold.items)
-        hold.expires_at = self.deadline(now, hold.kind, hold.start) if hold.rank == 1 else None
+        first = hold.rank == 1 and not hold.house
+        hold.expires_at = self.deadline(now, hold.kind, hold.start) if first else None
         return None
 
     def _item(self, room_id: str, day: date, start_min: int, end_min: int) -> MItem:
@@ -404,8 +420,18 @@ class Model:
             return Refusal(Code.ENQUIRY_MISMATCH)
         return found
 
+    def _house(self, house: bool, creator: str, enquiry: int | None) -> Refusal | None:
+        """A house hold: a manager's, an enquiry of its own."""
+        if house and creator not in self.managers:
+            return Refusal(Code.NOT_A_MANAGER)
+        if house and enquiry is not None:
+            return Refusal(Code.ENQUIRY_MISMATCH)
+        return None
+
     def _full(self, enquiry: MEnquiry) -> Refusal | None:
         mine = [h for h in self.holds.values() if h.enquiry == enquiry.id and h.live]
+        if any(h.house for h in mine):  # none joins a house hold's enquiry
+            return Refusal(Code.ENQUIRY_MISMATCH)
         if any(h.status is Status.CONFIRMED for h in mine):
             return Refusal(Code.ENQUIRY_CONFIRMED)
         if len(mine) >= self.policy.max_candidates:
@@ -421,6 +447,8 @@ class Model:
         note: str,
         salesperson: str,
         now: datetime,
+        *,
+        house: bool = False,
     ) -> Refusal | None:
         """Refusals that need no look at the ledger, in the order the form's fields come;
         the ones about one item name its room (each check over every item before the next)."""
@@ -461,7 +489,12 @@ class Model:
             ),
             *each(lambda _r, start, _e: self.local(local_date, start) <= now, Code.IN_PAST),
             (
-                lambda: kind == Kind.BANQUET and self.priority_day(local_date) and now < opens,
+                lambda: (
+                    kind == Kind.BANQUET
+                    and self.priority_day(local_date)
+                    and now < opens
+                    and not house
+                ),
                 Code.BANQUET_NOT_OPEN,
                 None,
             ),
@@ -489,6 +522,7 @@ class Model:
         *,
         enquiry: int | None = None,
         note: str = "",
+        house: bool = False,
     ) -> Accepted | Refusal:
         """What ``request`` would answer now, writing nothing (no idempotency key)."""
         return self.request(
@@ -502,10 +536,13 @@ class Model:
             enquiry=enquiry,
             note=note,
             write=False,
+            house=house,
         )
 
     # -- decisions -------------------------------------------------------------------------
     def may_act(self, h: MHold, actor: str) -> bool:
+        if h.house:
+            return actor in self.managers
         return actor in (h.salesperson, h.creator) or actor in self.managers
 
     def _actionable(self, hold_id: int, actor: str) -> MHold | Refusal:
@@ -513,12 +550,14 @@ class Model:
         if h is None:
             return Refusal(Code.HOLD_NOT_FOUND)
         if not self.may_act(h, actor):
-            return Refusal(Code.NOT_AUTHORIZED)
+            return Refusal(Code.NOT_A_MANAGER if h.house else Code.NOT_AUTHORIZED)
         return h
 
     def _first_before_deadline(self, h: MHold, now: datetime) -> Refusal | None:
         if h.status is not Status.TENTATIVE:
             return Refusal(Code.ALREADY_DECIDED)
+        if h.house:
+            return Refusal(Code.HOUSE_HOLD)
         if h.rank != 1:
             return Refusal(Code.NOT_FIRST)
         assert h.expires_at is not None
@@ -667,7 +706,9 @@ def _edit(  # noqa: PLR0911 - one return per refusal, in the order the class doc
     day = change.day or h.local_date
     customer = h.customer if change.customer is None else change.customer
     salesperson = h.salesperson if change.salesperson is None else change.salesperson
-    refused = model._bad_input(asked, day, h.kind.value, customer, "", salesperson, now)
+    refused = model._bad_input(
+        asked, day, h.kind.value, customer, "", salesperson, now, house=h.house
+    )
     if refused:
         return refused
     items = [model._item(room, day, s, e) for room, s, e in asked]
@@ -781,6 +822,7 @@ def _swap(
         status=Status.TENTATIVE,
         rank=None,
         expires_at=None,
+        house=h.house,
     )
     kept = copy.deepcopy(h)
     model._leave(h, Status.RELEASED)
