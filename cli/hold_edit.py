@@ -8,6 +8,7 @@ import argparse
 
 from bot.edit_form import edit_line
 from bot.texts import dates, text
+from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from cli import arguments, booking_args, hold_lines, typed_names
 from cli.bootstrap import wake_drain
@@ -15,7 +16,7 @@ from cli.context import emit, emit_refusal, locale, now_of, open_venue, say, set
 from core.booking import booking_number
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
-from core.results import Code, Refused
+from core.results import Code, EditAnswer, Refused
 from core.serialize import hold_to_json
 
 
@@ -83,19 +84,7 @@ def edit_hold(args: argparse.Namespace) -> int:
         # Not an error of the ledger: the person is asked to say yes (exit 2, like a usage).
         return 2 if result.code is Code.WOULD_LOSE_FIRST else exit_code
     hold = result.hold
-    rank_text = (
-        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
-    )
-    line = hold_lines.line(hold, venue, style)
-    said = (
-        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
-        if result.kept_place
-        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
-    )
-    lines = [said, *item_lines(hold, venue)]
-    lines += hold_lines.moved("released", result.released, venue, style)
-    lines += hold_lines.moved("promoted", result.promoted, venue, style)
-    lines += hold_lines.notices_later(args, venue)
+    lines = _edited(result, venue, style) + hold_lines.notices_later(args, venue)
     wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
     return emit(
         args.json,
@@ -116,6 +105,23 @@ def edit_hold(args: argparse.Namespace) -> int:
         },
         lines,
     )
+
+
+def _edited(result: EditAnswer, venue: Venue, style: DateStyle) -> list[str]:
+    """What an edit did: kept its place or became a new hold, and whom it moved."""
+    hold = result.hold
+    rank_text = (
+        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
+    )
+    line = hold_lines.line(hold, venue, style)
+    said = (
+        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
+        if result.kept_place
+        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
+    )
+    lines = [said, *item_lines(hold, venue)]
+    lines += hold_lines.moved("released", result.released, venue, style)
+    return lines + hold_lines.moved("promoted", result.promoted, venue, style)
 
 
 def _dry_run(args: argparse.Namespace, engine: HoldEngine, venue: Venue, change: HoldEdit) -> int:
