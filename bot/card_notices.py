@@ -3,7 +3,7 @@ adds to its thread (one per action ``core.event_kinds`` declares a card for)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -24,7 +24,7 @@ from bot.texts.dates import DateStyle
 from bot.texts.refusals import ordinal
 from core.event_kinds import card_lines
 from core.events import Action
-from core.model import Hold
+from core.model import Hold, Status
 from core.notices import Notice
 from core.serialize import hold_from_json
 
@@ -37,12 +37,15 @@ def render_card(
     extend: bool,
     rokuyo: bool = True,
     now: datetime | None = None,
+    capacities: Mapping[str, int] | None = None,
 ) -> Rendered:
     """The card as the hold stands, drawn like the one /hold posted (its rooms, dates as the
     venue shows them at ``now``): buttons only while they can act (none once decided). No
-    time left to its deadline: the channel's card is not redrawn as time passes."""
+    time left to its deadline: the channel's card is not redrawn as time passes. With
+    ``capacities`` (room id: seated guests), a line for each room the guests are over."""
     style = style_at(now, tz, rokuyo) if now else DateStyle(rokuyo=rokuyo)
-    blocks = cards.card(hold, tz, locale, extend=extend, another=True, style=style)
+    notes = over_capacity_notes(hold, capacities or {}, locale)
+    blocks = cards.card(hold, tz, locale, extend=extend, another=True, style=style, notes=notes)
     summary = text(
         locale,
         "card.text",
@@ -155,3 +158,23 @@ LINES: dict[Action, LineFacts | None] = {
     Action.NUDGED: _nothing_more,
     Action.DEPOSIT_PAID: paid_line,
 }
+
+
+def over_capacity_notes(
+    hold: Hold, capacities: Mapping[str, int], locale: str | None
+) -> tuple[str, ...]:
+    """``:warning: 鳳凰の間の定員は着席120名です（200名）`` for each room the hold's guests are
+    over (a warning, never a refusal), while the hold is tentative or confirmed."""
+    if hold.guests is None or hold.status not in (Status.TENTATIVE, Status.CONFIRMED):
+        return ()
+    over = [i for i in hold.items if hold.guests > capacities.get(i.room_id, hold.guests)]
+    return tuple(
+        text(
+            locale,
+            "card.over_capacity",
+            room=esc(i.room_name),
+            capacity=capacities[i.room_id],
+            guests=hold.guests,
+        )
+        for i in over
+    )

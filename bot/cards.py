@@ -19,12 +19,16 @@ from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, status_text
 from bot.texts.refusals import hold_line, ordinal
+from core.booking import booking_number
 from core.model import Hold, Status
 
 
 def line(hold: Hold, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN) -> str:
-    """``#12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn."""
-    return hold_line(hold, tz, locale, style=style)
+    """``B-0012 #12 鳳凰の間 3/10(水・仏滅) 11:00〜15:00 山田様（婚礼）``, escaped for mrkdwn:
+    the booking number first wherever staff see a hold (cards, DMs, App Home, digests); none
+    for a hold read from before it had one (an old notice's JSON)."""
+    said = hold_line(hold, tz, locale, style=style)
+    return f"{booking_number(hold.enquiry_id)} {said}" if hold.enquiry_id else said
 
 
 def state(
@@ -38,6 +42,10 @@ def state(
     """``*1番手* · 期限 *3/8(月) 9:00まで*``, ``*2番手*（順番待ち）``, ``*本予約*`` ...;
     with ``now`` (App Home, DMs: not the channel, whose card is not redrawn as time passes)
     the deadline says the time left."""
+    if hold.house:  # 社内押さえ: held for the venue's own use, no deadline; or what became of it
+        if hold.status is Status.TENTATIVE:
+            return text(locale, "card.house")
+        return f"{status_text(hold, locale, 'card')} · {text(locale, 'house.tag')}"
     if hold.is_first and hold.expires_at:
         return text(locale, "card.first", deadline=deadline(hold, tz, locale, style=style, now=now))
     if hold.status is Status.TENTATIVE and hold.is_package:  # which room it waits on
@@ -159,7 +167,8 @@ def decision_buttons(
     another: bool = False,
     style: DateStyle = PLAIN,
 ) -> ActionsBlock | None:
-    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; decided: none but
+    """1st: Confirm (Extend) Release Edit; waiting: Release Nudge Edit; a house hold: Release
+    alone (a manager's); decided: none but
     「入金確認」 while its deposit is due. ``another`` adds "Another date" (a second candidate
     date of the hold's enquiry)."""
     if hold.status is not Status.TENTATIVE:
@@ -167,6 +176,8 @@ def decision_buttons(
         return ActionsBlock(block_id=ids.card_actions(hold.id), elements=[paid]) if paid else None
     value = str(hold.id)
     elements = [_release(hold, locale)]
+    if hold.house:  # a manager releases it when the venue is done (the engine checks who)
+        return ActionsBlock(block_id=ids.card_actions(hold.id), elements=elements)
     if hold.is_first:
         confirm = ButtonElement(
             text=plain(text(locale, "button.confirm")),

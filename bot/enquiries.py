@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
+from core.booking import booking_number
 from core.model import Hold, Status
 
 
@@ -37,7 +38,7 @@ def candidates_note(
         f"#{h.id} {dates.day(h.local_date, locale, style=style)} {_place(h, locale)}"
         for h in others
     )
-    return text(locale, "card.candidates", enquiry=hold.enquiry_id, others=listed)
+    return text(locale, "card.candidates", enquiry=booking_number(hold.enquiry_id), others=listed)
 
 
 def _place(hold: Hold, locale: str | None) -> str:

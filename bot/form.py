@@ -38,6 +38,7 @@ INVALID = {
     ids.PLAN: "field.invalid_text",
     ids.NEXT_ACTION: "field.invalid_date",
     ids.NEXT_ACTION_NOTE: "field.invalid_text",
+    ids.HOUSE: "house.invalid",
 }
 
 
@@ -89,6 +90,7 @@ class Form:
     rows: tuple[Row, ...] = ()  # further rooms on the same date (a package)
     enquiry_id: int | None = None  # another candidate date of this enquiry
     details: Details = field(default_factory=Details)  # estimate, plan, source, next action
+    house: bool = False  # 社内押さえ (checked on the server: a manager's only)
 
     @classmethod
     def from_quick(cls, quick: QuickForm, salesperson: str, max_items: int = 1) -> Form:
@@ -107,6 +109,7 @@ class Form:
             customer=quick.customer or "",
             salesperson=salesperson,
             guests=quick.guests,
+            house=quick.house,
         )
 
     def missing(self) -> list[str]:
@@ -166,6 +169,7 @@ class Form:
             guests=self.guests,
             contact=self.contact,
             details=self.details,
+            house=self.house,
         )
 
     def preview_request(self, creator: str) -> HoldRequest:
@@ -237,5 +241,16 @@ def read_form(
             next_action=strictly(ids.NEXT_ACTION, "selected_date", strict.iso_date),
             next_action_note=strictly(ids.NEXT_ACTION_NOTE, "value", strict.typed_text) or "",
         ),
+        house=strictly(ids.HOUSE, "selected_options", _house) or False,
         invalid=tuple(invalid),
     )
+
+
+def _house(raw: object) -> bool | None:
+    """The house checkbox's selected options: ticked, not ticked, or None (not ours)."""
+    if not isinstance(raw, list):
+        return None
+    values = [o.get("value") if isinstance(o, Mapping) else None for o in raw]
+    if any(v != ids.HOUSE_VALUE for v in values):
+        return None
+    return bool(values)

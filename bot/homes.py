@@ -10,15 +10,16 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.models.blocks import Block
 
-from bot import follow_ups, pipeline_home, venue_names
+from bot import follow_ups, names, pipeline_home, venue_names
 from bot.blocks import MAX_VIEW_BLOCKS
 from bot.deps import Deps
 from bot.takeout import home_blocks
 from bot.texts import dates
+from bot.venue_names import Choices
 from bot.views.home import home_view
 from bot.views.manager import manager_home_view
 from bot.views.pings import home_pings
-from bot.views.setup import home_extras
+from bot.views.setup import Json, home_extras
 from core.errors import UnknownVenue
 from core.ledger_views import TeamHome
 from core.model import Venue
@@ -34,7 +35,8 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     team: TeamHome | None = None
     pipeline: PipelineRead | None = None  # the managers': read once, said in each one's language
     choices = venue_names.choices_beside(deps, venue)  # a hotel group's: which venue
-    for user in sorted(u for u in users if u):
+    people = sorted({u for u in users if u})
+    for user in people:
         deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
         locale = deps.locales.get(user)
         try:
@@ -47,26 +49,13 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
             continue
         style = dates.style_for(venue, now)
         if venue.is_manager(user) and team is not None:
+            said = _said(pipeline, locale)
             view = manager_home_view(
-                team, overview, venue.tz, locale, now, style=style, pipeline=_said(pipeline, locale)
+                team, overview, venue.tz, locale, now, style=style, pipeline=said, venue=venue
             )
         else:
             view = home_view(overview, venue.tz, locale, now, style=style)
-        extras = home_extras(
-            locale,
-            venue,
-            may_set_up=venue.is_manager(user),
-            privacy_url=deps.privacy_url,
-            choices=choices,
-        )
-        waiting = deps.engine.pings.listing(venue.id, asker=user)  # 開放日のお知らせ待ち
-        week = now.astimezone(venue.tz).date() + timedelta(days=6)  # 次のアクション: this week
-        due = deps.engine.reads.follow_ups(venue.id, user, until=week)
-        mine = [
-            *follow_ups.home_blocks(due, venue, locale, now),
-            *home_pings(waiting, venue, locale, now),
-        ]
-        extras = [*mine, *home_blocks(venue, user, locale, deps.feed_link), *extras]
+        extras = _extras(deps, venue, user, locale, now, choices)
         payload = view.to_dict()
         payload["blocks"] = payload["blocks"][: MAX_VIEW_BLOCKS - len(extras)] + extras
         try:
@@ -81,6 +70,29 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
                 "slack.home_publish_failed",
                 extra={"venue": venue.id, "user": user, "error": repr(err)},
             )
+    names.remember_seen(deps.engine, deps.locales, venue.id, people, now)  # for the terminal
+
+
+def _extras(
+    deps: Deps, venue: Venue, user: str, locale: str, now: datetime, choices: Choices
+) -> list[Json]:
+    """What follows the home's own blocks: the person's follow-ups and pings, the takeout's
+    blocks, the venue's settings."""
+    extras = home_extras(
+        locale,
+        venue,
+        may_set_up=venue.is_manager(user),
+        privacy_url=deps.privacy_url,
+        choices=choices,
+    )
+    waiting = deps.engine.pings.listing(venue.id, asker=user)  # 開放日のお知らせ待ち
+    week = now.astimezone(venue.tz).date() + timedelta(days=6)  # 次のアクション: this week
+    due = deps.engine.reads.follow_ups(venue.id, user, until=week)
+    mine = [
+        *follow_ups.home_blocks(due, venue, locale, now),
+        *home_pings(waiting, venue, locale, now),
+    ]
+    return [*mine, *home_blocks(venue, user, locale, deps.feed_link), *extras]
 
 
 def pipeline_read(deps: Deps, venue: Venue, now: datetime) -> PipelineRead:

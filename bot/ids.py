@@ -195,6 +195,11 @@ PING_DROP = "ping_drop"  # App Home's drop button beside a waiting ping: value i
 PINGS_HOME = "pings_home"  # block_id of App Home's pings
 FOLLOW_UPS_HOME = "follow_ups_home"  # block_id of App Home's 次のアクション (issue 28 item 6)
 
+# -- 社内押さえ (house holds, issue 28 item 2): a manager's /hold form offers the choice ------
+HOUSE = "hold_house"  # the checkbox: block id and action id (a change redraws the preview)
+HOUSE_VALUE = "house"  # its one option's value
+FIELD_BLOCKS["house"] = HOUSE  # a refusal of the house flag (not_a_manager) is shown on it
+
 # -- i28-report: the manager's pipeline ------------------------------------------------------
 PIPELINE_BLOCK = "pipeline_home"  # block_id of the managers' App Home pipeline section
 PIPELINE_CHART = "pipeline_chart"  # its 「グラフで見る」: the chart picture, to the DM

@@ -76,6 +76,7 @@ class Meta:
     lose_first: str | None = None
     # an edit form of a package: its rooms (id, name), any of which the form can change
     items: tuple[tuple[str, str], ...] = ()
+    house: bool = False  # a manager's /hold form: it offers 社内押さえ (the engine checks)
 
     @property
     def editing(self) -> bool:
@@ -98,6 +99,7 @@ class Meta:
             "w": [list(pair) for pair in self.venues],
             "x": self.lose_first,
             "p": [list(pair) for pair in self.items],
+            "o": True if self.house else None,
         }
         raw = json.dumps(
             {key: value for key, value in data.items() if value not in (None, [])},
@@ -130,6 +132,7 @@ class Meta:
             venues=_venues(data.get("w")),
             lose_first=_text(data.get("x")),
             items=_venues(data.get("p")),  # (id, name) pairs, read as a group's venues are
+            house=data.get("o") is True,
         )
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
+from bot.locales import UserLocales, display_name
 from core.engine import HoldEngine
 
 log = logging.getLogger("osae.bot")
@@ -39,9 +40,15 @@ def _name(client: WebClient, user: str) -> str | None:
     except (SlackClientError, OSError) as err:  # a name is a courtesy: the picture stands
         log.warning("slack.name_lookup_failed", extra={"user": user, "error": str(err)})
         return None
-    found = answer.get("user") or {}
-    profile = found.get("profile") or {} if isinstance(found, dict) else {}
-    for name in (profile.get("display_name"), profile.get("real_name"), found.get("real_name")):
-        if isinstance(name, str) and name.strip():
-            return name.strip()
-    return None
+    return display_name(answer.get("user"))
+
+
+def remember_seen(
+    engine: HoldEngine, locales: UserLocales, venue_id: str, users: Iterable[str], now: datetime
+) -> None:
+    """Cache the names Slack gave with these people's languages (asked anyway, to speak to
+    them: App Home opened, a button pressed, a form sent), so the terminal and the pictures
+    name them; a write only when a name is new or a day old in this process."""
+    found = locales.new_names(u for u in users if u)
+    if found:
+        engine.writes.remember_names(venue_id, found, now=now)  # a venue gone: Refused, fine

@@ -21,7 +21,7 @@ from bot.enquiries import candidates_note, grouped
 from bot.rendered import Rendered
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
-from bot.texts.refusals import ordinal
+from bot.texts.refusals import hold_line, ordinal
 from core.booking import booking_number
 from core.event_kinds import dm_kinds
 from core.model import Hold
@@ -111,7 +111,8 @@ def _queued(
         "salesperson": esc(behind.salesperson),
         "deadline": cards.deadline(hold, tz, locale, style=style, now=now),
     }
-    return _single("queued", hold, facts, tz, locale, style, buttons=True)
+    kind = "queued.house" if hold.house else "queued"  # 社内押さえ: no deadline to meet
+    return _single(kind, hold, facts, tz, locale, style, buttons=True)
 
 
 def _cancelled(
@@ -163,7 +164,7 @@ def _other_date_chosen(
     hold, chosen = hold_of(payload), hold_from_json(payload["chosen"])
     facts = {
         "hold": cards.line(hold, tz, locale, style=style),
-        "chosen": cards.line(chosen, tz, locale, style=style),
+        "chosen": hold_line(chosen, tz, locale, style=style),  # of the same booking
     }
     return _single("other_date_chosen", hold, facts, tz, locale, style)
 
@@ -207,7 +208,7 @@ def _next_action(
     hold = hold_of(payload)  # the morning of its booking's next action
     note = hold.details.next_action_note
     facts = {
-        "hold": cards.line(hold, tz, locale, style=style),
+        "hold": hold_line(hold, tz, locale, style=style),  # its booking number: {booking}
         "booking": booking_number(hold.enquiry_id),
         "note": text(locale, "notice.next_action.note", note=esc(note)) if note else "",
     }
@@ -223,7 +224,7 @@ def _acted_for(
     why = text(locale, f"reason.{reason}") if reason else ""
     note = str(payload.get("note") or "").strip()
     facts = {
-        "hold": cards.line(hold, tz, locale, style=style),
+        "hold": hold_line(hold, tz, locale, style=style),  # its booking number: {booking}
         "booking": booking_number(hold.enquiry_id),
         "actor": esc(str(payload["actor"])),
         "did": text(locale, f"notice.acted_for.{payload['action']}"),

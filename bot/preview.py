@@ -38,6 +38,8 @@ def preview_line(
         text(locale, "warning.line", warning=describe_warning(w, tz, locale, style=style))
         for w in result.warnings
     ]
+    if result.rank == 1 and result.expires_at is None:  # 社内押さえ: 1st, no deadline
+        return "\n".join([text(locale, "preview.house"), *warnings])
     if len(rooms) > 1 and len(result.item_ranks) == len(rooms):
         return "\n".join([_package(result, rooms, tz, locale, style), *warnings])
     return "\n".join([_single(result, tz, locale, style), *warnings])

@@ -27,6 +27,7 @@ from core.model import DEFAULT_KINDS, EventKind, Kind, Room
 MINUTES_PER_DAY = 1440
 _LATEST = 30 * 60  # an end written as 26:00 is 2:00 the next morning; 30:00 at most
 _MARK = "\x00"  # stands in for a piece already understood, keeping word order
+_HOUSE_WORDS = frozenset({"社内", "社内押さえ", "house"})  # a word of its own: 社内押さえ
 
 _TIME = r"(\d{1,2})(?:\s*:\s*(\d{2})|\s*時(?:(半)|(\d{1,2})分?)?)?"
 _SEP = r"\s*(?:~|〜|-|–|—|−|ー|から)\s*"
@@ -89,6 +90,7 @@ class QuickForm:
     also: tuple[QuickItem, ...] = ()  # further rooms, each typed after a ``+``
     bad_items: tuple[str, ...] = ()  # pieces after a ``+`` without a room or both times
     weekday: int | None = None  # the weekday written beside the date (Monday 0), if any
+    house: bool = False  # 「社内」: a house hold (社内押さえ), offered to managers only
 
     @property
     def weekday_mismatch(self) -> bool:
@@ -119,6 +121,8 @@ def parse(
     kinds: Sequence[EventKind] = DEFAULT_KINDS,
 ) -> QuickForm:
     first, *pieces = _PLUS.split(_normalise(text))
+    said = first.split()
+    first = " ".join(w for w in said if w.casefold() not in _HOUSE_WORDS)
     also: list[QuickItem] = []
     bad: list[str] = []
     words = [first]
@@ -130,7 +134,8 @@ def parse(
             also.append(item)
             words.append(rest)
     quick = _parse_one(" ".join(words), rooms, today, kinds)
-    return replace(quick, also=tuple(also), bad_items=tuple(bad))
+    house = len(first.split()) < len(said)
+    return replace(quick, also=tuple(also), bad_items=tuple(bad), house=house)
 
 
 def _item(piece: str, rooms: Sequence[Room]) -> tuple[QuickItem | None, str]:

@@ -25,15 +25,19 @@ from core.notices import CardSpot
 log = logging.getLogger("osae.bot")
 
 
-def post_result(client: WebClient, meta: Meta, user: str, message: Message) -> CardSpot | None:
+def post_result(
+    client: WebClient, meta: Meta, user: str, message: Message, *, thread: str | None = None
+) -> CardSpot | None:
     """Post where /hold was typed; not a member there: the command's response_url; else a DM.
-    Returns where the card went when it went where /hold was typed (its changes redraw it)."""
+    Returns where the card went when it went where /hold was typed (its changes redraw it).
+    ``thread``: in that card's thread (an edit's new hold), shown in the channel too."""
     channel = meta.channel
     if channel:
+        in_thread: dict[str, Any] = {"thread_ts": thread, "reply_broadcast": True} if thread else {}
         posted = _posted(
             "slack.post_failed",
             lambda: client.chat_postMessage(
-                channel=channel, text=message.text, blocks=message.blocks
+                channel=channel, text=message.text, blocks=message.blocks, **in_thread
             ),
         )
         if posted is not None:

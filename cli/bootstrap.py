@@ -31,7 +31,7 @@ from bot.app import BotApp, build_app
 from bot.card_notices import render_card, render_card_line
 from bot.locales import UserLocales
 from bot.notices import render_failure_report, render_notice
-from bot.texts import DEFAULT_LOCALE
+from bot.texts import DEFAULT_LOCALE, text
 from bot.workspaces import VenueResolver
 from cli import console_buttons, installs, local_access, local_redis, local_stack, localservices
 from cli.errors import CommandError
@@ -172,6 +172,7 @@ def console(settings: Settings, engine: HoldEngine, out: TextIO = sys.stdout) ->
         language=settings.language or DEFAULT_LOCALE,
         languages=settings.console_languages,
         command_for=partial(console_buttons.command_for, settings, engine),
+        words=partial(text, settings.language or DEFAULT_LOCALE),  # the terminal reader's
     )
 
 

@@ -12,14 +12,12 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot import ids
+from bot.texts import DEFAULT_LOCALE, text
 from cli.settings import Settings
 from core.engine import HoldEngine
 from core.model import Hold
 from core.results import Refused
 from jobs.console import Button
-
-# What an edit may change besides the end time its command shows (`osae hold edit --help`).
-EDIT_ALSO = "(or --date YYYY-MM-DD, --start, --room, --customer, --note, --salesperson)"
 
 
 def command_for(settings: Settings, engine: HoldEngine, button: Button) -> str | None:
@@ -57,7 +55,9 @@ def edit(settings: Settings, hold: Hold, actor: str) -> str:
     item = hold.items[0]
     which = ["--item", item.room_id] if hold.is_package else []
     words = ["hold", "edit", str(hold.id), "--actor", actor, "--version", str(hold.version)]
-    return " ".join([settings.command(*words, *which, "--end", "HH:MM"), EDIT_ALSO])
+    # what an edit may change besides the end time it shows, in the terminal's language
+    also = text(settings.language or DEFAULT_LOCALE, "console.edit_also")
+    return " ".join([settings.command(*words, *which, "--end", "HH:MM"), also])
 
 
 def another_date(settings: Settings, hold: Hold, tz: ZoneInfo) -> str:

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 
-from bot.deposits import deposit_state
+from bot.deposits import deposit_state, paid_text
 from bot.texts import text
 from bot.texts.refusals import hold_line
 from cli import arguments
 from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, say, settings_of
 from core.deposits import MAX_AMOUNT
+from core.model import Hold, Venue
 from core.results import Refused
 from core.serialize import deposit_to_json, hold_to_json
 
@@ -34,6 +36,15 @@ def amount(value: str) -> int:
     if not digits.isascii() or not digits.isdigit() or not 1 <= int(digits) <= MAX_AMOUNT:
         raise argparse.ArgumentTypeError(text(locale(), "cli.bad_deposit_amount", value=value))
     return int(digits)
+
+
+def deposit_lines(hold: Hold, venue: Venue, now: datetime) -> list[str]:
+    """Under `hold show`: 予約金 入金待ち（期日 3/15）, or 入金済 and when and by whom."""
+    state = deposit_state(hold, venue.tz, locale(), now=now)
+    if not state:
+        return []
+    paid = paid_text(hold, venue.tz, locale())
+    return [f"  {say('ledger.deposit')}: {state}" + (f" ({paid})" if paid else "")]
 
 
 def record_deposit(args: argparse.Namespace) -> int:

@@ -8,7 +8,15 @@ from typing import Any
 
 from bot.texts import dates, text
 from bot.texts.refusals import describe_warning, in_way_list, ordinal
-from cli import arguments, booking_args, deposit_commands, hold_edit, hold_lines, typed_names
+from cli import (
+    arguments,
+    booking_args,
+    deposit_commands,
+    hold_edit,
+    hold_lines,
+    typed_names,
+    warnings_out,
+)
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -22,6 +30,7 @@ from cli.context import (
 )
 from cli.errors import CommandError
 from cli.hold_edit import item_lines
+from cli.ping_commands import refused_request
 from core.engine import HoldEngine
 from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Code, Refused, RequestAnswer
@@ -157,7 +166,7 @@ def request(args: argparse.Namespace) -> int:
     )
     style = hold_lines.style_of(args, venue)
     if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz, style=style)
+        return refused_request(args, result, venue)
     if not result.replayed:
         wake_drain(settings_of(args), venue.id)
     return _answered(args, result, venue, style)
@@ -220,7 +229,7 @@ def _answered(
             "enquiry": result.hold.enquiry_id,
             "items": summary["items"],
             "warnings": [
-                {"code": w.code.value, "message": message, "holds": [h.id for h in w.holds]}
+                warnings_out.warning_json(w, message)  # over_capacity: its room, capacity
                 for w, message in zip(result.warnings, warnings, strict=True)
             ],
             "in_way": [in_way_json(found, venue.tz) for found in result.in_way],
@@ -248,7 +257,8 @@ def decide(args: argparse.Namespace) -> int:
     if args.action == "cancel":
         reason = {"reason": strict_reason(args.reason)}
     elif args.action == "release":
-        reason = {"reason": args.reason, "note": strict_reason(args.reason_note)}
+        code = typed_names.reason_code(venue, args.reason)  # a code, or the venue's name
+        reason = {"reason": code, "note": strict_reason(args.reason_note)}
     result = operation(venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz), **reason)
     if args.action == "nudge" and isinstance(result, Refused) and result.code is Code.NOT_FIRST:
         # the id of a waiting hold (as its button, and the console, name it): the 1st ahead
@@ -320,10 +330,11 @@ def show_hold(args: argparse.Namespace) -> int:
         {"at": e.at.isoformat(), "actor": e.actor, "action": e.action, "detail": dict(e.detail)}
         for e in trail
     ]
-    lines = [ledger_line(found, venue, style), *carried_lines(found)]
+    lines = [ledger_line(found, venue, style), *hold_lines.carried(found)]
     lines += [*booking_args.detail_lines(found, venue, style), *item_lines(found, venue)]
     lines += [hold_lines.version(found), *hold_lines.trail(trail, venue, style)]
     summary = hold_summary(found, venue.tz)
+    lines[1:1] = deposit_commands.deposit_lines(found, venue, now_of(args, venue.tz))  # 予約金
     payload = {
         **summary,
         "version": found.version,
@@ -347,16 +358,6 @@ def carried(hold: Hold) -> dict[str, Any]:
         "outcome": hold.outcome.value if hold.outcome else None,
         **details_to_json(hold.details),
     }
-
-
-def carried_lines(hold: Hold) -> list[str]:
-    """Guests, contact and note under a shown hold (the terminal is its operator's)."""
-    said = [
-        ("field.guests", text(locale(), "guests", count=hold.guests) if hold.guests else ""),
-        ("field.contact", hold.contact),
-        ("field.note", hold.note),
-    ]
-    return [f"  {text(locale(), key)}: {value}" for key, value in said if value]
 
 
 def run_sweep(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from bot.texts.refusals import ordinal
 from cli import arguments, booking_args, hold_lines, typed_names
 from cli.bootstrap import wake_drain
 from cli.context import emit, emit_refusal, locale, now_of, open_venue, say, settings_of
+from cli.warnings_out import edit_warnings
 from core.booking import booking_number
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
@@ -86,6 +87,7 @@ def edit_hold(args: argparse.Namespace) -> int:
     hold = result.hold
     lines = _edited(result, venue, style) + hold_lines.notices_later(args, venue)
     wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
+    warned, warning_lines = edit_warnings(hold, venue)  # guests over a room's capacity
     return emit(
         args.json,
         {
@@ -102,8 +104,9 @@ def edit_hold(args: argparse.Namespace) -> int:
             "version": hold.version,
             "hold": hold_to_json(hold),
             "booking": booking_number(hold.enquiry_id),
+            "warnings": warned,
         },
-        lines,
+        lines + warning_lines,
     )
 
 

@@ -111,3 +111,13 @@ def word(key: str, fallback: str) -> str:
 
 def listed(ids: Sequence[int]) -> str:
     return ", ".join(f"#{i}" for i in ids) or text(locale(), "term.none")
+
+
+def carried(hold: Hold) -> list[str]:
+    """Guests, contact and note under a shown hold (the terminal is its operator's)."""
+    said = [
+        ("field.guests", text(locale(), "guests", count=hold.guests) if hold.guests else ""),
+        ("field.contact", hold.contact),
+        ("field.note", hold.note),
+    ]
+    return [f"  {text(locale(), key)}: {value}" for key, value in said if value]

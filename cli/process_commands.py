@@ -128,7 +128,7 @@ def run_serve(args: argparse.Namespace) -> int:
         parts.stop()
         stack.stop()
         gc.collect()  # what an interrupted start dropped is closed now, not at exit
-    _say("stopped")
+    _say(say("run.stopped"))
     return 3 if watching and watching[0].failed else 0
 
 
@@ -158,7 +158,7 @@ def _os_error(err: OSError, settings: Settings) -> CommandError:
 
 def _ready(runtime: Runtime, host: str, console: bool) -> None:
     settings = runtime.settings
-    _say(_listening(settings, host) + " · Ctrl-C stops everything")
+    _say(_listening(settings, host) + say("run.ctrl_c"))
     if console:
         venues = runtime.engine.venues.venue_ids()
         print(tour.without_slack(settings, venues, _manifest_path()), flush=True)
@@ -180,10 +180,10 @@ def _prepare(
     if stack.server_url is not None:
         local_stack.ensure_database(stack.server_url, local_stack.DATABASE)
         where = local_stack.data_place(settings.data_dir)
-        _say(f"PostgreSQL {local_access.shown(stack.database_url)} (data in {where})")
+        _say(say("run.postgres", url=local_access.shown(stack.database_url), where=where))
     checkpoint()
     migrate.upgrade(stack.database_url)
-    _say(f"Redis {local_access.shown(stack.redis_url)}")
+    _say(say("run.redis", url=local_access.shown(stack.redis_url)))
     checkpoint()
     runtime = Runtime.open(
         settings,
@@ -195,9 +195,9 @@ def _prepare(
     if stack.own_database:
         loaded = local_stack.load_demo_venue(runtime.engine, local_stack.demo_search_path())
         if loaded:
-            _say(f"demo venue loaded from {loaded}")
+            _say(say("run.demo_loaded", path=loaded))
     if not runtime.engine.venues.venue_ids():
-        _say(f"no venue is loaded yet: run `{settings.command('venue', 'load', 'FILE')}`")
+        _say(say("run.no_venue", command=settings.command("venue", "load", "FILE")))
     return runtime
 
 
@@ -230,12 +230,8 @@ def _configured(
 
 def _runtime(settings: Settings, pool_size: int = 10) -> Runtime:
     if not settings.redis_url:
-        raise CommandError(
-            "no_redis",
-            "REDIS_URL is not set. Set it (redis://host:6379/0), or run `osae serve`, "
-            "which starts its own Redis.",
-            exit_code=2,
-        )
+        said = say("run.no_redis", command=settings.command("serve"))
+        raise CommandError("no_redis", said, exit_code=2)
     runtime = Runtime.open(
         settings,
         database_url=database_url(settings),
@@ -245,7 +241,7 @@ def _runtime(settings: Settings, pool_size: int = 10) -> Runtime:
     _, facts = runtime.health()
     if facts["database"] != "ok":  # a missing Redis is waited for; a database is not
         runtime.close()
-        raise CommandError("database_unreachable", f"database {facts['database']}")
+        raise CommandError("database_unreachable", say("run.database", state=facts["database"]))
     return runtime
 
 
@@ -263,24 +259,18 @@ def missing_slack(settings: Settings, *, sending_only: bool) -> list[str]:
     missing = [] if settings.slack_bot_token else ["SLACK_BOT_TOKEN"]
     receives = settings.slack_app_token or settings.slack_signing_secret
     if not sending_only and not receives:
-        missing.append("SLACK_APP_TOKEN or SLACK_SIGNING_SECRET")
+        missing.append(f"SLACK_APP_TOKEN {say('run.slack.or')} SLACK_SIGNING_SECRET")
     return missing
 
 
 def _explain_slack(settings: Settings, missing: list[str], command: str) -> int:
-    state = "only partly configured" if settings.slack_configured else "not configured"
-    without = ""
-    if command.endswith(("serve", "run")):
-        without = (
-            f"Or unset every SLACK_ variable: `{command}` then runs without Slack and prints "
-            "each notice in the terminal.\n\n"
-        )
-    print(
-        f"{command}: Slack is {state}; nothing was started.\n\n"
-        f"Missing: {', '.join(missing)}\n\n{without}"
-        + tour.connect_slack(command, _manifest_path()),
-        file=sys.stderr,
+    state = say("run.slack.partly" if settings.slack_configured else "run.slack.none")
+    serves = command.endswith(("serve", "run"))
+    without = say("run.slack.without", command=command) if serves else ""
+    said = say(
+        "run.slack", command=command, state=state, missing=", ".join(missing), without=without
     )
+    print(said + tour.connect_slack(command, _manifest_path()), file=sys.stderr)
     return NO_SLACK
 
 
@@ -288,7 +278,7 @@ def _manifest_path() -> str:
     for base in local_stack.demo_search_path():
         if (base / "manifest.yml").exists():
             return str(base / "manifest.yml")
-    return "manifest.yml (at the top of the osae repository)"
+    return say("run.manifest")
 
 
 def _listening(settings: Settings, host: str) -> str:
@@ -297,18 +287,10 @@ def _listening(settings: Settings, host: str) -> str:
     if host == ALL_INTERFACES:
         base = ops_texts.say("web.host_all", local=f"http://{LOOPBACK}:{settings.port}")
     if not settings.slack_configured:
-        return f"web on {base} (GET /healthz; no Slack endpoint without Slack)"
+        return say("web.console", base=base)
     if settings.slack_app_token and not settings.distributed:
-        return (
-            f"Slack over Socket Mode, for development (no public URL needed; production and "
-            f"the Slack Marketplace use HTTP: unset SLACK_APP_TOKEN); GET {base}/healthz"
-        )
-    if settings.distributed:
-        return (
-            f"listening on {base} (Add to Slack at GET {base}/slack/install, Slack's redirect "
-            f"to /slack/oauth_redirect, POST /slack/events from Slack, GET /healthz)"
-        )
-    return f"listening on {base} (POST /slack/events from Slack, GET /healthz)"
+        return say("web.socket", base=base)
+    return say("web.distributed" if settings.distributed else "web.http", base=base)
 
 
 def _say(line: str) -> None:

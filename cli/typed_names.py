@@ -14,6 +14,7 @@ from cli.errors import CommandError
 from core.model import ItemRequest, Venue
 from core.rules import naming
 from core.rules.naming import Choice, Unknown
+from core.rules.reasons import reasons_for
 
 
 def room_id(venue: Venue, word: str) -> str:
@@ -32,6 +33,15 @@ def kind_id(venue: Venue, word: str) -> str:
         refused.facts["kinds"] = [k.id for k in venue.policy.kinds]  # as the engine's said
         raise refused
     return found.id
+
+
+def reason_code(venue: Venue, word: str | None) -> str | None:
+    """The code of the venue's reason ``word`` names (``budget``, ``予算``); any other word
+    as given, for the engine to refuse listing the venue's codes (``unknown_reason``)."""
+    if not word:
+        return word
+    found = naming.resolve(word, tuple(Choice(r.code, r.name) for r in reasons_for(venue)))
+    return word if isinstance(found, Unknown) else found.id
 
 
 def resolve_args(args: argparse.Namespace, venue: Venue) -> None:

@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from core.model import Hold, HoldItem, Room
 from core.results import Waiting
-from core.rules.reasons import losses
+from core.rules.reasons import NOT_A_LOSS, losses
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,14 @@ class MonthCounts:
     # House holds (社内押さえ), counted apart from everything above: made and released.
     house_held: int = 0
     house_released: int = 0
+    no_loss: frozenset[str] = NOT_A_LOSS  # the venue's reasons that are no loss ([[reasons]])
 
     @property
     def losses(self) -> int:
         """Bookings lost: expired, lost to another's confirmation, released for any reason
         but an entry error (other date chosen and replaced by an edit are not losses)."""
-        return losses(self.expired, self.lost - self.other_date_chosen, self.by_reason)
+        lost = self.lost - self.other_date_chosen
+        return losses(self.expired, lost, self.by_reason, self.no_loss)
 
     def by_outcome(self) -> dict[str, int]:
         """Every hold that left, counted once, by its outcome."""

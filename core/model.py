@@ -10,6 +10,7 @@ from types import MappingProxyType
 from zoneinfo import ZoneInfo
 
 from core.deposits import Deposit
+from core.rules.reasons import DEFAULT_REASONS, Reason
 
 
 class Kind(StrEnum):
@@ -105,6 +106,11 @@ class Policy:
     nudge_days: int = 2
     # 予約金: a confirmed booking's deposit is due this many days after (None: no deposits)
     deposit_days: int | None = None
+    # Why a release gives (issue 25): the venue file's [[reasons]], the defaults unless it
+    # renames or adds; and how long an event may last past midnight (an end at or before
+    # the start is the next day's only for an event of at most this many hours).
+    reasons: tuple[Reason, ...] = DEFAULT_REASONS
+    max_event_hours: int = 12
 
     def days_for(self, kind: Kind) -> int:
         return self.hold_days[kind]

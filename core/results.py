@@ -118,6 +118,7 @@ class Refused:
 
 class WarningCode(StrEnum):
     SAME_CUSTOMER = "same_customer"  # the customer holds under another enquiry too
+    OVER_CAPACITY = "over_capacity"  # more guests than a room of it seats
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,11 @@ class RequestWarning:
     code: WarningCode
     customer: str
     holds: tuple[Hold, ...]  # the live holds of other enquiries it is about
+    # over_capacity: the room, what it seats and the guests asked (core/rules/capacity.py)
+    room: str = ""
+    room_name: str = ""
+    capacity: int | None = None
+    guests: int | None = None
 
 
 @dataclass(frozen=True)

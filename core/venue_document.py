@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.model import DEFAULT_SOURCES, Policy, Room, Slot, Venue
+from core.rules.reasons import DEFAULT_REASONS
 from core.rules.spans import MINUTES_PER_DAY
 from core.venue_file import WEEKDAYS
 
@@ -30,6 +31,10 @@ def document(venue: Venue) -> dict[str, Any]:
     doc["kinds"] = [{"id": k.id, "name": k.name, "class": k.cls.value} for k in venue.policy.kinds]
     if venue.policy.sources != DEFAULT_SOURCES:
         doc["sources"] = [{"code": c, "name": n} for c, n in venue.policy.sources]
+    if venue.policy.reasons != DEFAULT_REASONS:
+        doc["reasons"] = [
+            {"code": r.code, "name": r.name, "loss": r.loss} for r in venue.policy.reasons
+        ]
     if venue.policy.staff:
         doc["staff"] = [{"id": u, "name": n} for u, n in sorted(venue.policy.staff.items())]
     if venue.slots:
@@ -72,6 +77,8 @@ def _policy(policy: Policy) -> dict[str, Any]:
         out["nudge_days"] = policy.nudge_days
     if policy.deposit_days is not None:  # unset: no deposits, and no key
         out["deposit_days"] = policy.deposit_days
+    if policy.max_event_hours != Policy.max_event_hours:  # as nudge_days: only when set
+        out["max_event_hours"] = policy.max_event_hours
     return out
 
 

@@ -16,7 +16,7 @@ from core.model import DEFAULT_KINDS, EventKind, Kind, Policy, Room, Slot, Venue
 from core.rules.calendar import CalendarError, check_priority_days
 from core.rules.spans import MAX_TURNOVER_MIN, MINUTES_PER_DAY, end_minute
 from core.venue_errors import VenueFileError, _check, _keys, _named
-from core.venue_lists import sources, staff
+from core.venue_lists import reasons, sources, staff
 
 # Each whole number's range: the lowest that means anything, the highest no venue needs
 # (ten years ahead; a larger number is a typo, and 100000000 days overflows a date).
@@ -26,6 +26,7 @@ _POLICY_INTS = {
     "max_extensions": (0, 100),
     "horizon_days": (1, 3650),
     "nudge_days": (0, 365),  # 0: no nudge
+    "max_event_hours": (1, 24),  # past midnight only for an event of at most this long
 }
 MAX_HOLD_DAYS = 365
 # Rooms in one hold and candidate dates of one enquiry: what one form and one ledger row
@@ -36,7 +37,7 @@ _POLICY_FLAGS = ("show_rokuyo", "notify_first_of_second")
 MAX_CAPACITY = 100_000
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 _SLOT_KEYS = {"name", "start", "end"}
-_TOP_KEYS = {"venue", "rooms", "slots", "policy", "kinds", "sources", "staff"}
+_TOP_KEYS = {"venue", "rooms", "slots", "policy", "kinds", "sources", "staff", "reasons"}
 _VENUE_KEYS = {"id", "name", "timezone", "managers", "sales_channel", "language"}
 _ROOM_KEYS = {"id", "name", "parts", "turnover_min", "capacity"}
 _KIND_KEYS = {"id", "name", "class"}
@@ -93,6 +94,7 @@ def parse_venue(data: Mapping[str, Any]) -> Venue:
         kinds=_kinds(data.get("kinds", [])),
         sources=sources(data.get("sources", [])),
         staff=staff(data.get("staff", [])),
+        reasons=reasons(data.get("reasons", [])),
     )
     return Venue(
         id=venue_id,

@@ -1,5 +1,6 @@
 """The venue file's lists of a booking's words: ``[[sources]]`` (where couples come from,
-媒体) and ``[[staff]]`` (people's names for the terminal and for people without Slack)."""
+媒体), ``[[reasons]]`` (why a release may be) and ``[[staff]]`` (people's names for the
+terminal and for people without Slack)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ from typing import Any
 
 from core import checks
 from core.model import DEFAULT_SOURCES
+from core.rules.naming import fold
+from core.rules.reasons import DEFAULT_REASONS, UNSPECIFIED, Reason
 from core.venue_errors import VenueFileError, _check, _keys, _named
 
 _SOURCE_KEYS = {"code", "name"}
 _STAFF_KEYS = {"id", "name"}
+_REASON_KEYS = {"code", "name", "loss"}
+MAX_REASON_NAME = 30
+MAX_REASONS = 30  # one menu in the release dialog holds them all
 _CODE = re.compile(r"[a-z0-9_-]{1,32}")  # typed on the command line: --source zexy
 MAX_SOURCE_NAME = 30
 MAX_SOURCES = 50
@@ -46,6 +52,50 @@ def sources(raw: Any) -> tuple[tuple[str, str], ...]:
     if len(found) > MAX_SOURCES:
         raise VenueFileError(f"a venue has at most {MAX_SOURCES} sources, the defaults included")
     return tuple(found.items())
+
+
+def reasons(raw: Any) -> tuple[Reason, ...]:
+    """``[[reasons]] code = "venue_closed" name = "休館" loss = false``: why a release may
+    be; the defaults (renamed, or their ``loss`` changed, when listed) first, then the others
+    in file order. ``loss`` omitted: a default's own, else true."""
+    if not isinstance(raw, list):
+        raise VenueFileError('[[reasons]] must be tables like code = "venue_closed", name')
+    found = {r.code: r for r in DEFAULT_REASONS}
+    listed: set[str] = set()
+    for position, entry in enumerate(raw):
+        where = f"reasons[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table with code, name and maybe loss")
+        _keys(entry, _REASON_KEYS, where)
+        code = entry.get("code")
+        if not isinstance(code, str) or not _CODE.fullmatch(code) or code == UNSPECIFIED:
+            raise VenueFileError(
+                f"{where}.code {code!r} must be 1 to 32 of a-z, 0-9, - and _ (typed as "
+                f"--reason), and not {UNSPECIFIED!r} (a release that gave none)"
+            )
+        if code in listed:
+            raise VenueFileError(f"reason code {code!r} appears twice")
+        name = entry.get("name")
+        if not isinstance(name, str):
+            raise VenueFileError(f'{where}.name must be text, like "休館"')
+        default = found.get(code)
+        loss = entry.get("loss", default.loss if default else True)
+        if not isinstance(loss, bool):
+            raise VenueFileError(
+                f"{where}.loss must be true or false (without quotes): whether a release "
+                f"for it counts as a lost booking, not {loss!r}"
+            )
+        listed.add(code)
+        found[code] = Reason(code, _named(name, f"{where}.name", MAX_REASON_NAME), loss)
+    names = [fold(r.name) for r in found.values()]
+    twice = [r.name for r in found.values() if names.count(fold(r.name)) > 1]
+    if twice:
+        raise VenueFileError(
+            f"reason name {twice[0]!r} is given to two reasons: forms could not tell"
+        )
+    if len(found) > MAX_REASONS:
+        raise VenueFileError(f"a venue has at most {MAX_REASONS} reasons, the defaults included")
+    return tuple(found.values())
 
 
 def staff(raw: Any) -> MappingProxyType[str, str]:

@@ -57,6 +57,11 @@ class Button:
 
 # a button -> the command that does what it does (or says why there is none), or None
 CommandFor = Callable[[Button], str | None]
+# (key, **facts) -> the words around each message in the terminal's language: the bot's
+# catalogs (``console.*``, ``notice.kind.*`` in bot/texts/terminal_out.py), handed over by
+# ``cli.bootstrap`` (jobs reads no texts of bot's itself)
+Words = Callable[..., str]
+_KINDS = frozenset(kind.value for kind in NoticeKind)
 
 
 class Console:
@@ -72,8 +77,10 @@ class Console:
         language: str,
         languages: Mapping[str, str] | None = None,
         command_for: CommandFor | None = None,
+        words: Words,
     ) -> None:
         self.out = out
+        self.words = words
         self.language = language
         self.languages = dict(languages or {})
         self.command_for = command_for
@@ -85,13 +92,13 @@ class Console:
     def send(
         self, to: str, message: Message, *, notice: Notice | None = None, thread: str | None = None
     ) -> DeliveryOutcome:
-        head = f"Slack thread line → {to} (card {thread})" if thread else None
+        head = self.words("console.thread", to=to, thread=thread) if thread else None
         card = notice is not None and notice.kind == NoticeKind.CARD
         return self._print(self.block(to, message, notice, head=head, card=card))
 
     def update(self, channel: str, ts: str, message: Message, *, notice: Notice) -> DeliveryOutcome:
-        about = f"hold #{notice.hold_id}, " if notice.hold_id else ""
-        head = f"Slack card redrawn → {channel} ({about}card {ts})"
+        about = self.words("console.redrawn_about", hold=notice.hold_id) if notice.hold_id else ""
+        head = self.words("console.redrawn", channel=channel, about=about, ts=ts)
         outcome = self._print(self.block(channel, message, notice, head=head, card=True))
         return Delivered(channel, ts) if isinstance(outcome, Delivered) else outcome
 
@@ -114,20 +121,21 @@ class Console:
         card: bool = False,
     ) -> str:
         """``card``: the message is a hold's card, whose buttons its salesperson presses."""
-        head = head or _head(to, notice)
+        head = head or self._head(to, notice)
         body = lines_of(message.blocks, to, self.command_for, notice=notice, card=card)
         body = body or [plain(message.text)]
         rule = "─" * max(12, 60 - len(head))
         return "\n".join([f"╭─ {head} {rule}", *(f"│ {line}" for line in body), "╰─", ""])
 
-
-def _head(to: str, notice: Notice | None) -> str:
-    if notice is None:
-        return f"Slack message → {to}"
-    if notice.kind == NoticeKind.CARD:
-        return f"Slack card → {to} (hold #{notice.hold_id}, notice #{notice.id})"
-    about = f", hold #{notice.hold_id}" if notice.hold_id else ""
-    return f"Slack DM → {to} ({notice.kind}{about}, notice #{notice.id})"
+    def _head(self, to: str, notice: Notice | None) -> str:
+        say = self.words
+        if notice is None:
+            return say("console.message", to=to)
+        if notice.kind == NoticeKind.CARD:
+            return say("console.card", to=to, hold=notice.hold_id, notice=notice.id)
+        about = say("console.about", hold=notice.hold_id) if notice.hold_id else ""
+        kind = say(f"notice.kind.{notice.kind}") if notice.kind in _KINDS else notice.kind
+        return say("console.dm", to=to, kind=kind, about=about, notice=notice.id)
 
 
 def lines_of(

@@ -277,8 +277,9 @@ class Courier:
         rokuyo, now = venue.policy.show_rokuyo, self.now()
         try:
             card = self.render_card(
-                hold, tz=venue.tz, locale=locale, extend=extend, rokuyo=rokuyo, now=now
-            )
+                hold, tz=venue.tz, locale=locale, extend=extend, rokuyo=rokuyo, now=now,
+                capacities={r.id: r.capacity for r in venue.rooms.values() if r.capacity},
+            )  # fmt: skip
             line = self.render_card_line(notice, tz=venue.tz, locale=locale, rokuyo=rokuyo, now=now)
         except ValueError as err:
             log.exception("card not rendered", extra=_noticefields(notice, "render_failed"))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -28,10 +29,19 @@ class RenderReport(Protocol):
 
 class RenderCard(Protocol):
     """A hold's card as it stands (``extend``: its Extend button can still act), its dates
-    as the venue shows them (``rokuyo``) at ``now``."""
+    as the venue shows them (``rokuyo``) at ``now``; ``capacities`` (room id: seated guests)
+    warn of guests over a room's."""
 
     def __call__(
-        self, hold: Hold, *, tz: ZoneInfo, locale: str, extend: bool, rokuyo: bool, now: datetime
+        self,
+        hold: Hold,
+        *,
+        tz: ZoneInfo,
+        locale: str,
+        extend: bool,
+        rokuyo: bool,
+        now: datetime,
+        capacities: Mapping[str, int] | None = None,
     ) -> Message: ...
 
 

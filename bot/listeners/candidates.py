@@ -22,6 +22,7 @@ from bot.replies import tell
 from bot.texts import dates, esc, text
 from bot.texts.refusals import describe
 from bot.views.hold_modal import hold_modal
+from core.booking import booking_number
 from core.model import Hold, HoldRequest, ItemRequest, Venue
 from core.results import Code, Refused
 
@@ -74,7 +75,7 @@ def another_date(deps: Deps, args: Args) -> None:
             text(
                 locale,
                 "modal.another_date",
-                enquiry=found.enquiry_id,
+                enquiry=booking_number(found.enquiry_id),
                 customer=esc(found.customer),
                 hold=found.id,
             ),

@@ -1,5 +1,6 @@
 """``/hold``: open the modal (prefilled from a quick form), a day's rooms (``/hold 5/15``),
-``/hold list``, ``/hold help``, and ``/hold cancel 12`` (a manager's dialog; its submission
+``/hold list``, ``/hold help``, a booking (``/hold B-0012``: ``listeners.booking``), and
+``/hold cancel 12`` (a manager's dialog; its submission
 is ``listeners.cancel``). The day and the list are ``listeners.ledger``; ``/hold 台帳 10/2``
 (the diary picture) is ``listeners.diary``."""
 
@@ -15,7 +16,7 @@ from bot import diary_asked, ids, strict, venue_names
 from bot.deps import Deps
 from bot.errors import UserError
 from bot.form import Form
-from bot.listeners import diary, free, ledger
+from bot.listeners import booking, diary, free, ledger
 from bot.metadata import Meta
 from bot.preview import current_preview
 from bot.quickform import QuickForm, parse
@@ -23,6 +24,7 @@ from bot.texts import dates, text
 from bot.texts.refusals import describe
 from bot.views.dialogs import cancel_modal
 from bot.views.hold_modal import hold_modal, loading_modal, quick_notes
+from bot.views.house import house_notes
 from bot.views.messages import help_message, weekday_question
 from core.model import Hold, Venue
 from core.results import Code, Refused
@@ -57,6 +59,9 @@ def hold_command(deps: Deps, args: Args) -> None:
     elif word in diary_asked.WORDS:  # the diary picture: acks, then draws after the ack
         rest = typed.split(maxsplit=1)[1:]
         diary.diary_command(deps, args, "".join(rest))
+    elif (enquiry_id := booking.asked(word)) is not None:  # /hold B-0012: the booking
+        args.ack()
+        deps.after(body, args.client, lambda: booking.show_booking(deps, args, enquiry_id))
     elif word in CANCEL_WORDS:
         args.ack()
         rest = typed.split(maxsplit=1)[1:]  # what follows the word, if anything
@@ -132,9 +137,11 @@ def fill_form(
         locale=locale,
         channel=body.get("channel_id"),
         response_url=body.get("response_url"),
-        notes=quick_notes(quick, locale, venue.policy.max_items, kinds),
+        notes=quick_notes(quick, locale, venue.policy.max_items, kinds)
+        + house_notes(quick.house, venue.is_manager(user), locale),
         rows=tuple(row.key for row in form.rows),
         venues=venue_names.choices_of(deps, args.context),  # a hotel group's: which venue
+        house=venue.is_manager(user),  # offers 社内押さえ; the engine checks who submits it
     )
     preview = current_preview(deps.engine, venue, form, user, locale, deps.now())
     modal = hold_modal(venue, form, meta, preview=preview)

@@ -147,7 +147,10 @@ def _announce(
     )
     message = outcome(hold, venue.tz, locale, lead, style=style)
     if meta.channel:  # where the card was; from App Home, to the user directly
-        spot = post_result(args.client, meta, change.actor, message)
+        # A swap's new hold goes on in the old card's thread (the old card says → the new).
+        old = None if result.kept_place else deps.engine.delivery.card(venue.id, change.hold_id)
+        thread = old.ts if old is not None and old.channel == meta.channel else None
+        spot = post_result(args.client, meta, change.actor, message, thread=thread)
         if not result.kept_place and spot is not None:
             deps.engine.delivery.card_posted(venue.id, hold.id, spot, now=deps.now())
         elif not result.kept_place:

@@ -32,6 +32,7 @@ from core.results import Refused
 def register(app: App, deps: Deps) -> None:
     app.block_action(ids.PREVIEW_ACTION)(deps.listener(preview_changed))
     app.block_action(ids.ITEM_ACTION)(deps.listener(preview_changed))
+    app.block_action(ids.HOUSE)(deps.listener(preview_changed))
     app.block_action(ids.ADD_ROOM)(deps.listener(rows_changed))
     app.block_action(ids.REMOVE_ROOM)(deps.listener(rows_changed))
     app.options(ids.ROOM)(deps.listener(room_options))
@@ -164,6 +165,8 @@ def _refuse(
 ) -> None:
     reason = describe(refused, venue.tz, meta.locale, style=style)
     block = form.row_block(refused.room, refused.field)
+    if block == ids.HOUSE and not meta.house:
+        block = None  # a form with no 社内押さえ choice: said above the form
     # a banquet window not open yet: 「開放日に知らせる」 beside the refusal (a new booking's)
     ping = ping_offer(refused, venue.tz, meta.locale, style) if meta.enquiry_id is None else []
     if block is not None and not ping:

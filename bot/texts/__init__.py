@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.texts import (
+    capacity,
     checks,
     deposits,
     diary,
@@ -27,6 +28,7 @@ from bot.texts import (
     terminal_holds,
     terminal_holds_help,
     terminal_out,
+    terminal_run,
 )
 
 CATALOGS: dict[str, dict[str, str]] = {
@@ -44,9 +46,11 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_out.JA,
         **terminal_holds.JA,  # issue 30: the hold, search and venue commands
         **terminal_holds_help.JA,
+        **terminal_run.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
         **naming.JA,  # issue 25: rooms, kinds and reasons typed by name
+        **capacity.JA,  # issue 25: guests over a room's capacity
         **house.JA,  # issue 28: house holds (社内押さえ)
     },
     "en": {
@@ -63,9 +67,11 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal_out.EN,
         **terminal_holds.EN,
         **terminal_holds_help.EN,
+        **terminal_run.EN,
         **deposits.EN,
         **pings.EN,
         **naming.EN,
+        **capacity.EN,
         **house.EN,
     },
 }

@@ -8,10 +8,16 @@ from bot.deposits import paid_text
 from bot.texts import dates, esc, lang, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.kinds import hold_kind, kind_and_guests, kind_choices, kind_name, status_text
+from core.booking import booking_id, booking_number
 from core.model import Hold, Status
-from core.results import Code, InWay, Refused, RequestWarning
+from core.results import Code, InWay, Refused, RequestWarning, WarningCode
 
 _BY_FIELD = {Code.BAD_TIMES}
+_BY_BOOKING = {
+    "refusal.enquiry_not_found",
+    "refusal.enquiry_confirmed",
+    "refusal.not_authorized.enquiry",
+}
 
 
 def describe(
@@ -27,6 +33,8 @@ def describe(
         key += f".{refused.detail}"
     if refused.code is Code.NOT_AUTHORIZED and refused.field == "enquiry":
         key += ".enquiry"
+    if key in _BY_BOOKING and (number := booking_id(refused.detail or "")) is not None:
+        detail = booking_number(number)  # an enquiry is named by its booking number, B-0012
     if refused.code is Code.NOT_AUTHORIZED and refused.detail in ("edit_confirmed", "ping"):
         key += f".{refused.detail}"
     if refused.code is Code.NOT_A_MANAGER and refused.hold is not None:
@@ -75,9 +83,19 @@ def describe(
 def describe_warning(
     warning: RequestWarning, tz: ZoneInfo, locale: str | None, *, style: DateStyle = PLAIN
 ) -> str:
-    """The same customer under another enquiry: what to check, never a refusal."""
+    """The same customer under another enquiry, or guests over a room's capacity: what to
+    check, never a refusal."""
+    if warning.code is WarningCode.OVER_CAPACITY:
+        return text(
+            locale,
+            "warning.over_capacity",
+            room=esc(warning.room_name),
+            capacity=warning.capacity,
+            guests=warning.guests,
+        )
     listed = " / ".join(
-        f"{hold_line(h, tz, locale, style=style)} (#{h.enquiry_id})" for h in warning.holds[:5]
+        f"{hold_line(h, tz, locale, style=style)} ({booking_number(h.enquiry_id)})"
+        for h in warning.holds[:5]
     )
     return text(
         locale, f"warning.{warning.code.value}", customer=esc(warning.customer), holds=listed

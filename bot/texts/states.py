@@ -17,12 +17,16 @@ _RANKED = re.compile(r"([1-9][0-9]?)(?:番手|st|nd|rd|th)", re.IGNORECASE)
 def row_state(hold: Hold, reasons: Mapping[int, str] | None = None) -> str:
     """1番手 / 2番手 / 本予約 / 取消（理由） ...: a hold's 状態 in the layout."""
     ja = LAYOUT_LOCALE
+    if hold.house and hold.status is Status.TENTATIVE:
+        return text(ja, "house.tag")  # 社内押さえ: the venue's own use, counted apart
     if hold.status is Status.TENTATIVE:
         return text(ja, "rank", rank=hold.rank or 1)
     if hold.status is Status.RELEASED and hold.outcome is not None:
         word = text(ja, f"status.released.{hold.outcome.value}")
     else:
         word = text(ja, f"status.{hold.status.value}")
+    if hold.house:
+        word = text(ja, "house.left", state=word)
     reason = (reasons or {}).get(hold.id)
     return text(ja, "takeout.state.reason", state=word, reason=reason) if reason else word
 
@@ -36,6 +40,8 @@ def placement(word: str) -> Placement | None:
     if ranked:
         return Placement.request(int(ranked.group(1)))
     for catalog in CATALOGS.values():
+        if said.casefold() == catalog["house.tag"].casefold():  # 社内押さえ, as exported
+            return Placement.house()
         if said.casefold() in (catalog["status.confirmed"].casefold(), "本", "confirmed"):
             return Placement.confirmed()
         if said.casefold() in (catalog["status.tentative"].casefold(), "仮", "tentative"):

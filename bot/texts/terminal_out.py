@@ -53,6 +53,7 @@ JA: dict[str, str] = {
     "console.thread": "Slack のスレッドへの一行 → {to}（カード {thread}）",
     "console.redrawn": "Slack のカードを描き直し → {channel}（{about}カード {ts}）",
     "console.redrawn_about": "押さえ #{hold}、",
+    "console.edit_also": "（または --date YYYY-MM-DD、--start、--room、--customer、--note、--salesperson を変えられます）",
 }
 EN: dict[str, str] = {
     "out.day.room": "{name} ({id}, turnover {turnover} min)",
@@ -103,4 +104,5 @@ EN: dict[str, str] = {
     "console.thread": "Slack thread line → {to} (card {thread})",
     "console.redrawn": "Slack card redrawn → {channel} ({about}card {ts})",
     "console.redrawn_about": "hold #{hold}, ",
+    "console.edit_also": "(or --date YYYY-MM-DD, --start, --room, --customer, --note, --salesperson)",
 }

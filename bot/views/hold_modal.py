@@ -33,6 +33,7 @@ from bot.rooms import RoomGroups, group_rooms
 from bot.texts import esc, lang, text
 from bot.texts.kinds import kind_choices, kind_name
 from bot.views.detail_fields import detail_blocks, item_pick
+from bot.views.house import house_choice
 from core.model import EventKind, Room, Venue
 from core.rules.requests import MAX_CONTACT, MAX_CUSTOMER, MAX_GUESTS, MAX_NOTE
 
@@ -89,6 +90,7 @@ def hold_modal(
         *([] if meta.editing else _rows(venue, form, locale)),  # an edit changes one room
         _input(ids.KIND, "field.kind", _kinds(venue.policy.kinds, form.kind, locale), locale),
         context(preview, block_id=ids.PREVIEW),
+        *(house_choice(form.house, locale) if meta.house and not meta.editing else []),
         _input(ids.CUSTOMER, "field.customer", _customer(form, locale), locale),
         *guests,
         _input(ids.SALESPERSON, "field.salesperson", _salesperson(form), locale, dispatch=False),

@@ -17,8 +17,9 @@ from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.refusals import ordinal
 from bot.views.deposits import team_overdue
 from bot.views.home import diary_section, home_view
+from bot.views.month_reasons import month_lines
 from core.ledger_views import MonthCounts, TeamHome
-from core.model import Hold
+from core.model import Hold, Venue
 from core.results import Overview, Waiting
 
 MAX_TODAY = 10  # with buttons: two blocks each
@@ -34,6 +35,7 @@ def manager_home_view(
     *,
     style: DateStyle = PLAIN,
     pipeline: Sequence[Block] = (),
+    venue: Venue | None = None,  # names the month's release reasons (its list, when it has one)
 ) -> View:
     """``pipeline``: the pipeline's blocks (``bot.pipeline_home``), under the month's counts."""
     blocks: list[Block] = [
@@ -46,7 +48,7 @@ def manager_home_view(
         *_queues(team.queues, tz, locale, style),
         DividerBlock(),
         *team_overdue(team.overdue, tz, locale, style),  # 予約金 past due, when any
-        *_month(team.month, locale),
+        *_month(team.month, locale, venue),
         *pipeline,
         DividerBlock(),
     ]
@@ -133,11 +135,15 @@ def queue_line(
     )
 
 
-def _month(month: MonthCounts, locale: str) -> list[Block]:
+def _month(month: MonthCounts, locale: str, venue: Venue | None) -> list[Block]:
     number = int(month.month[5:])
     counts = text(locale, "team.home.counts", **month.outcomes())
     title = text(locale, "team.home.month", month=number, label=month.month)
-    return [section(f"*{title}*\n{counts}")]
+    if month.house_held or month.house_released:  # 社内押さえ, counted apart
+        held, released = month.house_held, month.house_released
+        counts += "\n" + text(locale, "house.stats", held=held, released=released)
+    why = "\n".join(month_lines(month, venue, locale))  # losses, releases by reason
+    return [section(f"*{title}*\n{counts}\n{why}")]
 
 
 def _more(count: int, locale: str) -> list[Block]:

@@ -16,6 +16,7 @@ from bot.texts import dates, text
 from bot.texts.dates import PLAIN, DateStyle
 from bot.texts.examples import help_text
 from bot.texts.refusals import hold_line, in_way_list, ordinal, turnover_only
+from core.booking import booking_number
 from core.model import Hold, Venue
 from core.results import ConfirmAnswer, ExtendAnswer, NudgeAnswer, ReleaseAnswer, RequestAnswer
 
@@ -43,7 +44,10 @@ def posted(
     key = "posted.first" if result.rank == 1 else "posted.waiting"
     if candidate:  # another date of an enquiry that has one already
         key = "posted.candidate"
-    lead = text(locale, key, creator=hold.creator, rank_text=rank_text, enquiry=hold.enquiry_id)
+    if hold.house:  # 社内押さえ: the venue's own use
+        key = "posted.house"
+    booking = booking_number(hold.enquiry_id)
+    lead = text(locale, key, creator=hold.creator, rank_text=rank_text, enquiry=booking)
     notes: tuple[str, ...] = ()
     if result.in_way:  # everyone ahead, 2nd holds too, and whether only turnover
         ahead = in_way_list(result.in_way, tz, locale, style=style)

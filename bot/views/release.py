@@ -19,7 +19,6 @@ from bot.blocks import context, plain, section
 from bot.metadata import Meta
 from bot.texts import text
 from bot.texts.dates import PLAIN, DateStyle
-from core.booking import booking_number
 from core.model import Hold
 from core.rules.reasons import MAX_NOTE
 
@@ -33,12 +32,7 @@ def release_modal(
     style: DateStyle = PLAIN,
 ) -> View:
     locale = meta.locale
-    body = text(
-        locale,
-        "release.body",
-        booking=booking_number(hold.enquiry_id),
-        hold=cards.line(hold, tz, locale, style=style),
-    )
+    body = text(locale, "release.body", hold=cards.line(hold, tz, locale, style=style))
     options = [Option(value=code, text=plain(name, 75)) for code, name in reasons[:100]]
     reason = InputBlock(
         block_id=ids.RELEASE_REASON,

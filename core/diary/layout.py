@@ -178,6 +178,8 @@ def _head(venue: Venue, day: date) -> DayHead:
 def style_of(hold: Hold) -> Style:
     if hold.status is Status.CONFIRMED:
         return Style.CONFIRMED
+    if hold.house:  # 社内押さえ: the venue's own use, cross-hatched
+        return Style.HOUSE
     return Style.FIRST if hold.is_first else Style.SECOND
 
 

@@ -24,7 +24,7 @@ class Style(StrEnum):
     CONFIRMED = "confirmed"  # 本予約
     FIRST = "first"  # 1番手, with its deadline
     SECOND = "second"  # 2番手 (and further back)
-    HOUSE = "house"  # 社内押さえ: kept for the manager's house holds to come; none yet
+    HOUSE = "house"  # 社内押さえ: a manager's hold for the venue's own use (Hold.house)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def render_chart(lines: Sequence[MonthLine], words: ChartWords) -> bytes:
     font = FontProperties(fname=str(font_file()))
     with _LOCK, matplotlib.rc_context(_RC):  # type: ignore[arg-type]
         figure = Figure(figsize=(11, 7), dpi=DPI)
-        grid = figure.add_gridspec(2, 2, height_ratios=(1, 1), hspace=0.5, wspace=0.3)
+        grid = figure.add_gridspec(2, 2, height_ratios=(1, 1), hspace=0.5, wspace=0.45)
         figure.subplots_adjust(left=0.07, right=0.97, top=0.82, bottom=0.08)
         figure.text(0.07, 0.95, words.title, fontproperties=font, fontsize=17, weight="bold")
         figure.text(0.07, 0.905, words.subtitle, fontproperties=font, fontsize=10, color="#555")

@@ -36,6 +36,7 @@ class PlaceAs(StrEnum):
     REQUEST = "request"  # 仮 / N番手: asked for, in file order
     CONFIRMED = "confirmed"  # 本予約: asked for, then confirmed
     LEFT = "left"  # a hold that already left (an export with --all): skipped
+    HOUSE = "house"  # 社内押さえ: asked for as a house hold (its placer a manager)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class Placement:
     @classmethod
     def confirmed(cls) -> Placement:
         return cls(PlaceAs.CONFIRMED)
+
+    @classmethod
+    def house(cls) -> Placement:
+        return cls(PlaceAs.HOUSE, 1)
 
     @classmethod
     def left(cls) -> Placement:

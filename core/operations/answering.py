@@ -16,6 +16,7 @@ from core.model import LIVE, HoldItem
 from core.operations.request import Asked, Attempted, InWay, Replay
 from core.operations.tx import Snapshot
 from core.results import Code, Refused, RequestAnswer, RequestWarning, WarningCode
+from core.rules.capacity import over_capacity
 from core.rules.customers import customer_key
 from core.rules.obstacles import in_the_way
 from core.rules.requests import Blocked
@@ -40,18 +41,19 @@ def answered(snap: Snapshot, attempted: Attempted, asked: Asked) -> RequestAnswe
 
 
 def shown(snap: Snapshot, answer: RequestAnswer, *, warn: bool) -> RequestAnswer:
-    """A committed request's answer with what it only shows: the holds ahead of it and,
-    with ``warn`` (a new enquiry), the same customer elsewhere."""
+    """A committed request's answer with what it only shows: the holds ahead of it, guests
+    over a room's capacity and, with ``warn`` (a new enquiry), the same customer elsewhere."""
     if answer.in_way_ids:
         around = holds.get_many(snap.conn, snap.venue, answer.in_way_ids)
         ahead = [h for h in around if h.id in answer.ahead_ids]
         in_way = in_the_way(answer.hold.items, around)
         answer = replace(answer, ahead=tuple(ahead), in_way=in_way)
+    hold = answer.hold
+    warnings = over_capacity(snap.venue.rooms, (i.room_id for i in hold.items), hold.guests)
     if warn:
-        hold = answer.hold
         found = same_customer(snap.conn, snap.venue.id, hold.customer, hold.enquiry_id)
-        answer = replace(answer, warnings=customer_warnings(snap, hold.customer, found))
-    return answer
+        warnings = customer_warnings(snap, hold.customer, found) + warnings
+    return replace(answer, warnings=warnings) if warnings else answer
 
 
 def worded(snap: Snapshot, refused: InWay) -> Refused:

@@ -83,9 +83,12 @@ def release(
     """The customer declined (``reason``: a code of ``core.rules.reasons``, none given is
     ``unspecified``; ``note``: free text): the hold goes, whoever waited behind it may move
     up."""
-    code = reason_code(reason)
+    reasons = tx.venue.policy.reasons  # the venue file's [[reasons]], else the defaults
+    code = reason_code(reason, reasons)
     if code is None:
-        return Refused(Code.UNKNOWN_REASON, field="reason", detail=(reason or "").strip()[:40])
+        said = (reason or "").strip()[:40]
+        codes = tuple(r.code for r in reasons)
+        return Refused(Code.UNKNOWN_REASON, field="reason", detail=said, choices=codes)
     if len(note.strip()) > MAX_NOTE:
         return Refused(Code.BAD_NOTE, field="reason_note", limit=MAX_NOTE)
     hold = _actionable(tx, hold_id, actor)

@@ -196,6 +196,7 @@ def _request(group: _Group, venue: Venue, actor: str, enquiry: int | None) -> Ho
         guests=first.guests,
         contact=first.contact,
         details=Details(estimate=first.estimate, source=source_code(first.source, venue)),
+        house=first.placement.how is PlaceAs.HOUSE,  # 社内押さえ: its placer must be a manager
     )
 
 

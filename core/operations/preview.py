@@ -11,6 +11,7 @@ from core.operations.candidates import joining, looked_up, no_room_in
 from core.operations.request import mine, ranked_items
 from core.operations.tx import Snapshot
 from core.results import Preview, Refused, RequestWarning
+from core.rules.capacity import over_capacity
 from core.rules.obstacles import in_the_way
 from core.rules.requests import Blocked, Checked, check_request, decide_rank
 from core.rules.spans import part_day_keys
@@ -43,10 +44,11 @@ def preview(snap: Snapshot, req: HoldRequest, now: datetime) -> Preview | Refuse
     around = holds.get_many(snap.conn, snap.venue, ranked.in_way)
     ahead = [h for h in around if h.id in ranked.ahead]
     in_way = in_the_way(ranked_items(checked, ranked), around)
-    warnings: tuple[RequestWarning, ...] = ()
+    rooms = (i.room.id for i in checked.items)
+    warnings: tuple[RequestWarning, ...] = over_capacity(snap.venue.rooms, rooms, checked.guests)
     if enquiry is None:
         found = same_customer(snap.conn, snap.venue.id, checked.customer, None)
-        warnings = customer_warnings(snap, checked.customer, found)
+        warnings = customer_warnings(snap, checked.customer, found) + warnings
     return Preview(
         ranked.rank, ranked.expires_at, tuple(ahead), ranked.item_ranks, warnings, in_way
     )

@@ -15,6 +15,7 @@ from core.ledger_views import Booking, DayLedger, MonthCounts, RoomDay, TeamHome
 from core.model import Hold, HoldItem, Room
 from core.operations.tx import Snapshot
 from core.results import Waiting
+from core.rules.reasons import not_losses
 from core.rules.requests import spans_of
 from core.store import audit, deposits, holds
 
@@ -112,4 +113,5 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
         other_date_chosen=counted.get(Action.OTHER_DATE_CHOSEN, 0),
         house_held=house.get(Action.REQUESTED, 0),
         house_released=house.get(Action.RELEASED, 0),
+        no_loss=not_losses(snap.venue.policy.reasons),
     )

@@ -121,7 +121,7 @@ def _ask(
     """``check_request``'s order: the times, the date (``refused``: ``check_day``'s), the
     instants, the banquet window."""
     six = _rokuyo(day)
-    refused = check_times(start, end) or refused
+    refused = check_times(start, end, venue.policy.max_event_hours) or refused
     if refused:
         return Asked(refused, _EPOCH, _EPOCH, 0, 0, six)
     instants = in_time(day, start, end, venue.tz, now)

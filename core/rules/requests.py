@@ -122,7 +122,7 @@ def check_request(req: HoldRequest, venue: Venue, now: datetime) -> Checked | Re
         return rooms
     refused = (
         _check_kind(req, venue)
-        or _check_all_times(req.items, rooms)
+        or _check_all_times(req.items, rooms, venue.policy.max_event_hours)
         or _check_texts(req)
         or _check_carried(req)
         or check_details(req.details, venue)
@@ -243,9 +243,11 @@ def _check_carried(req: HoldRequest) -> Refused | None:
     return None
 
 
-def _check_all_times(asked: Sequence[ItemRequest], rooms: Sequence[Room]) -> Refused | None:
+def _check_all_times(
+    asked: Sequence[ItemRequest], rooms: Sequence[Room], max_hours: int
+) -> Refused | None:
     for item, room in zip(asked, rooms, strict=True):
-        refused = check_times(item.start_min, item.end_min)
+        refused = check_times(item.start_min, item.end_min, max_hours)
         if refused:
             return _naming(refused, room.id, room.name if len(asked) > 1 else "")
     return None
@@ -320,30 +322,27 @@ def _check_apart(items: Sequence[CheckedItem]) -> Refused | None:
     return None
 
 
-def check_times(start_min: int, end_min: int) -> Refused | None:
+def check_times(start_min: int, end_min: int, limit: int = 12) -> Refused | None:
+    """Past midnight only for an event of at most ``limit`` hours (``max_event_hours``)."""
     if not 0 <= start_min < MINUTES_PER_DAY:
         return Refused(Code.BAD_TIMES, field="start", detail=str(start_min))
     if end_min <= start_min:
         return Refused(Code.BAD_TIMES, field="end")
     if end_min - start_min > MINUTES_PER_DAY:
         return Refused(Code.TOO_LONG, field="end", limit=24)
-    if end_min > MINUTES_PER_DAY and end_min - start_min > MAX_EVENT_HOURS * 60:
+    if end_min > MINUTES_PER_DAY and end_min - start_min > limit * 60:
         # An end at or before the start was read as the next day's: say how it was read
         # (14:00〜翌11:00 は21時間), as that is rarely what was meant.
         hours = -(-(end_min - start_min) // 60)
         return Refused(
             Code.OVERNIGHT_TOO_LONG,
             field="end",
-            limit=MAX_EVENT_HOURS,
+            limit=limit,
             rank=hours,  # how long it would last, in hours (rounded up)
             detail=_clock(start_min),
             gap=_clock(end_min % MINUTES_PER_DAY),
         )
     return None
-
-
-# Past midnight only for an event that then lasts at most this long (docs/rules.md).
-MAX_EVENT_HOURS = 12
 
 
 def _clock(minute: int) -> str:

@@ -22,6 +22,7 @@ from core.model import (
     Status,
     Venue,
 )
+from core.rules.reasons import DEFAULT_REASONS, Reason
 from core.store.schema import hold_items, holds, parts, room_parts, rooms, venues
 
 
@@ -44,6 +45,8 @@ def policy_to_json(policy: Policy) -> dict[str, Any]:
         "staff": dict(policy.staff),
         "nudge_days": policy.nudge_days,
         "deposit_days": policy.deposit_days,
+        "reasons": [[r.code, r.name, r.loss] for r in policy.reasons],
+        "max_event_hours": policy.max_event_hours,
     }
 
 
@@ -68,6 +71,9 @@ def policy_from_json(data: Mapping[str, Any]) -> Policy:
         staff=MappingProxyType(dict(data.get("staff", {}))),
         nudge_days=data.get("nudge_days", Policy.nudge_days),
         deposit_days=data.get("deposit_days"),
+        reasons=tuple(Reason(c, n, loss) for c, n, loss in data.get("reasons", ()))
+        or DEFAULT_REASONS,
+        max_event_hours=data.get("max_event_hours", Policy.max_event_hours),
     )
 
 

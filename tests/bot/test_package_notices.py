@@ -72,12 +72,14 @@ def test_the_digest_keeps_candidate_dates_of_one_enquiry_together() -> None:
     )
     out = render_notice(samples.digest([other, later, soon]), tz=JST, locale="ja-JP")
     sections = [b["text"]["text"] for b in out.blocks if b["type"] == "section"]
-    held = [next(x for x in s.splitlines() if x.startswith("#")) for s in sections]
-    assert [line.split(" ")[0] for line in held] == [f"#{h.id}" for h in (soon, later, other)]
+    held = [next(x for x in s.splitlines() if x.startswith("B-")) for s in sections]
+    assert [line.split(" ")[:2] for line in held] == [
+        [f"B-{h.enquiry_id:04d}", f"#{h.id}"] for h in (soon, later, other)
+    ]  # each hold named by its booking number, then its own number
     assert sections[0].startswith(
-        f":calendar: 案件 #5 の候補日 · ほかに #{later.id} 3/17(水・大安) 1番手"
+        f":calendar: 案件 B-0005 の候補日 · ほかに #{later.id} 3/17(水・大安) 1番手"
     )
     assert sections[1].startswith(
-        f":calendar: 案件 #5 の候補日 · ほかに #{soon.id} 3/10(水・仏滅) 1番手"
+        f":calendar: 案件 B-0005 の候補日 · ほかに #{soon.id} 3/10(水・仏滅) 1番手"
     )
     assert "候補日" not in sections[2]

@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from bot import ids
+from core.booking import booking_number
 from core.engine import HoldEngine
 from core.model import Hold, Room, Status, Venue
 from core.results import RequestAnswer
@@ -118,7 +119,7 @@ def test_a_couples_package_on_two_candidate_dates_from_request_to_confirm(bot: H
     t.message("#sales", post.body)
     second = newest(bot, SECOND_DATE)
     assert (second.enquiry_id, second.rank) == (first.enquiry_id, 1)
-    lead = f"案件 #{first.enquiry_id} の別の候補日を *1番手* で押さえました"
+    lead = f"案件 {booking_number(first.enquiry_id)} の別の候補日を *1番手* で押さえました"
     assert lead in str(post.body["blocks"])
 
     # 4. 佐藤様 declines: the couple's package on 3/13 becomes 1st as a whole, with one DM.

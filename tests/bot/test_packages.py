@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot import ids
+from core.booking import booking_number
 from core.model import Hold, HoldRequest, ItemRequest, Status
 from core.results import RequestAnswer
 from tests.bot.conftest import ENGLISH_USER, Harness, click, values
@@ -236,14 +237,15 @@ def test_another_date_from_a_card_opens_the_form_with_the_same_couple_rooms_and_
     assert json.loads(opened["private_metadata"])["q"] == first.enquiry_id
     assert block(opened, ids.item_room(1))["element"]["initial_option"]["value"] == "hoo"
     assert "initial_date" not in block(opened, ids.DATE)["element"]
-    assert f"案件 #{first.enquiry_id}（山田様）の別の候補日です" in text_of(opened)
+    assert f"案件 {booking_number(first.enquiry_id)}（山田様）の別の候補日です" in text_of(opened)
 
     chosen = state | values(room="chapel", start="11:00", end="12:00", day=LATER)
     assert bot.submit(opened["id"], chosen) == (200, {})
     post = bot.slack.wait_for("chat.postMessage", 2)[-1]
     second = max(bot.engine.holds(bot.venue.id), key=lambda h: h.id)
     assert (second.enquiry_id, second.local_date, len(second.items)) == (first.enquiry_id, LATER, 2)
-    assert f"案件 #{first.enquiry_id} の別の候補日を *1番手* で押さえました" in text_of(post.body)
+    booking = booking_number(first.enquiry_id)
+    assert f"案件 {booking} の別の候補日を *1番手* で押さえました" in text_of(post.body)
 
 
 def test_another_date_on_a_full_enquiry_is_refused_at_once_listing_its_dates(
@@ -316,9 +318,9 @@ def test_app_home_keeps_candidate_dates_together_and_offers_another_date(bot: Ha
     order = [first.hold.id, second.hold.id, other.hold.id]
     assert [r["block_id"] for r in rows] == [ids.card_actions(i) for i in order]
     said = text_of(home["blocks"])
-    enquiry = first.hold.enquiry_id
-    assert f"案件 #{enquiry} の候補日 · ほかに #{second.hold.id} 3/17(水・大安) 1番手" in said
-    assert f"案件 #{enquiry} の候補日 · ほかに #{first.hold.id} 3/10(水・仏滅) 1番手" in said
+    booking = booking_number(first.hold.enquiry_id)
+    assert f"案件 {booking} の候補日 · ほかに #{second.hold.id} 3/17(水・大安) 1番手" in said
+    assert f"案件 {booking} の候補日 · ほかに #{first.hold.id} 3/10(水・仏滅) 1番手" in said
     assert said.count("の候補日 · ほかに") == 2  # not on the other customer's hold
     assert all(ids.ANOTHER_DATE in text_of(r) for r in rows)
 

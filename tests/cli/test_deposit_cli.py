@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import subprocess
 from pathlib import Path
 
-from tests.cli.test_cli import NOW, ROOT, hold, loaded, run
+from tests.cli.test_cli import NOW, OSAE, ROOT, hold, loaded, run
 
 __all__ = ["loaded"]  # the fixture, shared with test_cli
 
@@ -43,6 +45,12 @@ def test_a_deposit_recorded_from_the_terminal_once(fresh_db: str, tmp_path: Path
     assert MANAGER in again["message"] and "1 Mar" in again["message"]  # on … by …
     code, shown = run(fresh_db, "hold", "show", "1")
     assert shown["trail"][-1]["action"] == "deposit_paid"
+    environ = {**os.environ, "DATABASE_URL": fresh_db, "LANG": "C.UTF-8"}
+    environ.pop("OSAE_VENUE", None)
+    said = subprocess.run(
+        [OSAE, "hold", "show", "1"], capture_output=True, text=True, env=environ, check=True
+    ).stdout
+    assert "Deposit: deposit paid (¥100,000) (Mon 1 Mar 9:00 by U0MANAGER1)" in said
 
 
 def test_deposit_days_is_checked_and_exported_back(fresh_db: str, tmp_path: Path) -> None:

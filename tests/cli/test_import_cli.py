@@ -145,3 +145,21 @@ def test_other_headers_are_mapped_with_columns(loaded: str, tmp_path: Path) -> N
     assert [(h["customer"], h["rank"]) for h in listed["holds"]] == [("山田様", 1)]
     code, bad = run(loaded, "import", str(path), "--columns", "Datum=Date")
     assert (code, bad["code"]) == (2, "usage") and "日付=Date" in bad["message"]
+
+
+def test_a_house_hold_exported_comes_back_a_house_hold(
+    loaded: str, empty: str, tmp_path: Path
+) -> None:
+    code, fair = run(loaded, "hold", "request", "--house", "--actor", "U0MANAGER1", "--room",
+                     "hoo", "--date", DAY, "--start", "10:00", "--end", "17:00", "--customer",
+                     "ブライダルフェア", "--now", NOW)  # fmt: skip
+    assert code == 0 and fair["hold"]["house"], fair
+    out = tmp_path / "ledger.csv"
+    code, _ = run(loaded, "export", "--from", DAY, "--to", DAY, "--format", "csv",
+                  "--actor", "U0MANAGER1", "--out", str(out))  # fmt: skip
+    assert code == 0 and "社内押さえ" in out.read_text(encoding="utf-8-sig")
+    code, done = run(empty, "import", str(out), "--now", NOW)
+    assert code == 0 and done["placed"], done
+    code, listed = run(empty, "hold", "list", "--all")
+    assert [(h["house"], h["rank"], h["expires_at"]) for h in listed["holds"]] == [(True, 1, None)]
+    assert the_ledger(empty) == the_ledger(loaded)

@@ -65,6 +65,12 @@ def test_a_ping_that_makes_no_sense_is_refused_saying_what_to_do(loaded: str) ->
 def test_the_terminal_says_it_in_japanese(loaded: str) -> None:
     environ = {**os.environ, "DATABASE_URL": loaded, "LANG": "ja_JP.UTF-8"}
     environ.pop("OSAE_VENUE", None)
+    held = ["hold", "request", *PING[2:], "--date", SATURDAY, "--salesperson", "U0SALES001"]
+    refused = subprocess.run(
+        [OSAE, *held], capture_output=True, text=True, env=environ, cwd=ROOT, check=False
+    )
+    assert refused.returncode == 1 and "土日祝は婚礼を優先する" in refused.stderr
+    assert "開放日に知らせるには、同じ指定で `osae ping add`" in refused.stderr
     args = [*PING, "--date", SATURDAY, "--salesperson", "U0SALES001", "--guests", "80"]
     done = subprocess.run(
         [OSAE, *args], capture_output=True, text=True, env=environ, cwd=ROOT, check=False

@@ -182,3 +182,39 @@ def test_every_help_of_the_operators_commands_is_in_japanese(
     context.use_language("en")
     with argparse_words.speaking("en"):
         assert _helps(_parsers(build_parser())["osae day"])[0].isascii()
+
+
+def test_serve_says_what_slack_lacks_in_japanese(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    speak(monkeypatch, "ja", "C")
+    for name in [k for k in os.environ if k.startswith("SLACK_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-only-this")
+    code, _, err = osae(capsys, "serve")
+    assert code == 2
+    assert "osae serve: Slack の設定が足りません。何も起動していません。" in err
+    assert "足りないもの: SLACK_APP_TOKEN または SLACK_SIGNING_SECRET" in err
+    assert "SLACK_ で始まる変数をすべて消してください" in err
+    assert "nothing was started" not in err and "Missing" not in err
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    code, _, err = osae(capsys, "worker")
+    assert code == 2 and "REDIS_URL が設定されていません" in err
+
+
+def test_the_web_says_where_it_listens_in_japanese(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from cli import context, process_commands
+    from cli.settings import Settings
+
+    settings = replace(Settings.from_env({}), port=8123)
+    context.use_language("ja")
+    said = process_commands._listening(settings, "127.0.0.1")
+    assert (
+        said
+        == "web: http://127.0.0.1:8123（GET /healthz。Slack なしなので Slack の受け口はありません）"
+    )
+    context.use_language("C")
+    said = process_commands._listening(settings, "127.0.0.1")
+    assert said == "web on http://127.0.0.1:8123 (GET /healthz; no Slack endpoint without Slack)"

@@ -16,6 +16,17 @@ from cli.main import main
 ROOT = Path(__file__).resolve().parents[2]
 NOW = "2027-03-01T09:00"
 KINDS = '\n[[kinds]]\nid = "nijikai"\nname = "二次会"\nclass = "banquet"\n'
+REASONS = """
+[[reasons]]
+code = "entry_error"
+name = "入力の誤り"
+loss = true
+
+[[reasons]]
+code = "venue_closed"
+name = "休館"
+loss = false
+"""
 
 
 @pytest.fixture
@@ -39,7 +50,8 @@ def osae(
         return code, json.loads(out[0])
 
     venue = tmp_path / "venue.toml"
-    venue.write_text((ROOT / "examples" / "venue.toml").read_text("utf-8") + KINDS, "utf-8")
+    example = (ROOT / "examples" / "venue.toml").read_text("utf-8")
+    venue.write_text(example + KINDS + REASONS, "utf-8")
     assert run("venue", "load", str(venue))[0] == 0
     return run
 

@@ -4,8 +4,11 @@ often the job runs (docs/rules.md, Deposits)."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
+from functools import partial
 
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
@@ -146,3 +149,28 @@ def test_a_managers_edit_of_the_booking_keeps_its_deposit(engine: HoldEngine) ->
     now_held = engine.hold(venue.id, moved.hold.id)
     assert isinstance(now_held, Hold) and now_held.room_id == "sakura"
     assert now_held.deposit == paid.hold.deposit  # due 3/15, paid, ¥50,000: the booking's
+
+
+def test_two_at_once_record_it_once(engine: HoldEngine) -> None:
+    """The salesperson and a manager press 「入金確認」 at the same moment, 10 times over: one
+    is recorded, the other refused saying it was, and the trail has one line."""
+    venue = with_deposits(engine, 14)
+    for n in range(10):
+        hold = confirmed(engine, venue, day=LATER_DAY + timedelta(days=n))
+        barrier = threading.Barrier(2)
+
+        with ThreadPoolExecutor(2) as pool:
+            press = partial(_press, engine, venue, hold, barrier)
+            answers = list(pool.map(press, (SALES, MANAGER)))
+        assert sorted(type(a).__name__ for a in answers) == ["DepositAnswer", "Refused"]
+        refused = next(a for a in answers if isinstance(a, Refused))
+        assert refused.code is Code.DEPOSIT_ALREADY_PAID
+        trail = [e for e in engine.trail(venue.id, hold.id) if e.action == "deposit_paid"]
+        assert len(trail) == 1
+
+
+def _press(
+    engine: HoldEngine, venue: Venue, hold: Hold, barrier: threading.Barrier, actor: str
+) -> DepositAnswer | Refused:
+    barrier.wait()
+    return engine.record_deposit(venue.id, hold.id, actor=actor, now=NOW, amount=1000)

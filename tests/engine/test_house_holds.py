@@ -8,8 +8,11 @@ from dataclasses import replace
 import pytest
 import sqlalchemy as sa
 
+from bot.texts.states import row_state
 from cli import migrate
 from core.db import create_engine
+from core.diary import layout
+from core.diary.model import DiaryRange, Style
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Kind, Status, Venue
 from core.results import Code, EditAnswer, Refused, ReleaseAnswer, RequestAnswer
@@ -204,3 +207,19 @@ def test_downgrading_0014_leaves_a_house_hold_a_first_due_at_its_start(fresh_db:
     assert isinstance(again, Hold) and not again.house and again.expires_at == fair.start_at
     invariants.check(db, venue)
     db.dispose()
+
+
+def test_the_diary_draws_it_cross_hatched_and_the_ledger_says_shanai(
+    engine: HoldEngine, venue: Venue
+) -> None:
+    fair = house(engine, venue)
+    behind = engine.request(venue.id, request(room="hoo-a"), now=NOW)
+    assert isinstance(behind, RequestAnswer)
+    placed = layout.build(engine.diary(venue.id, DiaryRange.day(factories.DAY)), NOW)
+    styles = {(b.hold.id, b.style) for b in placed.blocks if not b.shared}
+    assert styles == {(fair.id, Style.HOUSE), (behind.hold.id, Style.SECOND)}
+    assert row_state(fair) == "社内押さえ"
+    done = engine.release(venue.id, fair.id, actor=MANAGER, now=NOW)
+    assert isinstance(done, ReleaseAnswer)
+    assert row_state(done.hold) == "取り下げ（社内）"
+    assert row_state(behind.hold) == "2番手"

@@ -19,7 +19,7 @@ from PIL import Image
 
 from bot import pipeline as words
 from bot.notices import render_notice
-from bot.pipeline_home import chart_png, chart_words
+from bot.pipeline_home import chart_png, chart_words, home_blocks
 from core.engine import HoldEngine
 from core.model import Details, HoldEdit, Kind, Venue
 from core.operations.pipeline import PipelineRead
@@ -244,6 +244,15 @@ def test_the_scripted_month_as_osae_report_prints_it_and_as_its_chart(
     with Image.open(io.BytesIO(picture)) as image:
         assert image.format == "PNG" and image.size == (1650, 1050)
         assert image.info.get("Title") == f"{venue.name} パイプライン 2027年4月"
+    home = home_blocks(read, "ja")[0].text.text  # type: ignore[attr-defined, union-attr]
+    (out / "april-home-ja.txt").write_text(home + "\n")
+    assert (
+        "*2027年4月* 問合せ 10 · 本予約 2 · 失注 3（他会場に決定 1、予算 1） · 成約率 29%" in home
+    )
+    english = words.lines(read.report, venue, read.names, "en")
+    (out / "april-en.txt").write_text("\n".join(english) + "\n")
+    assert "Lost by reason (Events in 2027-04): Chose another venue 1, Budget 1, " in english[4]
+    (out / "april-en.png").write_bytes(chart_png(read, venue, "en"))
     said = chart_words(read, venue, "ja")
     assert said.months == ("2027年4月", "2027年5月", "2027年6月", "2027年7月")
     assert said.money == ("¥12,300,000", "¥0", "¥6,000,000", "¥0")

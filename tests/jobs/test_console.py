@@ -6,10 +6,10 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 
 from bot.texts import text
 from cli.bootstrap import Runtime, console
-from cli.console_buttons import EDIT_ALSO
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, ItemRequest, Venue
 from core.results import Refused, RequestAnswer, Swept
@@ -17,6 +17,8 @@ from jobs.console import CHANNEL, Console, plain
 from tests.jobs.conftest import MovingClock
 from tests.jobs.scenarios import FIRST, SECOND, quiet, rows
 from tests.support import factories
+
+EDIT_ALSO = text("en", "console.edit_also")  # the terminal reads English here
 
 
 def lapse(engine: HoldEngine, venue: Venue, now: datetime, *, announce: bool = False) -> Hold:
@@ -95,7 +97,7 @@ def test_a_terminal_that_fails_is_retried_like_slack(
     runtime: Runtime, venue: Venue, clock: MovingClock
 ) -> None:
     out = Unplugged()
-    transport = Console(out, language="en")
+    transport = Console(out, language="en", words=partial(text, "en"))
     lapse(runtime.engine, venue, clock())
     courier = replace(runtime.courier(transport), backoff_base=0.01)
 
@@ -158,7 +160,9 @@ def test_a_package_cards_buttons_are_its_salespersons_as_the_hold_is_now(
     """Chapel 11:00-12:00 + 鳳凰 12:30-15:30, its salesperson then changed to FIRST: the card
     drawn after names FIRST, the hold's new version and the package's rooms."""
     out = io.StringIO()
-    runtime = replace(runtime, settings=replace(runtime.settings, sales_channel=None))
+    # the terminal reads English; the card is in the channel's language (OSAE_LANG, else ja)
+    settings = replace(runtime.settings, sales_channel=None, language="en")
+    runtime = replace(runtime, settings=settings)
     courier = runtime.courier(console(runtime.settings, runtime.engine, out))
     now = clock()
     ask = replace(
@@ -188,3 +192,33 @@ def test_a_package_cards_buttons_are_its_salespersons_as_the_hold_is_now(
         "--room chapel --start 11:00 --end 12:00 --also hoo,12:30,15:30\n"
     ) in card
     assert held.version > requested.hold.version and SECOND not in card.split("担当")[1]
+
+
+def test_a_japanese_terminal_reads_every_head_and_button_in_japanese(
+    runtime: Runtime, venue: Venue, clock: MovingClock
+) -> None:
+    """issue 30: OSAE_LANG=ja: the heads around each message, the buttons' labels and what
+    an edit may change are Japanese; no internal word (promoted, notice) is left."""
+    out = io.StringIO()
+    settings = replace(runtime.settings, language="ja", launcher=None)
+    held = lapse(runtime.engine, venue, clock())
+    assert runtime.courier(console(settings, runtime.engine, out)).drain(venue.id).failed == 0
+    printed = out.getvalue()
+    assert f"Slack の DM → {SECOND}（1番手に繰り上がり、押さえ #{held.id}、通知 #" in printed
+    assert f"Slack の DM → {FIRST}（期限切れ、押さえ #" in printed
+    assert (
+        f"  {text('ja', 'button.release')}: osae hold release {held.id} --actor {SECOND}\n"
+        in printed
+    )
+    assert "--end HH:MM （または --date YYYY-MM-DD、--start" in printed
+    for word in ("promoted", "expired", "notice #", "hold #", "release:", "confirm:", "(or "):
+        assert word not in printed, word
+
+
+def test_every_notice_kind_has_its_words_for_the_console() -> None:
+    from bot.texts import CATALOGS
+    from core.notices import NoticeKind
+
+    for language in ("ja", "en"):
+        missing = [k for k in NoticeKind if f"notice.kind.{k.value}" not in CATALOGS[language]]
+        assert missing == [], f"add them to bot/texts/terminal_out.py ({language})"

@@ -105,6 +105,7 @@ def test_each_asker_is_told_at_the_opening_instant_in_the_order_they_asked(
     told = [c for c in slack.calls_to("chat.postMessage") if c.body["channel"] == ASKERS[0]]
     said = told[-1].body["text"]
     assert "宴会の受付が始まりました" in said or "Banquets are open" in said
+    assert pings[0].request.customer in said and "様様" not in said  # the customer as typed
     assert DROPPER not in {c.body.get("channel") for c in slack.calls_to("chat.postMessage")}
     assert worker.engine.pings.listing(venue.id) == []
 
@@ -123,7 +124,7 @@ def test_without_slack_the_window_dm_prints_its_button_as_the_request_to_type(
 
     assert (drained.sent, drained.failed) == (1, 0)
     printed = out.getvalue()
-    assert f"Slack DM → {ASKERS[0]}" in printed and "宴会の受付が始まりました" in printed
+    assert f"DM → {ASKERS[0]}" in printed and "宴会の受付が始まりました" in printed
     typed = (
         "押さえる: python3 dev.py osae hold request --room hoo --date 2027-09-04 "
         f"--start 18:00 --end 21:00 --kind banquet --customer {shlex.quote(ping.request.customer)} "

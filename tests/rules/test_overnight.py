@@ -25,3 +25,12 @@ def test_a_night_reception_past_midnight_is_fine() -> None:
     assert check_times(22 * 60, end_minute(22 * 60, 5 * 60)) is None  # 7 hours
     assert check_times(20 * 60, end_minute(20 * 60, 8 * 60)) is None  # exactly 12
     assert check_times(9 * 60, 20 * 60) is None  # the same day, 11 hours
+
+
+def test_the_venue_sets_how_long_an_event_past_midnight_may_last() -> None:
+    fourteen_to_eleven = (14 * 60, end_minute(14 * 60, 11 * 60))  # 21 hours
+    assert check_times(*fourteen_to_eleven, 21) is None  # max_event_hours = 21
+    refused = check_times(22 * 60, end_minute(22 * 60, 7 * 60), 8)  # 9 hours, 8 allowed
+    assert isinstance(refused, Refused) and (refused.rank, refused.limit) == (9, 8)
+    said = describe(refused, ZoneInfo("Asia/Tokyo"), "ja")
+    assert said.startswith("22:00〜翌07:00 は9時間です。") and "8時間まで" in said

@@ -1,0 +1,33 @@
+"""A request's or an edit's warnings in the terminal (never refusals): the same customer
+elsewhere, guests over a room's capacity (with the room and its ``capacity``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.texts.refusals import describe_warning
+from cli.context import locale
+from core.model import Hold, Venue
+from core.results import RequestWarning, WarningCode
+from core.rules.capacity import over_capacity
+
+
+def warning_json(warning: RequestWarning, message: str) -> dict[str, Any]:
+    """``{"code", "message", "holds"}``, and for ``over_capacity`` the room, its capacity
+    and the guests."""
+    said: dict[str, Any] = {
+        "code": warning.code.value,
+        "message": message,
+        "holds": [h.id for h in warning.holds],
+    }
+    if warning.code is WarningCode.OVER_CAPACITY:
+        said |= {"room": warning.room, "capacity": warning.capacity, "guests": warning.guests}
+    return said
+
+
+def edit_warnings(hold: Hold, venue: Venue) -> tuple[list[dict[str, Any]], list[str]]:
+    """An edited hold's guests over any of its rooms' capacity: JSON and the lines."""
+    found = over_capacity(venue.rooms, (i.room_id for i in hold.items), hold.guests)
+    messages = [describe_warning(w, venue.tz, locale()) for w in found]
+    said = [warning_json(w, m) for w, m in zip(found, messages, strict=True)]
+    return said, [f"! {m}" for m in messages]
