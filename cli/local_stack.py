@@ -20,7 +20,7 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from cli import local_redis, localservices
+from cli import local_redis, localservices, ops_texts
 from cli.settings import Settings
 from cli.supervisor import Watched
 from core.engine import HoldEngine
@@ -119,11 +119,9 @@ def claim(data_dir: Path, notes: list[str]) -> Callable[[], None]:
     pid = _pid_in(pidfile)
     if pid is not None and pid != os.getpid():
         if _is_osae(pid):
-            raise localservices.ServiceError(
-                f"osae serve is already running with {data_dir.resolve()} (pid {pid}); stop it "
-                f"first (Ctrl-C in its terminal, or kill {pid}), or set OSAE_DATA_DIR elsewhere"
-            )
-        notes.append(f"an earlier osae serve (pid {pid}) did not stop cleanly; starting anew")
+            said = ops_texts.say("local.running", folder=data_dir.resolve(), pid=pid)
+            raise localservices.ServiceError(said)
+        notes.append(ops_texts.say("local.unclean", pid=pid))
     pidfile.write_text(str(os.getpid()))
 
     def release() -> None:

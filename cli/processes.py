@@ -23,6 +23,7 @@ from bot.feeds import CalendarFeeds
 from bot.socket_mode import run_socket_mode
 from bot.texts import dates
 from bot.web import Server, build_wsgi
+from cli import ops_texts
 from cli.bootstrap import Runtime
 from jobs import heartbeat
 from jobs.clock import Clock
@@ -86,7 +87,7 @@ class Stopping:
                 self.pending = True
                 return
             raise KeyboardInterrupt
-        print("osae: forced stop", flush=True)
+        print(f"osae: {ops_texts.say('forced_stop')}", flush=True)
         for kill in reversed(self._kills):
             with contextlib.suppress(OSError):
                 kill()

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
-from bot.texts import DEFAULT_LOCALE
+from bot.texts import DEFAULT_LOCALE, text
 from jobs.clock import Schedule
 
 # Every variable read below, for the check that app.json describes each (LANG is the system's).
@@ -206,14 +207,21 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise SettingError(f"{name}={raw!r} is not a number") from None
+        raise SettingError(_said(env, "setting.not_number", name=name, raw=raw)) from None
     if value <= 0:
-        raise SettingError(f"{name}={raw!r} must be above 0")
+        raise SettingError(_said(env, "setting.not_positive", name=name, raw=raw))
     return value
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
     value = _float(env, name, default)
     if value != int(value):
-        raise SettingError(f"{name}={env.get(name)!r} must be a whole number")
+        raise SettingError(_said(env, "setting.not_whole", name=name, raw=env.get(name)))
     return int(value)
+
+
+def _said(env: Mapping[str, str], key: str, **facts: Any) -> str:
+    """A knob's trouble in the terminal's language (OSAE_LANG, else LANG), read before any
+    setting is: ``name=raw`` and what would work."""
+    facts["raw"] = repr(facts["raw"])
+    return text(env.get("OSAE_LANG") or env.get("LANG"), key, **facts)

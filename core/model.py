@@ -432,3 +432,6 @@ class HoldEdit:
     # A swap that would make a 1st hold wait is done only when asked for (`--yes`, the
     # Slack confirm step); False refuses it with ``would_lose_first``.
     may_lose_first: bool = True
+    # Every room of the hold as it should be (the Slack form's rows: rooms added, removed or
+    # changed, the first one first), replacing the one-item change above; None: that change.
+    items: tuple[ItemRequest, ...] | None = None

@@ -68,6 +68,7 @@ class Code(StrEnum):
     STALE_VERSION = "stale_version"  # the hold changed since the form was opened
     NO_CHANGE = "no_change"  # the edit gives nothing that differs from the hold
     ITEM_NOT_FOUND = "item_not_found"  # no item of the hold in that room / which one is meant
+    ROOMS_OF_CONFIRMED = "rooms_of_confirmed"  # a confirmed booking's rooms added or removed
     EDIT_BLOCKED = "edit_blocked"  # a confirmed hold's new items meet another live hold
     UNKNOWN_REASON = "unknown_reason"  # a release's reason that is not a code of the list
     WOULD_LOSE_FIRST = "would_lose_first"  # a swap would make a 1st hold wait (not asked for)

@@ -57,13 +57,15 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
                 locale,
             ),
         )
-    item = found.items[0]
+    item = found.items[0]  # the first room; every other room is a row (+ adds, × removes)
+    form = form_of(found, item, venue.tz, rows=True)
     meta = Meta(
         locale=locale,
         channel=Source.of(body).channel,  # the result goes where the card was
         hold_id=found.id,
         version=found.version,
-        item=item.room_id,
+        rows=tuple(row.key for row in form.rows),
+        last_row=len(form.rows),
         items=tuple((i.room_id, i.room_name) for i in found.items),
     )
     # Nothing changed yet: the dry run says only whether this user may edit this hold now.
@@ -77,7 +79,6 @@ def fill(deps: Deps, args: Args, venue: Venue, view: dict[str, Any]) -> None:
                 describe(plan, venue.tz, locale, style=dates.style_for(venue, deps.now())), locale
             ),
         )
-    form = form_of(found, item, venue.tz)
     modal = hold_modal(venue, form, meta, preview=edit_line(plan, venue, locale, deps.now()))
     return _update(deps, args, view, modal)
 

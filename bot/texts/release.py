@@ -64,3 +64,11 @@ EN |= {
     "month.reasons.none": "Released because: none this month yet",
     "month.reason": "{name} *{count}*",
 }
+
+# -- Slack's edit of a package's rooms -------------------------------------------------------
+JA |= {
+    "refusal.rooms_of_confirmed": "本予約の部屋は増やしたり減らしたりできません（時間・日付・部屋の入れ替えはできます）。部屋を足すなら別の押さえで、減らすなら取り消してから押さえ直してください。",
+}
+EN |= {
+    "refusal.rooms_of_confirmed": "A confirmed booking's rooms cannot be added or removed (its times, date and rooms can be changed). Hold another room separately, or cancel and hold again.",
+}

@@ -71,8 +71,8 @@ def hold_modal(
     blocks: list[Block] = [section("\n".join(notes), block_id=ids.NOTICE)] if notes else []
     if len(meta.venues) > 1 and not meta.editing:
         blocks.insert(0, _venue_pick(venue.id, meta.venues, locale))
-    if meta.editing and len(meta.items) > 1:
-        blocks.insert(0, item_pick(meta.items, meta.item, locale))
+    if meta.editing and meta.item is not None and len(meta.items) > 1:  # a form of before
+        blocks.insert(0, item_pick(meta.items, meta.item, locale))  # every room was a row
     blocks += alternatives
     # An edit changes guests too (the booking's); its contact only from the terminal or a
     # further candidate date: whoever edits may not be one who may read it.
@@ -87,7 +87,7 @@ def hold_modal(
         _input(ids.ROOM, "field.room", _room_select(venue, ids.ROOM, form.room_id, locale), locale),
         _input(ids.START, "field.start", _time_picker(ids.START, form.start_min), locale),
         _input(ids.END, "field.end", _time_picker(ids.END, form.end_min), locale, hint=True),
-        *([] if meta.editing else _rows(venue, form, locale)),  # an edit changes one room
+        *_rows(venue, form, locale),  # a package's further rooms (an edit's too): + / remove
         _input(ids.KIND, "field.kind", _kinds(venue.policy.kinds, form.kind, locale), locale),
         context(preview, block_id=ids.PREVIEW),
         *(house_choice(form.house, locale) if meta.house and not meta.editing else []),

@@ -159,20 +159,20 @@ def _editable(snap: Snapshot, change: HoldEdit) -> Hold | Refused:
 
 def as_request(hold: Hold, change: HoldEdit, venue: Venue) -> HoldRequest | Refused:
     """The hold with the change applied, as the request that would ask for it."""
-    tz = venue.tz
+    tz, day = venue.tz, hold.local_date
     asked = [
-        ItemRequest(
-            i.room_id,
-            _minute(i.start_at, hold.local_date, tz),
-            _minute(i.end_at, hold.local_date, tz),
-        )
+        ItemRequest(i.room_id, _minute(i.start_at, day, tz), _minute(i.end_at, day, tz))
         for i in hold.items
     ]
     moves_item = (change.room_id, change.start_min, change.end_min) != (None, None, None)
-    which = _which(hold, change.item_room, needed=moves_item)
+    which = None if change.items else _which(hold, change.item_room, needed=moves_item)
     if isinstance(which, Refused):
         return which
-    if which is not None:
+    if change.items:  # every room as it should be: rooms added or removed make it a swap
+        if hold.status is Status.CONFIRMED and len(change.items) != len(hold.items):
+            return Refused(Code.ROOMS_OF_CONFIRMED, hold=hold)
+        asked = list(change.items)
+    elif which is not None:
         old = asked[which]
         start = old.start_min if change.start_min is None else change.start_min
         end = old.end_min if change.end_min is None else end_minute(start, change.end_min)

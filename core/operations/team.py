@@ -96,9 +96,8 @@ def month(snap: Snapshot, year: int, number: int) -> MonthCounts:
     first = date(year, number, 1)
     following = date(year + number // 12, number % 12 + 1, 1)
     start, until = datetime.combine(first, time(), tz), datetime.combine(following, time(), tz)
-    counted = audit.counts(snap.conn, snap.venue.id, start, until)
+    counted, house = audit.counts(snap.conn, snap.venue.id, start, until)
     by_reason, replaced = audit.month_reasons(snap.conn, snap.venue.id, start, until)
-    house = audit.counts(snap.conn, snap.venue.id, start, until, house=True)
     return MonthCounts(
         month=f"{year:04d}-{number:02d}",
         start=start,

@@ -88,7 +88,10 @@ class Harness:
         assert self.app is not None and self.app.after.drain(), "after-ack work still running"
 
     def fingerprint(self) -> dict[str, str]:
-        """Every table's contents (this venue's rows), to compare before and after."""
+        """Every table's contents (this venue's rows), to compare before and after; the work
+        earlier requests left after their acks (App Homes published, names cached) done."""
+        if self.app is not None:
+            self.settle()
         return fingerprint.tables(self.db, self.venue.id)
 
     def preview_text(self, view_id: str) -> str:

@@ -13,7 +13,8 @@ request must keep these:
 - no traceback, exception name or source path in any answer or anything sent to Slack;
 - no error logged (a realistic request that crashes logs one, with its error id);
 - no database change for any request that is refused or cannot write (4xx, commands,
-  previews, events), compared by table fingerprints;
+  previews, events), compared by table fingerprints (but the names cache: an App Home
+  opened caches its viewer's Slack name, a courtesy for the terminal);
 and afterwards a well-formed /hold still opens, previews and holds.
 
 The bot runs with ``process_before_response`` so a listener's writes land before its answer,
@@ -363,6 +364,14 @@ def test_hostile_and_odd_requests_cause_nothing_they_should_not(
     print(f"\nfuzz tally: {dict(sorted(TALLY.items()))}")  # the long run's report
 
 
+def ledger(bot: Harness) -> dict[str, str]:
+    """Every table's fingerprint but the names cache (people's Slack names, cached whenever
+    the bot speaks to them: not a record anyone wrote)."""
+    found = bot.fingerprint()
+    found.pop("staff_names", None)
+    return found
+
+
 def check_requests(bot: Harness, errors: Errors) -> None:
     @settings(
         max_examples=EXAMPLES,
@@ -375,11 +384,11 @@ def check_requests(bot: Harness, errors: Errors) -> None:
     def one(data: st.DataObject) -> None:
         sent = data.draw(requests(bot))
         calls, logged = len(bot.slack.calls), len(errors.records)
-        before = bot.fingerprint()
+        before = ledger(bot)
         status, answer = send(bot, sent)
         bot.settle()
         new_calls = bot.slack.calls[calls:]
-        changed = bot.fingerprint() != before
+        changed = ledger(bot) != before
         TALLY.update(["inputs", f"status {status}", f"signing {sent.signing}"])
 
         assert status < 500, (sent, answer)

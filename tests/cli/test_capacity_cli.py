@@ -39,6 +39,11 @@ def test_a_request_and_an_edit_over_a_rooms_capacity_warn_with_it(osae: Any) -> 
     assert code == 0 and over(both) == [("chapel", 80, 120)]  # per room: not the ballroom
 
     hold = both["hold"]
+    code, dry = osae(
+        "hold", "edit", str(hold["id"]), "--item", "チャペル", "--room", "菊の間", "--dry-run",
+        "--actor", "U0SALES002", "--version", str(hold["version"]), "--now", NOW,
+    )  # fmt: skip
+    assert code == 0 and dry["dry_run"] and over(dry) == [("kiku", 40, 120)]  # nothing written
     code, edited = osae(
         "hold", "edit", str(hold["id"]), "--guests", "320", "--actor", "U0SALES002",
         "--version", str(hold["version"]), "--now", NOW,

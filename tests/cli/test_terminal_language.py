@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import gettext
+import logging
 import os
+from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
@@ -191,15 +193,22 @@ def test_serve_says_what_slack_lacks_in_japanese(
     for name in [k for k in os.environ if k.startswith("SLACK_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-only-this")
+    root = logging.getLogger()  # `osae serve` sets up logging on this test's stderr: put back
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
     code, _, err = osae(capsys, "serve")
     assert code == 2
     assert "osae serve: Slack の設定が足りません。何も起動していません。" in err
     assert "足りないもの: SLACK_APP_TOKEN または SLACK_SIGNING_SECRET" in err
     assert "SLACK_ で始まる変数をすべて消してください" in err
     assert "nothing was started" not in err and "Missing" not in err
-    monkeypatch.delenv("REDIS_URL", raising=False)
-    code, _, err = osae(capsys, "worker")
-    assert code == 2 and "REDIS_URL が設定されていません" in err
+    from cli import context, process_commands
+    from cli.errors import CommandError
+    from cli.settings import Settings
+
+    context.use_language("ja")  # (not through main: `osae worker` would set up logging)
+    with pytest.raises(CommandError, match="REDIS_URL が設定されていません"):
+        process_commands._runtime(Settings.from_env({}))
 
 
 def test_the_web_says_where_it_listens_in_japanese(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,3 +227,39 @@ def test_the_web_says_where_it_listens_in_japanese(monkeypatch: pytest.MonkeyPat
     context.use_language("C")
     said = process_commands._listening(settings, "127.0.0.1")
     assert said == "web on http://127.0.0.1:8123 (GET /healthz; no Slack endpoint without Slack)"
+
+
+def test_the_ops_lines_and_terminal_catalogs_have_both_languages() -> None:
+    from bot.texts import terminal, terminal_help, terminal_out, terminal_run
+    from cli import ops_texts
+
+    for module in (terminal, terminal_help, terminal_out, terminal_run):
+        assert set(module.JA) == set(module.EN), module.__name__
+    assert set(ops_texts.JA) == set(ops_texts.EN)
+
+
+def test_the_local_servers_say_their_troubles_in_japanese(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from cli import local_stack
+
+    speak(monkeypatch, "ja", "C")
+    (tmp_path / local_stack.PID_FILE).write_text("4194303")  # a crashed serve's, gone now
+    notes: list[str] = []
+    local_stack.claim(tmp_path, notes)()
+    assert notes == [
+        "前回の osae serve（pid 4194303）がきちんと止まっていませんでした。新しく起動します"
+    ]
+
+
+def test_a_setting_set_wrongly_is_said_in_the_readers_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PORT", "abc")
+    speak(monkeypatch, "ja", "C")
+    code, _, err = osae(capsys, "day", "2027-05-12")
+    assert code == 2 and "osae: PORT='abc' は数ではありません" in err
+    monkeypatch.setenv("PORT", "3.5")
+    speak(monkeypatch, None, "C")
+    code, _, err = osae(capsys, "day", "2027-05-12")
+    assert code == 2 and "osae: PORT='3.5' must be a whole number" in err

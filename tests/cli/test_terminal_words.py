@@ -4,6 +4,7 @@ LANG), with no internal word and no Slack markup; their ``--json`` the same in e
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +121,34 @@ def test_refusals_in_the_readers_language(
     assert code == 2 and ja in said
     code, said = osae(monkeypatch, capsys, "C", *args)
     assert code == 2 and en in said
+
+
+def test_an_import_refused_names_who_is_in_the_way_without_markup(
+    held: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    assert hold(held)[0] == 0  # a 2nd behind the wedding: a third would be refused
+    ledger = tmp_path / "ledger.csv"
+    assert (
+        osae(monkeypatch, capsys, "ja", "export", "--from", DAY, "--to", DAY, "--out", str(ledger))[
+            0
+        ]
+        == 0
+    )
+    code, said = osae(monkeypatch, capsys, "ja", "import", str(ledger), "--dry-run")
+    assert code == 1 and "取り込めません" in said
+    assert "担当 U0SALES001" in said and "<@" not in said
+
+
+def test_without_a_database_the_newcomer_is_told_how_to_start_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("OSAE_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("OSAE_LAUNCHER", raising=False)
+    code, said = osae(monkeypatch, capsys, "ja", "day", DAY)
+    assert code != 0
+    assert f"DATABASE_URL が設定されておらず、{tmp_path} で osae を動かしたこともありません" in said
+    assert "別の端末で osae serve を起動する" in said

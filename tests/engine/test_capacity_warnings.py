@@ -9,6 +9,7 @@ from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from bot.card_notices import render_card
+from bot.preview import preview_line
 from bot.texts.refusals import describe_warning
 from core.engine import HoldEngine
 from core.model import HoldRequest, ItemRequest, Venue
@@ -43,6 +44,8 @@ def test_guests_over_a_rooms_capacity_warn_per_room_and_are_never_refused(
     assert (warned.room, warned.capacity, warned.guests) == ("chapel", 60, 100)
     said = describe_warning(warned, TOKYO, "ja")
     assert said.startswith("チャペルの定員は着席60名です（100名で押さえます）")
+    shown = preview_line(seen, TOKYO, "ja", ("鳳凰の間", "チャペル"))  # the /hold form's
+    assert shown.splitlines()[-1] == f":warning: {said}"
 
     made = engine.writes.request(venue.id, package(200), now=NOW)
     assert isinstance(made, RequestAnswer) and made.rank == 1  # taken all the same
