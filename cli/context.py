@@ -127,8 +127,13 @@ def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:
 _TERMINAL = DateStyle(rokuyo=True)
 
 
-def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
-    message = unmark(describe(refused, tz, locale()), _names)
+def emit_refusal(
+    as_json: bool, refused: Refused, tz: ZoneInfo, *, style: DateStyle | None = None
+) -> int:
+    """A refusal for a person (stderr) or a program (``--json``); ``style`` (the venue's
+    today and 六曜, ``dates.style_for``) writes its dates as its cards do."""
+    style = style or _TERMINAL
+    message = unmark(describe(refused, tz, locale(), style=style), _names)
     if as_json:
         facts: dict[str, Any] = {"field": refused.field}
         if refused.rank is not None:
@@ -158,7 +163,8 @@ def emit_refusal(as_json: bool, refused: Refused, tz: ZoneInfo) -> int:
         if refused.alternatives:
             print(text(locale(), "alternatives.header"), file=sys.stderr)
         for found in refused.alternatives:
-            print(f"  {alternative_line(found, tz, locale(), _TERMINAL)}", file=sys.stderr)
+            said = unmark(alternative_line(found, tz, locale(), style), _names)
+            print(f"  {said}", file=sys.stderr)
     return 1
 
 
