@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.texts import text
+from bot.texts import dates, text
+from bot.texts.dates import PLAIN, DateStyle
 from cli import arguments
-from cli.context import locale
+from cli.context import locale, say
 from core.model import Details, Hold, Venue
 
 
@@ -23,25 +24,38 @@ def estimate(value: str) -> int:
 
 def add_details(parser: argparse.ArgumentParser, *, edit: bool) -> None:
     """The detail flags; an edit's also change guests, contact and kind (omitted: kept)."""
-    parser.add_argument("--estimate", type=estimate, metavar="YEN", help="見積金額, whole yen")
-    parser.add_argument("--plan", type=arguments.typed, metavar="TEXT", help="the plan")
+    parser.add_argument(
+        "--estimate", type=estimate, metavar="YEN", help=say("help.detail.estimate")
+    )
+    parser.add_argument(
+        "--plan", type=arguments.typed, metavar="TEXT", help=say("help.detail.plan")
+    )
     parser.add_argument(
         "--source",
         type=arguments.typed,
         metavar="CODE",
-        help="媒体: zexy, hanayume, website, fair, referral, phone, other (or the venue's)",
+        help=say("help.detail.source"),
     )
     parser.add_argument(
         "--next-action",
         type=arguments.iso_date,
         metavar="YYYY-MM-DD",
-        help="the next appointment (来館・打合せ): its salesperson is told that morning",
+        help=say("help.detail.next_action"),
     )
-    parser.add_argument("--next-action-note", type=arguments.typed, metavar="TEXT")
+    parser.add_argument(
+        "--next-action-note",
+        type=arguments.typed,
+        metavar="TEXT",
+        help=say("help.detail.next_action_note"),
+    )
     if edit:
-        parser.add_argument("--guests", type=arguments.guests, metavar="N", help="人数")
-        parser.add_argument("--contact", type=arguments.typed, metavar="TEXT", help="連絡先")
-        parser.add_argument("--kind", type=arguments.typed, help="the kind's id or name")
+        parser.add_argument(
+            "--guests", type=arguments.guests, metavar="N", help=say("help.request.guests")
+        )
+        parser.add_argument(
+            "--contact", type=arguments.typed, metavar="TEXT", help=say("help.request.contact")
+        )
+        parser.add_argument("--kind", type=arguments.typed, help=say("help.detail.kind"))
 
 
 def details_of(args: argparse.Namespace) -> Details:
@@ -69,10 +83,10 @@ def changes_of(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def detail_lines(hold: Hold, venue: Venue) -> list[str]:
+def detail_lines(hold: Hold, venue: Venue, style: DateStyle = PLAIN) -> list[str]:
     """Estimate, plan, source and next action under a shown hold."""
     d = hold.details
-    action = d.next_action.isoformat() if d.next_action else ""
+    action = dates.day(d.next_action, locale(), style=style) if d.next_action else ""
     if action and d.next_action_note:
         action += f" {d.next_action_note}"
     said = [

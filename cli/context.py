@@ -129,11 +129,12 @@ def terminal_style(tz: ZoneInfo) -> DateStyle:
 
 
 def emit_refusal(
-    as_json: bool, refused: Refused, tz: ZoneInfo, style: DateStyle | None = None
+    as_json: bool, refused: Refused, tz: ZoneInfo, *, style: DateStyle | None = None
 ) -> int:
-    """The refusal: one JSON object (its message as before), or its sentence and the
-    alternatives on stderr, dates as ``style`` (default ``terminal_style``) writes them."""
-    message = unmark(describe(refused, tz, locale()), _names)
+    """A refusal for a person (stderr) or a program (``--json``); ``style`` (the venue's
+    today and 六曜, ``dates.style_for``) writes its dates as its cards do."""
+    style = style or terminal_style(tz)
+    message = unmark(describe(refused, tz, locale(), style=style), _names)
     if as_json:
         facts: dict[str, Any] = {"field": refused.field}
         if refused.rank is not None:
@@ -164,7 +165,8 @@ def emit_refusal(
         if refused.alternatives:
             print(text(locale(), "alternatives.header"), file=sys.stderr)
         for found in refused.alternatives:
-            print(f"  {alternative_line(found, tz, locale(), shown)}", file=sys.stderr)
+            said = unmark(alternative_line(found, tz, locale(), style), _names)
+            print(f"  {said}", file=sys.stderr)
     return 1
 
 

@@ -7,9 +7,16 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.texts import dates, text
-from bot.texts.kinds import status_text
-from bot.texts.refusals import describe_warning, hold_line, in_way_list, ordinal
-from cli import arguments, booking_args, deposit_commands, hold_edit, typed_names, warnings_out
+from bot.texts.refusals import describe_warning, in_way_list, ordinal
+from cli import (
+    arguments,
+    booking_args,
+    deposit_commands,
+    hold_edit,
+    hold_lines,
+    typed_names,
+    warnings_out,
+)
 from cli.bootstrap import wake_drain
 from cli.context import (
     emit,
@@ -18,6 +25,7 @@ from cli.context import (
     locale,
     now_of,
     open_venue,
+    say,
     settings_of,
 )
 from cli.errors import CommandError
@@ -36,117 +44,105 @@ MAX_REASON = 500  # as the cancel dialog's field allows
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    hold = commands.add_parser("hold", help="request, decide and list holds")
+    hold = commands.add_parser("hold", help=say("help.hold"))
     actions = hold.add_subparsers(dest="hold_command", metavar="ACTION", required=True)
     _register_request(actions, common)
     deposit_commands.register(actions, common)  # 入金確認 (docs/rules.md, Deposits)
     for name in ACTIONS:
-        about = (
-            "ask the 1st hold ID (or the 1st ahead of waiting hold ID) to answer (回答の催促)"
-            if name == "nudge"
-            else f"{name} a hold"
-        )
-        act = actions.add_parser(name, parents=[common], help=about)
-        act.add_argument("id", type=int)
-        act.add_argument(
-            "--actor", required=True, type=arguments.user, help="Slack user id of who acts"
-        )
+        act = actions.add_parser(name, parents=[common], help=say(f"help.hold.{name}"))
+        act.add_argument("id", type=int, help=say("help.hold.id"))
+        act.add_argument("--actor", required=True, type=arguments.user, help=say("help.hold.actor"))
         if name == "cancel":
             act.add_argument(
                 "--reason",
                 default="",
                 type=arguments.lines,
-                help="why (told to the hold's salesperson and its card)",
+                help=say("help.hold.cancel_reason"),
             )
         if name == "release":
             act.add_argument(
                 "--reason",
                 metavar="CODE",
                 type=arguments.typed,
-                help="why it leaves, by code or name: the venue's [[reasons]], by default "
-                "other_venue, budget, changed_plans, called_off, no_answer, entry_error, other "
-                "(unspecified when omitted)",
+                help=say("help.hold.release_reason"),
             )
-            act.add_argument("--reason-note", default="", type=arguments.lines, help="a note")
+            act.add_argument(
+                "--reason-note", default="", type=arguments.lines, help=say("help.hold.reason_note")
+            )
         act.set_defaults(handler=decide, action=name)
-    listing = actions.add_parser("list", parents=[common], help="the ledger (of a date)")
-    listing.add_argument("--date", type=arguments.iso_date)
+    listing = actions.add_parser("list", parents=[common], help=say("help.hold.list"))
+    listing.add_argument("--date", type=arguments.iso_date, help=say("help.hold.list_date"))
     listing.add_argument(
-        "--salesperson", type=arguments.user, help="only this salesperson's holds (Slack user id)"
+        "--status", choices=list(hold_lines.STATUSES), help=say("help.hold.list_status")
+    )
+    listing.add_argument(
+        "--salesperson", type=arguments.user, help=say("help.hold.list_salesperson")
     )
     listing.add_argument(
         "--all",
         action="store_true",
-        help=f"every hold that matches (without it, the first {LISTED} by date)",
+        help=say("help.hold.list_all", count=LISTED),
     )
     listing.set_defaults(handler=list_holds)
     hold_edit.register(actions, common)
-    show = actions.add_parser("show", parents=[common], help="one hold and its audit trail")
-    show.add_argument("id", type=int)
+    show = actions.add_parser("show", parents=[common], help=say("help.hold.show"))
+    show.add_argument("id", type=int, help=say("help.hold.id"))
     show.set_defaults(handler=show_hold)
-    sweep = commands.add_parser("sweep", parents=[common], help="expire lapsed 1st holds now")
+    sweep = commands.add_parser("sweep", parents=[common], help=say("help.sweep"))
     sweep.set_defaults(handler=run_sweep)
 
 
 def _register_request(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    req = actions.add_parser("request", parents=[common], help="ask for a hold")
-    req.add_argument("--room", required=True, type=arguments.typed, help="its id or name")
+    req = actions.add_parser("request", parents=[common], help=say("help.hold.request"))
+    req.add_argument("--room", required=True, type=arguments.typed, help=say("help.request.room"))
     req.add_argument(
-        "--date", required=True, type=arguments.iso_date, help="YYYY-MM-DD, venue-local"
+        "--date", required=True, type=arguments.iso_date, help=say("help.request.date")
     )
-    req.add_argument("--start", required=True, type=arguments.clock, help="HH:MM")
-    req.add_argument(
-        "--end", required=True, type=arguments.clock, help="HH:MM (at/before start: next day)"
-    )
+    req.add_argument("--start", required=True, type=arguments.clock, help=say("help.request.start"))
+    req.add_argument("--end", required=True, type=arguments.clock, help=say("help.request.end"))
     req.add_argument(
         "--also",
         action="append",
         default=[],
         type=_item,
         metavar="ROOM,START,END",
-        help="one more room of the same hold on the same date (repeat for each)",
+        help=say("help.request.also"),
     )
     req.add_argument(
         "--enquiry",
         type=int,
         metavar="ENQUIRY_ID",
-        help="another candidate date of this enquiry (kind, customer, salesperson: its own)",
+        help=say("help.request.enquiry"),
     )
     req.add_argument(
         "--kind",
         type=arguments.typed,
-        help="the venue's kind, by id or name: wedding (婚礼), banquet (一般宴会), or one of "
-        "its [[kinds]] (e.g. nijikai); required without --enquiry",
+        help=say("help.request.kind"),
     )
-    req.add_argument("--customer", type=arguments.typed, help="required without --enquiry")
+    req.add_argument("--customer", type=arguments.typed, help=say("help.request.customer"))
+    req.add_argument("--salesperson", type=arguments.user, help=say("help.request.salesperson"))
     req.add_argument(
-        "--salesperson", type=arguments.user, help="Slack user id; required without --enquiry"
-    )
-    req.add_argument(
-        "--creator",
         "--actor",
+        "--creator",
         dest="creator",
+        metavar="ACTOR",
         type=arguments.user,
-        help="Slack user id of who asks (default: the salesperson)",
+        help=say("help.request.actor"),
     )
+    req.add_argument("--note", default="", type=arguments.lines, help=say("help.request.note"))
     req.add_argument(
-        "--house",
-        action="store_true",
-        help="社内押さえ: the venue's own use (a fair, a shoot, works; its purpose in "
-        "--customer): 1st or refused, no deadline, released by a manager; managers only: "
-        "--actor, who is also the salesperson and the kind banquet unless given",
+        "--guests", type=arguments.guests, metavar="N", help=say("help.request.guests")
     )
-    req.add_argument("--note", default="", type=arguments.lines, help="shown wherever the hold is")
-    req.add_argument("--guests", type=arguments.guests, metavar="N", help="人数: how many guests")
+    req.add_argument("--house", action="store_true", help=say("help.request.house"))
     req.add_argument(
         "--contact",
         default="",
         type=arguments.typed,
         metavar="TEXT",
-        help="the customer's contact: shown only to the salesperson and managers",
+        help=say("help.request.contact"),
     )
     booking_args.add_details(req, edit=False)
-    req.add_argument("--idempotency-key")
+    req.add_argument("--idempotency-key", help=say("help.request.idempotency"))
     req.set_defaults(handler=request)
 
 
@@ -155,12 +151,8 @@ def request(args: argparse.Namespace) -> int:
         _house_defaults(args)
     missing = [f"--{n}" for n in ("kind", "customer", "salesperson") if not getattr(args, n)]
     if args.enquiry is None and missing:
-        raise CommandError(
-            "usage",
-            f"osae hold request: {', '.join(missing)} needed for a new enquiry "
-            "(or give --enquiry ID to add another candidate date to one)",
-            exit_code=2,
-        )
+        said = text(locale(), "term.request_needs", flags=", ".join(missing))
+        raise CommandError("usage", said, exit_code=2)
     engine, venue = _open(args)
     typed_names.resolve_args(args, venue)  # rooms and kinds by id or name
     req = _request_of(args, engine, venue)
@@ -172,11 +164,12 @@ def request(args: argparse.Namespace) -> int:
         idempotency_key=args.idempotency_key,
         announce=True,
     )
+    style = hold_lines.style_of(args, venue)
     if isinstance(result, Refused):
         return refused_request(args, result, venue)
     if not result.replayed:
         wake_drain(settings_of(args), venue.id)
-    return _answered(args, result, venue)
+    return _answered(args, result, venue, style)
 
 
 def _request_of(args: argparse.Namespace, engine: HoldEngine, venue: Venue) -> HoldRequest:
@@ -211,19 +204,20 @@ def _house_defaults(args: argparse.Namespace) -> None:
     args.kind = args.kind or "banquet"
 
 
-def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> int:
+def _answered(
+    args: argparse.Namespace, result: RequestAnswer, venue: Venue, style: dates.DateStyle
+) -> int:
     """The answer to an accepted request: its place, deadline, what is in its way, warnings."""
-    deadline = result.expires_at
-    place = text(locale(), "house.tag") if result.hold.house else ordinal(result.rank, locale())
-    line = f"{place}: {hold_line(result.hold, venue.tz, locale())}"
+    deadline, tz, loc = result.expires_at, venue.tz, locale()
+    place = text(loc, "house.tag") if result.hold.house else ordinal(result.rank, loc)
+    line = f"{place}: {hold_lines.line(result.hold, venue, style)}"
     if deadline:
-        line += f" · {dates.when(deadline, venue.tz, locale())}"
+        line += f" · {dates.deadline(deadline, tz, loc, style=style)}"
     if result.in_way:
-        line += "\n  " + text(
-            locale(), "card.in_way", ahead=in_way_list(result.in_way, venue.tz, locale())
-        )
+        ahead = in_way_list(result.in_way, tz, loc, style=style)
+        line += "\n  " + text(loc, "card.in_way", ahead=ahead)
     summary = hold_summary(result.hold, venue.tz, result.item_ranks)
-    warnings = [describe_warning(w, venue.tz, locale()) for w in result.warnings]
+    warnings = [describe_warning(w, tz, loc, style=style) for w in result.warnings]
     return emit(
         args.json,
         {
@@ -240,7 +234,12 @@ def _answered(args: argparse.Namespace, result: RequestAnswer, venue: Venue) -> 
             ],
             "in_way": [in_way_json(found, venue.tz) for found in result.in_way],
         },
-        [line, *item_lines(result.hold, venue, result.item_ranks), *(f"! {m}" for m in warnings)],
+        [
+            line,
+            *item_lines(result.hold, venue, result.item_ranks),
+            *(f"! {m}" for m in warnings),
+            *([] if result.replayed else hold_lines.notices_later(args, venue)),
+        ],
     )
 
 
@@ -266,15 +265,19 @@ def decide(args: argparse.Namespace) -> int:
         result = engine.writes.nudge_ahead(
             venue.id, args.id, actor=args.actor, now=now_of(args, venue.tz)
         )
+    style = hold_lines.style_of(args, venue)
     if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
+        return emit_refusal(args.json, result, venue.tz, style=style)
     payload: dict[str, Any] = {"id": result.hold.id, "hold": hold_to_json(result.hold)}
-    lines = [f"{args.action}: {hold_line(result.hold, venue.tz, locale())}"]
+    lines = hold_lines.decided(args.action, result.hold, venue, style)
+    candidates = getattr(result, "candidates", ())
     for name in ("released", "promoted", "notified", "candidates"):
         moved = getattr(result, name, None)
         if moved is not None:
             payload[name] = [h.id for h in moved]
-            lines += [f"  {name}: {hold_line(h, venue.tz, locale())}" for h in moved]
+            but = candidates if name == "released" else ()
+            lines += hold_lines.moved(name, moved, venue, style, but=but)
+    lines += hold_lines.notices_later(args, venue)
     if args.action in ("extend", "nudge"):
         payload["expires_at"] = result.hold.expires_at.isoformat()
     if args.action == "nudge":
@@ -287,23 +290,31 @@ def strict_reason(value: str) -> str:
     """A cancel's reason: one line or a few, at most 500 characters."""
     reason = value.strip()
     if len(reason) > MAX_REASON:
-        raise CommandError(
-            "usage", f"--reason is {len(reason)} characters; keep it to {MAX_REASON}", exit_code=2
-        )
+        said = text(locale(), "term.reason_long", length=len(reason), limit=MAX_REASON)
+        raise CommandError("usage", said, exit_code=2)
     return reason
 
 
 def list_holds(args: argparse.Namespace) -> int:
-    """The whole team's holds (any status), by date; ``truncated`` says the cap was reached."""
+    """The whole team's holds by date, of the ``--status`` asked (a person reads the live
+    ones, the JSON every one, unless it is given); ``truncated`` says the cap was reached."""
     engine, venue = _open(args)
     limit = None if args.all else LISTED
     asked = None if limit is None else limit + 1  # one more tells that there are more
-    found = engine.reads.holds(venue.id, on=args.date, salesperson=args.salesperson, limit=asked)
+    status = args.status or ("all" if args.json else "live")
+    found = engine.reads.holds(
+        venue.id,
+        on=args.date,
+        salesperson=args.salesperson,
+        statuses=hold_lines.STATUSES[status],
+        limit=asked,
+    )
     truncated = limit is not None and len(found) > limit
     found = found[:limit]
-    lines = [ledger_line(h, venue) for h in found] or [text(locale(), "nobody")]
+    style = hold_lines.style_of(args, venue)
+    lines = [ledger_line(h, venue, style) for h in found] or [text(locale(), "nobody")]
     if truncated:
-        lines.append(f"(first {LISTED}; --all lists every one)")
+        lines.append(text(locale(), "term.first_n", count=LISTED))
     payload = {"holds": [hold_to_json(h) for h in found], "truncated": truncated}
     return emit(args.json, payload, lines)
 
@@ -311,18 +322,18 @@ def list_holds(args: argparse.Namespace) -> int:
 def show_hold(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     found = engine.reads.hold(venue.id, args.id)
+    style = hold_lines.style_of(args, venue)
     if isinstance(found, Refused):
-        return emit_refusal(args.json, found, venue.tz)
+        return emit_refusal(args.json, found, venue.tz, style=style)
     trail = engine.reads.trail(venue.id, found.id)
     events = [
         {"at": e.at.isoformat(), "actor": e.actor, "action": e.action, "detail": dict(e.detail)}
         for e in trail
     ]
-    lines = [ledger_line(found, venue), *item_lines(found, venue)] + [
-        f"  {dates.when(e.at, venue.tz, locale())}  {e.action:<10} {e.actor}" for e in trail
-    ]
+    lines = [ledger_line(found, venue, style), *hold_lines.carried(found)]
+    lines += [*booking_args.detail_lines(found, venue, style), *item_lines(found, venue)]
+    lines += [hold_lines.version(found), *hold_lines.trail(trail, venue, style)]
     summary = hold_summary(found, venue.tz)
-    lines[1:1] = carried_lines(found) + booking_args.detail_lines(found, venue)
     lines[1:1] = deposit_commands.deposit_lines(found, venue, now_of(args, venue.tz))  # 予約金
     payload = {
         **summary,
@@ -349,27 +360,24 @@ def carried(hold: Hold) -> dict[str, Any]:
     }
 
 
-def carried_lines(hold: Hold) -> list[str]:
-    """Guests, contact and note under a shown hold (the terminal is its operator's)."""
-    said = [
-        ("field.guests", text(locale(), "guests", count=hold.guests) if hold.guests else ""),
-        ("field.contact", hold.contact),
-        ("field.note", hold.note),
-    ]
-    return [f"  {text(locale(), key)}: {value}" for key, value in said if value]
-
-
 def run_sweep(args: argparse.Namespace) -> int:
     engine, venue = _open(args)
     result = sweeping.sweep(engine.writes, venue.id, now=now_of(args, venue.tz))
     if isinstance(result, Refused):
-        return emit_refusal(args.json, result, venue.tz)
+        return emit_refusal(args.json, result, venue.tz, style=hold_lines.style_of(args, venue))
     if result.expired or result.promoted:
         wake_drain(settings_of(args), venue.id)
     return emit(
         args.json,
         {"expired": list(result.expired), "promoted": list(result.promoted)},
-        [f"expired {list(result.expired)}, promoted {list(result.promoted)}"],
+        [
+            text(
+                locale(),
+                "term.sweep",
+                expired=hold_lines.listed(result.expired),
+                promoted=hold_lines.listed(result.promoted),
+            )
+        ],
     )
 
 
@@ -377,17 +385,7 @@ def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:
     return open_venue(args)
 
 
-def ledger_line(hold: Hold, venue: Venue) -> str:
-    where = hold_line(hold, venue.tz, locale())
-    state = status_text(hold, locale())
-    if hold.house:  # 社内押さえ: held with no deadline, or what became of it
-        state = text(locale(), "house.tag") + ("" if hold.rank else f"・{state}")
-    elif hold.expires_at:
-        deadline = dates.when(hold.expires_at, venue.tz, locale())
-        state = text(locale(), "hold.first_until", deadline=deadline)
-    elif hold.rank:
-        state = ordinal(hold.rank, locale())
-    return f"{where}  [{state}]  <{hold.salesperson}>"
+ledger_line = hold_lines.ledger_line  # a hold in a listing (`enquiry show` lists them too)
 
 
 def _item(value: str) -> ItemRequest:
@@ -395,6 +393,6 @@ def _item(value: str) -> ItemRequest:
     running past midnight."""
     parts = value.rsplit(",", 2)
     if len(parts) != 3 or not parts[0].strip():
-        raise argparse.ArgumentTypeError(f"{value!r} is not ROOM,START,END like chapel,11:00,12:00")
+        raise argparse.ArgumentTypeError(text(locale(), "term.bad_item", value=value))
     start, end = arguments.clock(parts[1].strip()), arguments.clock(parts[2].strip())
     return ItemRequest(parts[0].strip(), start, end_minute(start, end))

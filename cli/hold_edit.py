@@ -8,15 +8,16 @@ import argparse
 
 from bot.edit_form import edit_line
 from bot.texts import dates, text
-from bot.texts.refusals import hold_line, ordinal
-from cli import arguments, booking_args, typed_names
+from bot.texts.dates import DateStyle
+from bot.texts.refusals import ordinal
+from cli import arguments, booking_args, hold_lines, typed_names
 from cli.bootstrap import wake_drain
-from cli.context import emit, emit_refusal, locale, now_of, open_venue, settings_of
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, say, settings_of
 from cli.warnings_out import edit_warnings
 from core.booking import booking_number
 from core.engine import HoldEngine
 from core.model import Hold, HoldEdit, Venue
-from core.results import Code, Refused
+from core.results import Code, EditAnswer, Refused
 from core.serialize import hold_to_json
 
 
@@ -24,39 +25,34 @@ def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParse
     edit = actions.add_parser(
         "edit",
         parents=[common],
-        help="change a hold: one that takes nobody's place keeps its own, anything else "
-        "becomes a new arrival (--dry-run says which)",
+        help=say("help.edit"),
     )
-    edit.add_argument("id", type=int)
+    edit.add_argument("id", type=int, help=say("help.hold.id"))
     edit.add_argument(
         "--item",
         metavar="ROOM",
         type=arguments.typed,
-        help="which room of a package --room/--start/--end change",
+        help=say("help.edit.item"),
     )
-    edit.add_argument("--room", type=arguments.typed, help="the item's new room")
-    edit.add_argument("--date", type=arguments.iso_date, help="YYYY-MM-DD: every room moves to it")
-    edit.add_argument("--start", type=arguments.clock, help="HH:MM")
-    edit.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
-    edit.add_argument("--customer", type=arguments.typed)
-    edit.add_argument("--note", type=arguments.lines)
-    edit.add_argument("--salesperson", type=arguments.user, help="Slack user id")
+    edit.add_argument("--room", type=arguments.typed, help=say("help.edit.room"))
+    edit.add_argument("--date", type=arguments.iso_date, help=say("help.edit.date"))
+    edit.add_argument("--start", type=arguments.clock, help=say("help.request.start"))
+    edit.add_argument("--end", type=arguments.clock, help=say("help.request.end"))
+    edit.add_argument("--customer", type=arguments.typed, help=say("help.edit.customer"))
+    edit.add_argument("--note", type=arguments.lines, help=say("help.edit.note"))
+    edit.add_argument("--salesperson", type=arguments.user, help=say("help.edit.salesperson"))
     booking_args.add_details(edit, edit=True)
-    edit.add_argument(
-        "--actor", required=True, type=arguments.user, help="Slack user id of who changes it"
-    )
-    edit.add_argument(
-        "--version", required=True, type=int, help="the version `osae hold show` gave"
-    )
+    edit.add_argument("--actor", required=True, type=arguments.user, help=say("help.edit.actor"))
+    edit.add_argument("--version", required=True, type=int, help=say("help.edit.version"))
     edit.add_argument(
         "--dry-run",
         action="store_true",
-        help="say whether it keeps its place or is a swap, and who would move up; write nothing",
+        help=say("help.edit.dry_run"),
     )
     edit.add_argument(
         "--yes",
         action="store_true",
-        help="do a swap even when it costs the 1st place (else refused: would_lose_first)",
+        help=say("help.edit.yes"),
     )
     edit.set_defaults(handler=edit_hold)
 
@@ -83,23 +79,13 @@ def edit_hold(args: argparse.Namespace) -> int:
         return _dry_run(args, engine, venue, change)
     # No Slack surface posts a swap's new card: the jobs post it in the sales channel.
     result = engine.writes.edit(venue.id, change, now=now_of(args, venue.tz), announce=True)
+    style = hold_lines.style_of(args, venue)
     if isinstance(result, Refused):
-        exit_code = emit_refusal(args.json, result, venue.tz)
+        exit_code = emit_refusal(args.json, result, venue.tz, style=style)
         # Not an error of the ledger: the person is asked to say yes (exit 2, like a usage).
         return 2 if result.code is Code.WOULD_LOSE_FIRST else exit_code
     hold = result.hold
-    rank_text = (
-        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
-    )
-    line = hold_line(hold, venue.tz, locale())
-    said = (
-        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
-        if result.kept_place
-        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
-    )
-    moved = {"released": result.released, "promoted": result.promoted}
-    lines = [said, *item_lines(hold, venue)]
-    lines += [f"  {k}: {hold_line(h, venue.tz, locale())}" for k, hs in moved.items() for h in hs]
+    lines = _edited(result, venue, style) + hold_lines.notices_later(args, venue)
     wake_drain(settings_of(args), venue.id)  # its card and promotions' notices go out now
     warned, warning_lines = edit_warnings(hold, venue)  # guests over a room's capacity
     return emit(
@@ -111,7 +97,8 @@ def edit_hold(args: argparse.Namespace) -> int:
             "expires_at": hold.expires_at.astimezone(venue.tz).isoformat()
             if hold.expires_at
             else None,
-            **{k: [h.id for h in hs] for k, hs in moved.items()},
+            "released": [h.id for h in result.released],
+            "promoted": [h.id for h in result.promoted],
             "replaced": None if result.kept_place else result.before.id,
             "ahead": [h.id for h in result.ahead],
             "version": hold.version,
@@ -123,13 +110,30 @@ def edit_hold(args: argparse.Namespace) -> int:
     )
 
 
+def _edited(result: EditAnswer, venue: Venue, style: DateStyle) -> list[str]:
+    """What an edit did: kept its place or became a new hold, and whom it moved."""
+    hold = result.hold
+    rank_text = (
+        ordinal(hold.rank, locale()) if hold.rank else text(locale(), f"status.{hold.status.value}")
+    )
+    line = hold_lines.line(hold, venue, style)
+    said = (
+        text(locale(), "edit.kept", rank_text=rank_text, hold=line)
+        if result.kept_place
+        else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
+    )
+    lines = [said, *item_lines(hold, venue)]
+    lines += hold_lines.moved("released", result.released, venue, style)
+    return lines + hold_lines.moved("promoted", result.promoted, venue, style)
+
+
 def _dry_run(args: argparse.Namespace, engine: HoldEngine, venue: Venue, change: HoldEdit) -> int:
     """What the edit would do now: ``would`` keep or swap, its ``rank`` then, who would be
     ``promoted``; exit 0 (nothing written) or the refusal the edit would meet."""
     now = now_of(args, venue.tz)
     plan = engine.writes.edit_plan(venue.id, change, now=now)
     if isinstance(plan, Refused):
-        return emit_refusal(args.json, plan, venue.tz)
+        return emit_refusal(args.json, plan, venue.tz, style=dates.style_for(venue, now))
     hold, loc = plan.hold, locale()
     warned, warning_lines = edit_warnings(hold, venue, change)  # guests over a room's capacity
     return emit(

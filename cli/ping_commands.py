@@ -134,7 +134,8 @@ def _opens(ping: WindowPing, venue: Venue) -> str:
 def refused_request(args: argparse.Namespace, refused: Refused, venue: Venue) -> int:
     """`osae hold request`'s refusal; one for a banquet window not open yet says how to be
     told when it opens."""
-    code = emit_refusal(args.json, refused, venue.tz)
+    style = dates.style_for(venue, now_of(args, venue.tz))  # its dates as the cards write them
+    code = emit_refusal(args.json, refused, venue.tz, style=style)
     if refused.code is Code.BANQUET_NOT_OPEN and not args.json and args.enquiry is None:
         print(text(locale(), "ping.cli_hint"), file=sys.stderr)
     return code

@@ -12,12 +12,12 @@ from bot.texts import dates, text
 from bot.texts.dates import DateStyle
 from bot.texts.finding import outcome_label, room_label, slot_label
 from cli import arguments, typed_names
-from cli.context import emit, emit_refusal, locale, now_of, open_venue
+from cli.context import emit, emit_refusal, locale, now_of, open_venue, say
 from cli.errors import CommandError
 from core.model import Kind, Venue
 from core.results import Availability, Chance, Found, Refused
 from core.rules.rokuyo import Rokuyo
-from core.rules.search import DAY_KINDS, Search
+from core.rules.search import Search, is_day_kind
 from core.rules.spans import end_minute
 
 
@@ -25,50 +25,44 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     free = commands.add_parser(
         "free",
         parents=[common],
-        help="what a request would get now, by date, slot and room (空き検索)",
+        help=say("help.free"),
     )
     free.add_argument(
-        "--from", dest="first", required=True, type=arguments.iso_date, help="YYYY-MM-DD"
+        "--from", dest="first", required=True, type=arguments.iso_date, help=say("help.free.from")
     )
     free.add_argument(
-        "--to", dest="last", required=True, type=arguments.iso_date, help="YYYY-MM-DD (inclusive)"
+        "--to", dest="last", required=True, type=arguments.iso_date, help=say("help.free.to")
     )
     free.add_argument(
         "--room", dest="rooms", action="extend", nargs="+", default=[], metavar="R",
-        help="only these rooms (ids or names; default: every room)",
+        help=say("help.free.room"),
     )  # fmt: skip
     free.add_argument(
         "--guests",
         type=arguments.guests,
-        help="rooms seating at least N (and rooms whose capacity is not set)",
+        help=say("help.free.guests"),
     )
     free.add_argument(
         "--slot", dest="slots", action="extend", nargs="+", default=[], metavar="NAME",
-        help="the venue's named slots (default: every slot, or the whole day without slots)",
+        help=say("help.free.slot"),
     )  # fmt: skip
-    free.add_argument("--start", type=arguments.clock, help="HH:MM, with --end instead of slots")
-    free.add_argument("--end", type=arguments.clock, help="HH:MM (at/before start: next day)")
+    free.add_argument("--start", type=arguments.clock, help=say("help.free.start"))
+    free.add_argument("--end", type=arguments.clock, help=say("help.request.end"))
     free.add_argument(
         "--days", type=_days, default=frozenset(),
-        help="weekends, holidays, priority, weekdays or mon,…,sun (comma-separated: any of them)",
+        help=say("help.free.days"),
     )  # fmt: skip
-    free.add_argument(
-        "--rokuyo", type=_rokuyo, default=frozenset(), help="大安,友引,… (or taian,tomobiki,…)"
-    )
+    free.add_argument("--rokuyo", type=_rokuyo, default=frozenset(), help=say("help.free.rokuyo"))
     free.add_argument(
         "--kind", type=arguments.typed, default=Kind.WEDDING.value,
-        help="what a request of this kind (id or name) would get (default wedding)",
+        help=say("help.free.kind"),
     )  # fmt: skip
     free.set_defaults(handler=find)
 
 
 def find(args: argparse.Namespace) -> int:
     if (args.start is None) != (args.end is None) or (args.start is not None and args.slots):
-        raise CommandError(
-            "usage",
-            "osae free: give --start and --end together, or --slot, not both",
-            exit_code=2,
-        )
+        raise CommandError("usage", text(locale(), "term.free_times"), exit_code=2)
     times = None if args.start is None else (args.start, end_minute(args.start, args.end))
     engine, venue = open_venue(args)
     typed_names.resolve_args(args, venue)  # rooms and the kind by id or name
@@ -85,13 +79,14 @@ def find(args: argparse.Namespace) -> int:
         kind=kind.cls if kind else Kind.WEDDING,
     )
     now = now_of(args, venue.tz)
+    style = dates.style_for(venue, now)
     answer = engine.reads.search(venue.id, query, now=now)
     if isinstance(answer, Refused):
-        return emit_refusal(args.json, answer, venue.tz)
+        return emit_refusal(args.json, answer, venue.tz, style=style)
     return emit(
         args.json,
         {"venue": venue.id, "results": [found_to_json(f, venue) for f in answer.found]},
-        lines(answer, venue, dates.style_for(venue, now)),
+        lines(answer, venue, style),
     )
 
 
@@ -145,11 +140,8 @@ def lines(answer: Availability, venue: Venue, style: DateStyle) -> list[str]:
 
 def _days(value: str) -> frozenset[str]:
     kinds = frozenset(v.strip().lower() for v in value.split(",") if v.strip())
-    unknown = kinds - set(DAY_KINDS)
-    if unknown or not kinds:
-        raise argparse.ArgumentTypeError(
-            f"{value!r}: use weekends, holidays, priority, weekdays or mon,…,sun"
-        )
+    if not kinds or not all(is_day_kind(kind) for kind in kinds):
+        raise argparse.ArgumentTypeError(text(locale(), "term.bad_days", value=value))
     return kinds
 
 

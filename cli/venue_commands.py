@@ -8,9 +8,9 @@ from pathlib import Path
 
 from bot.texts import text
 from bot.texts.checked import said
-from cli import venue_export, venue_links
+from cli import venue_export, venue_lines, venue_links
 from cli.bootstrap import engine_for
-from cli.context import emit, locale, now_of, settings_of, venue_id
+from cli.context import emit, locale, now_of, say, settings_of, venue_id
 from cli.errors import CommandError
 from core.errors import VenueConflict
 from core.model import Venue
@@ -19,12 +19,12 @@ from core.venue_file import read_venue_file
 
 
 def register(commands: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    venue = commands.add_parser("venue", help="venues: rooms, parts and policy")
+    venue = commands.add_parser("venue", help=say("help.venue"))
     actions = venue.add_subparsers(dest="venue_command", metavar="ACTION", required=True)
-    load = actions.add_parser("load", parents=[common], help="insert or update a venue TOML")
-    load.add_argument("file", type=Path)
+    load = actions.add_parser("load", parents=[common], help=say("help.venue.load"))
+    load.add_argument("file", type=Path, help=say("help.venue.file"))
     load.set_defaults(handler=load_venue)
-    actions.add_parser("show", parents=[common], help="rooms and policy").set_defaults(
+    actions.add_parser("show", parents=[common], help=say("help.venue.show")).set_defaults(
         handler=show_venue
     )
     venue_export.register(actions, common)
@@ -50,7 +50,15 @@ def load_venue(args: argparse.Namespace) -> int:
     return emit(
         args.json,
         {"venue": saved.id, "rooms": [r.id for r in saved.rooms.values() if r.active]},
-        [f"venue {saved.id} ({saved.name}) loaded: {_rooms_line(saved)}"],
+        [
+            text(
+                locale(),
+                "term.venue.loaded",
+                id=saved.id,
+                name=saved.name,
+                rooms=_rooms_line(saved),
+            )
+        ],
     )
 
 
@@ -59,16 +67,20 @@ def show_venue(args: argparse.Namespace) -> int:
     engine = engine_for(settings)
     found = engine.venues.venue(venue_id(args, engine, settings))
     if found is None:
-        raise CommandError("unknown_venue", f"venue {args.venue!r} is not loaded", exit_code=1)
+        said = text(locale(), "term.unknown_venue", venue=args.venue)
+        raise CommandError("unknown_venue", said, exit_code=1)
     active = [r for r in found.rooms.values() if r.active]
     rooms = [
-        {"id": r.id, "name": r.name, "parts": sorted(r.parts), "turnover_min": r.turnover_min}
+        {
+            "id": r.id,
+            "name": r.name,
+            "parts": sorted(r.parts),
+            "turnover_min": r.turnover_min,
+            "capacity": r.capacity,
+        }
         for r in active
     ]
-    lines = [f"{found.id}: {found.name} ({found.timezone})"] + [
-        f"  {r.id:<12} {r.name}  parts {','.join(sorted(r.parts))}  turnover {r.turnover_min} min"
-        for r in active
-    ]
+    lines = venue_lines.shown(found, active)
     link = engine.venues.venue_workspace(found.id)
     where = {
         "sales_channel": found.sales_channel,
@@ -76,11 +88,7 @@ def show_venue(args: argparse.Namespace) -> int:
         "managers": sorted(found.managers),
         "workspace": link.workspace_id if link else None,
     }
-    lines.append(
-        "  sales channel {}, language {}, managers {}, workspace {}".format(
-            *(v if isinstance(v, str) else ", ".join(v or []) or "-" for v in where.values())
-        )
-    )
+    lines.append(venue_lines.where(where))
     payload = {"venue": found.id, "name": found.name, "rooms": rooms, **where}
     return emit(args.json, payload, lines)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import tomli_w
 
 from cli.bootstrap import engine_for
-from cli.context import emit, settings_of, venue_id
+from cli.context import emit, say, settings_of, venue_id
 from cli.errors import CommandError
 from core.model import Venue
 from core.venue_document import document
@@ -18,13 +18,9 @@ HEADER = "# Written by `osae venue export`; load it again with `osae venue load 
 
 
 def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    export = actions.add_parser(
-        "export", parents=[common], help="write a venue as the TOML file `venue load` reads"
-    )
-    export.add_argument(
-        "id", nargs="?", help="the venue (default: --venue, OSAE_VENUE, the only one)"
-    )
-    export.add_argument("--out", type=Path, help="write to FILE instead of the terminal")
+    export = actions.add_parser("export", parents=[common], help=say("help.venue.export"))
+    export.add_argument("id", nargs="?", help=say("help.venue.export_id"))
+    export.add_argument("--out", type=Path, help=say("help.venue.export_out"))
     export.set_defaults(handler=export_venue)
 
 

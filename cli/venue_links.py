@@ -8,7 +8,7 @@ import re
 from datetime import UTC
 
 from cli.bootstrap import engine_for
-from cli.context import emit, now_of, settings_of
+from cli.context import emit, now_of, say, settings_of
 from cli.errors import CommandError
 from core.model import WorkspaceLink
 
@@ -16,16 +16,10 @@ _WORKSPACE = re.compile(r"[TE][A-Z0-9]{2,20}")
 
 
 def register(actions: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    link = actions.add_parser(
-        "link", parents=[common], help="use a venue from a Slack workspace (T...) or org (E...)"
-    )
-    link.add_argument("id", help="the venue")
-    link.add_argument(
-        "workspace", help="the workspace's team id (T0123...), or an org's (E0123...)"
-    )
-    link.add_argument(
-        "--org", action="store_true", help="an org-wide install: every workspace of it"
-    )
+    link = actions.add_parser("link", parents=[common], help=say("help.venue.link"))
+    link.add_argument("id", help=say("help.venue.link_id"))
+    link.add_argument("workspace", help=say("help.venue.link_workspace"))
+    link.add_argument("--org", action="store_true", help=say("help.venue.link_org"))
     link.set_defaults(handler=link_venue)
 
 

@@ -210,7 +210,10 @@ def _edited(e: events.Edited) -> Line:
 KINDS: dict[type[Any], Kind[Any]] = {
     events.Requested: Kind[events.Requested](trail=(Action.REQUESTED, _requested)),
     events.Announced: Kind[events.Announced](
-        card=(Action.REQUESTED, lambda e: Redraw(e.hold, e.actor)),
+        card=(
+            Action.REQUESTED,
+            lambda e: Redraw(e.hold, e.actor, {"replaces": e.replaces} if e.replaces else {}),
+        ),
     ),
     events.Queued: Kind[events.Queued](dms=(NoticeKind.QUEUED, _queued)),
     events.Confirmed: Kind[events.Confirmed](

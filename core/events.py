@@ -145,10 +145,11 @@ class Cancelled:
 @dataclass(frozen=True)
 class Announced:
     """A new hold whose surface posts no card itself (the CLI, App Home): the jobs post it
-    in the sales channel."""
+    in the sales channel (an edit's swap: in the thread of the card of the hold it replaces)."""
 
     hold: Hold
     actor: str
+    replaces: int | None = None
 
 
 @dataclass(frozen=True)

@@ -210,9 +210,8 @@ class Courier:
 
     # -- a hold's card ------------------------------------------------------------------------
     def _deliver_card(self, run: _Run, notice: Notice, claimed_at: float) -> bool:
-        """Redraw the hold's card from the hold as it is now (so a redelivered or late row
-        draws the same, true card), then add the row's line to the card's thread. A hold
-        without a card gets one only when no surface posted it (``announced``)."""
+        """Redraw the card from the hold as it is now (a late row draws the same, true card),
+        then add the row's line to its thread; a card only if no surface posted it."""
         drawn = self._draw_card(run, notice)
         if drawn is None:
             return True
@@ -229,7 +228,9 @@ class Courier:
         if notice.payload.get("event") != "requested" or not run.card_channel:
             self._done(run, notice, "-", "no card")  # nothing posted, nothing to redraw
             return
-        outcome = run.transport.send(run.card_channel, card, notice=notice)
+        old = self.delivery.card(run.venue.id, r) if (r := notice.payload.get("replaces")) else None
+        to, thread = (old.channel, old.ts) if old else (run.card_channel, None)  # an edit's swap
+        outcome = run.transport.send(to, card, notice=notice, thread=thread)
         if isinstance(outcome, Delivered):
             posted = CardSpot(outcome.channel, outcome.ref)
             self.delivery.card_posted(run.venue.id, hold.id, posted, now=self.now())
@@ -246,8 +247,7 @@ class Courier:
     ) -> bool:
         outcome = run.transport.update(spot.channel, spot.ts, card, notice=notice)
         if isinstance(outcome, Permanent) and outcome.error in CARD_GONE:
-            # Someone deleted the card: later changes have nothing to redraw, and this row
-            # must not hold the outbox up.
+            # Someone deleted the card: nothing to redraw from now on; this row holds up nothing.
             self.delivery.card_gone(run.venue.id, notice.hold_id or 0)
             self._done(run, notice, spot.channel, f"gone: {outcome.error}")
             return True

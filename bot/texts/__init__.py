@@ -25,6 +25,8 @@ from bot.texts import (
     takeout,
     terminal,
     terminal_help,
+    terminal_holds,
+    terminal_holds_help,
     terminal_out,
     terminal_run,
 )
@@ -42,6 +44,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.JA,  # issue 30: the terminal's words
         **terminal_help.JA,
         **terminal_out.JA,
+        **terminal_holds.JA,  # issue 30: the hold, search and venue commands
+        **terminal_holds_help.JA,
         **terminal_run.JA,
         **deposits.JA,
         **pings.JA,  # issue 28: the window ping and follow-ups
@@ -61,6 +65,8 @@ CATALOGS: dict[str, dict[str, str]] = {
         **terminal.EN,
         **terminal_help.EN,
         **terminal_out.EN,
+        **terminal_holds.EN,
+        **terminal_holds_help.EN,
         **terminal_run.EN,
         **deposits.EN,
         **pings.EN,

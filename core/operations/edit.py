@@ -383,7 +383,7 @@ def _swap(
     released = _reload(tx, hold.id)
     tx.journal.record(events.Edited(hold, new, actor, kept_place=False))
     if announce:
-        tx.journal.record(events.Announced(new, actor))
+        tx.journal.record(events.Announced(new, actor, replaces=hold.id))
     promoted = promote_after(tx, [hold], bumped, actor, {hold.id: events.Action.EDITED.value})
     ahead = holds.get_many(tx.conn, venue, _ahead(around))
     now_hold = _reload(tx, new.id)

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 from core.model import Kind, Room, Venue
 from core.results import Code, Place, Refused
-from core.rules.calendar import holiday_name, is_priority_day
+from core.rules.calendar import CalendarError, check_priority_days, holiday_name, is_priority_day
 from core.rules.deadlines import last_bookable_day
 from core.rules.requests import (
     MAX_GUESTS,
@@ -53,7 +53,7 @@ def check_search(search: Search, venue: Venue) -> Refused | None:
     length = (search.last - search.first).days + 1
     if length > MAX_DAYS:
         return Refused(Code.RANGE_TOO_LONG, field="to", limit=MAX_DAYS, detail=str(length))
-    unknown = search.days - set(DAY_KINDS)
+    unknown = {kind for kind in search.days if not is_day_kind(kind)}
     if unknown:
         return Refused(Code.BAD_DAYS, field="days", detail=", ".join(sorted(unknown)))
     if search.guests is not None and search.guests < 1:
@@ -95,8 +95,23 @@ def dates(search: Search, venue: Venue, today: date) -> list[date]:
     return found
 
 
+def is_day_kind(kind: str) -> bool:
+    """One of ``DAY_KINDS``, or what a venue file's ``priority_days`` takes (``saturdays``,
+    ``sundays``, ``jp_holidays``, ``2027-10-10``): a search may keep any of them."""
+    if kind in DAY_KINDS:
+        return True
+    try:
+        check_priority_days((kind,))
+    except CalendarError:
+        return False
+    return True
+
+
 def is_kind(day: date, kind: str, venue: Venue) -> bool:
-    """``kind`` is one of ``DAY_KINDS``: weekdays are Monday to Friday, holidays excepted."""
+    """``kind`` is one of ``DAY_KINDS`` (weekdays are Monday to Friday, holidays excepted)
+    or a ``priority_days`` entry, read as that setting reads it."""
+    if kind not in DAY_KINDS:
+        return is_priority_day(day, (kind,))
     entries = venue.policy.priority_days
     if kind == "weekends":
         return day.weekday() >= 5

@@ -13,8 +13,8 @@ from typing import Any
 from bot import ids
 from bot.card_notices import render_card, render_card_line
 from core.booking import booking_number
-from core.model import Hold, Status
-from core.results import RequestAnswer
+from core.model import Hold, HoldEdit, Status
+from core.results import EditAnswer, RequestAnswer
 from tests.bot.conftest import Harness, values
 from tests.bot.packages import courier
 from tests.bot.test_edit import open_edit, take_in
@@ -128,3 +128,23 @@ def test_a_swaps_new_card_goes_on_in_the_old_cards_thread_and_the_old_card_says_
 
     listed = json.dumps(typed(bot, booking, "after")["blocks"], ensure_ascii=False)
     assert "押さえ 2 件" in listed and "*変更*（新しい押さえに引き継ぎ）" in listed
+
+
+def test_a_swap_from_the_terminal_or_app_home_has_its_card_posted_in_the_old_cards_thread(
+    bot: Harness,
+) -> None:
+    hold, card = take(bot, "佐藤様")
+    take_in(bot, "sakura", "鈴木様", MANAGER)
+    bot.settle()
+    moved = HoldEdit(hold.id, hold.version, sr.USER_ID, room_id="sakura")
+    swapped = bot.engine.writes.edit(bot.venue.id, moved, now=bot.clock[0], announce=True)
+    assert isinstance(swapped, EditAnswer) and not swapped.kept_place
+    posts = len(bot.slack.calls_to("chat.postMessage"))
+    carrier = replace(courier(bot), render_card=render_card, render_card_line=render_card_line)
+    carrier = replace(carrier, card_channel=sr.CHANNEL_ID)
+    assert carrier.drain(bot.venue.id).failed == 0
+    sent = bot.slack.calls_to("chat.postMessage")[posts:]
+    (new_card,) = [c for c in sent if f"#{swapped.hold.id} " in json.dumps(c.body["blocks"])]
+    assert new_card.body["thread_ts"] == card["ts"] and new_card.body["channel"] == card["channel"]
+    old = json.dumps(bot.slack.message(card["channel"], card["ts"]), ensure_ascii=False)
+    assert "*変更*（新しい押さえに引き継ぎ）" in old
