@@ -44,6 +44,7 @@ JA: dict[str, str] = {
     "term.reason_long": "--reason が{length}文字あります。{limit}文字までにしてください",
     "term.bad_days": "「{value}」: weekends, saturdays, sundays, holidays, jp_holidays, priority, weekdays, mon〜sun, YYYY-MM-DD のどれか（カンマ区切りで複数）を指定してください",
     "term.free_times": "osae free: --start と --end は一緒に、または --slot を指定してください（両方は不可）",
+    "term.house_needs_actor": "osae hold request --house: --actor U…（マネージャー）を指定してください",
     "term.unknown_venue": "会場「{venue}」は読み込まれていません",
     # venue load / show
     "term.venue.loaded": "会場 {id}（{name}）を読み込みました: {rooms}",
@@ -120,6 +121,7 @@ EN: dict[str, str] = {
     "term.reason_long": "--reason is {length} characters; keep it to {limit}",
     "term.bad_days": "{value!r}: use weekends, saturdays, sundays, holidays, jp_holidays, priority, weekdays, mon,…,sun or YYYY-MM-DD (comma-separated: any of them)",
     "term.free_times": "osae free: give --start and --end together, or --slot, not both",
+    "term.house_needs_actor": "osae hold request --house: --actor U… (a manager)",
     "term.unknown_venue": "venue {venue!r} is not loaded",
     "term.venue.loaded": "Venue {id} ({name}) loaded: {rooms}",
     "term.venue.head": "{id}: {name} ({timezone})",
