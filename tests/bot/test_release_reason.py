@@ -123,3 +123,30 @@ def test_a_release_submitted_after_someone_else_released_says_so_in_the_dialog(
     assert status == 200 and shown["response_action"] == "update"
     assert "すでに取り下げです" in json.dumps(shown["view"], ensure_ascii=False)
     assert now(bot, hold.id).reason == "unspecified"  # the first release stands
+
+
+def test_the_promoted_dms_release_asks_why_too_and_the_dm_is_redrawn(bot: Harness) -> None:
+    first, _, _ = take(bot, "佐藤様")
+    second, _, _ = take(bot, "鈴木様")
+    assert bot.engine.release(bot.venue.id, first.id, actor=sr.USER_ID, now=bot.clock[0]).ok
+    posts = len(bot.slack.calls_to("chat.postMessage"))
+    assert courier(bot).drain(bot.venue.id).failed == 0
+    (dm,) = [
+        c
+        for c in bot.slack.calls_to("chat.postMessage")[posts:]
+        if "繰り上" in json.dumps(c.body, ensure_ascii=False)
+    ]
+    channel, ts = dm.response["channel"], dm.response["ts"]
+    dialog = open_release(bot, second.id, channel=channel, ts=ts)
+    updates = len(bot.slack.calls_to("chat.update"))
+    assert submit_release(bot, dialog, "no_answer", "3回電話、折り返しなし") == (200, "")
+    redrawn = bot.slack.wait_for("chat.update", updates + 1)[-1]
+    assert redrawn.body["channel"] == channel and redrawn.body["ts"] == ts
+    said = json.dumps(redrawn.body["blocks"], ensure_ascii=False)
+    assert "取り下げました" in said and "理由: 連絡がつかない" in said
+    left = now(bot, second.id)
+    assert (left.status, left.reason, left.reason_note) == (
+        Status.RELEASED,
+        "no_answer",
+        "3回電話、折り返しなし",
+    )
