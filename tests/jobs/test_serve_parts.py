@@ -96,7 +96,7 @@ def test_serve_brings_back_a_killed_postgres_and_redis(data_dir: Path, tmp_path:
     assert a_hold(env, "佐藤様")["rank"] == 2, "the first hold is kept, the database serves"
 
     assert serve.stop(signal.SIGINT) == 0, serve.output()[-2000:]
-    assert serve.out.read_text().rstrip().endswith("osae: stopped")
+    assert serve.out.read_text().rstrip().endswith("osae: 止まりました")  # the terminal reads ja
     assert "Traceback" not in serve.output(), "an outage is a line, not a traceback"
 
 
