@@ -171,6 +171,7 @@ def console(settings: Settings, engine: HoldEngine, out: TextIO = sys.stdout) ->
         languages=settings.console_languages,
         command_for=partial(console_buttons.command_for, settings, engine),
         words=partial(text, settings.language or DEFAULT_LOCALE),  # the terminal reader's
+        names=engine.reads.names,  # people by name, as Slack shows them
     )
 
 

@@ -122,9 +122,10 @@ def emit(as_json: bool, payload: dict[str, Any], lines: list[str]) -> int:
     return 0
 
 
-# A refusal's alternatives in the terminal: with their 六曜, as before; no venue's today is at
-# hand here to tell when a year is needed.
-_TERMINAL = DateStyle(rokuyo=True)
+def terminal_style(tz: ZoneInfo) -> DateStyle:
+    """Dates a person reads in the terminal: with their 六曜 (as before) and their year when it
+    is not this one, venue-local (issue 30: as cards write them)."""
+    return DateStyle(today=datetime.now(tz).date(), rokuyo=True)
 
 
 def emit_refusal(
@@ -132,7 +133,7 @@ def emit_refusal(
 ) -> int:
     """A refusal for a person (stderr) or a program (``--json``); ``style`` (the venue's
     today and 六曜, ``dates.style_for``) writes its dates as its cards do."""
-    style = style or _TERMINAL
+    style = style or terminal_style(tz)
     message = unmark(describe(refused, tz, locale(), style=style), _names)
     if as_json:
         facts: dict[str, Any] = {"field": refused.field}
@@ -159,7 +160,8 @@ def emit_refusal(
             )
         )
     else:
-        print(message, file=sys.stderr)
+        shown = style or terminal_style(tz)
+        print(unmark(describe(refused, tz, locale(), style=shown), _names), file=sys.stderr)
         if refused.alternatives:
             print(text(locale(), "alternatives.header"), file=sys.stderr)
         for found in refused.alternatives:

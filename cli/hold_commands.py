@@ -199,7 +199,7 @@ def _house_defaults(args: argparse.Namespace) -> None:
     """A house hold is asked for by a manager (--actor), who holds it unless --salesperson
     says otherwise; its kind is banquet unless --kind says otherwise."""
     if not args.creator:
-        raise CommandError("usage", "osae hold request --house: --actor U… (a manager)", 2)
+        raise CommandError("usage", text(locale(), "term.house_needs_actor"), 2)
     args.salesperson = args.salesperson or args.creator
     args.kind = args.kind or "banquet"
 
@@ -367,18 +367,12 @@ def run_sweep(args: argparse.Namespace) -> int:
         return emit_refusal(args.json, result, venue.tz, style=hold_lines.style_of(args, venue))
     if result.expired or result.promoted:
         wake_drain(settings_of(args), venue.id)
-    return emit(
-        args.json,
-        {"expired": list(result.expired), "promoted": list(result.promoted)},
-        [
-            text(
-                locale(),
-                "term.sweep",
-                expired=hold_lines.listed(result.expired),
-                promoted=hold_lines.listed(result.promoted),
-            )
-        ],
-    )
+    expired, promoted = hold_lines.listed(result.expired), hold_lines.listed(result.promoted)
+    said = [text(locale(), "term.sweep", expired=expired, promoted=promoted)]
+    if result.expired or result.promoted:
+        said += hold_lines.notices_later(args, venue)
+    payload = {"expired": list(result.expired), "promoted": list(result.promoted)}
+    return emit(args.json, payload, said)
 
 
 def _open(args: argparse.Namespace) -> tuple[HoldEngine, Venue]:

@@ -6,26 +6,21 @@ relative to today by `date`, so they work whenever they are pasted.
 
 from __future__ import annotations
 
-from bot.texts import DEFAULT_LOCALE, lang
+from bot.texts import DEFAULT_LOCALE, lang, text
 from cli.settings import Settings
 
 DEMO_VENUE = "grand-tokyo"  # examples/venue.toml, which `osae serve` loads into a new database
 
 
 def without_slack(settings: Settings, venue_ids: list[str], manifest: str) -> str:
-    """Printed once when `osae serve` runs in console mode."""
-    lines = [
-        "",
-        "osae: running without Slack: each notice is printed here as the Slack DM it would be.",
-        *languages(settings),
-    ]
+    """Printed once when `osae serve` runs in console mode, in the terminal's language."""
+    code = lang(settings.language)
+    lines = ["", text(code, "tour.without_slack"), *languages(settings)]
     if DEMO_VENUE in venue_ids:
         venue = ["--venue", DEMO_VENUE] if len(venue_ids) > 1 else []
         lines += [
             "",
-            "Try it from a second terminal: a 1st hold whose reply deadline lapses in a minute",
-            '(it was asked for "7 days ago", --now), a 2nd behind it, then the sweep that',
-            "promotes the 2nd: its notice appears here.",
+            text(code, "tour.try_it"),
             "",
             *(f"  {line}" for line in try_it(settings, venue)),
         ]
@@ -40,10 +35,7 @@ def languages(settings: Settings) -> list[str]:
     readers = {terminal, *(lang(v) for v in settings.console_languages.values())}
     if readers == {channel}:
         return []
-    return [
-        f"Cards print in the sales channel's language ({channel}, set by OSAE_LANG) and DMs in "
-        f"each reader's (the terminal's {terminal}, or OSAE_CONSOLE_LANGS), as in Slack."
-    ]
+    return [text(settings.language, "tour.languages", channel=channel, terminal=terminal)]
 
 
 def try_it(settings: Settings, venue: list[str]) -> list[str]:
@@ -57,17 +49,17 @@ def try_it(settings: Settings, venue: list[str]) -> list[str]:
         settings.command(*hold, "--customer", "佐藤様", "--salesperson", "U0SALES002"),
         settings.command(*venue, "hold", "list", "--date", "$day"),
         f"sleep 65; {settings.command(*venue, 'sweep')}"
-        "   # the clock sweeps every minute too: it may be first",
+        f"   {text(settings.language, 'tour.sweep_comment')}",
     ]
 
 
 def connect_slack_briefly(settings: Settings, manifest: str) -> list[str]:
     serve = settings.command("serve")
     return [
-        f"To connect a Slack app instead: create it from {manifest}, then",
+        text(settings.language, "tour.connect", manifest=manifest),
         f"  Socket Mode: SLACK_BOT_TOKEN=xoxb-... SLACK_APP_TOKEN=xapp-... {serve}",
         f"  HTTP:        SLACK_BOT_TOKEN=xoxb-... SLACK_SIGNING_SECRET=... {serve}",
-        '(README.md, "Connecting Slack", says where each value is found).',
+        text(settings.language, "tour.connect_where"),
     ]
 
 

@@ -61,6 +61,10 @@ CommandFor = Callable[[Button], str | None]
 # catalogs (``console.*``, ``notice.kind.*`` in bot/texts/terminal_out.py), handed over by
 # ``cli.bootstrap`` (jobs reads no texts of bot's itself)
 Words = Callable[..., str]
+# a venue id -> people's names by Slack user id (the engine's reads.names), to print a
+# person by name where the message would mention them
+Names = Callable[[str], Mapping[str, str]]
+_AT_USER = re.compile(r"@([UW][A-Z0-9]{2,40})\b")
 _KINDS = frozenset(kind.value for kind in NoticeKind)
 
 
@@ -78,9 +82,11 @@ class Console:
         languages: Mapping[str, str] | None = None,
         command_for: CommandFor | None = None,
         words: Words,
+        names: Names | None = None,
     ) -> None:
         self.out = out
         self.words = words
+        self.names = names
         self.language = language
         self.languages = dict(languages or {})
         self.command_for = command_for
@@ -121,9 +127,12 @@ class Console:
         card: bool = False,
     ) -> str:
         """``card``: the message is a hold's card, whose buttons its salesperson presses."""
-        head = head or self._head(to, notice)
+        known = self.names(notice.venue_id) if self.names and notice else {}
+        head = head or self._head(known.get(to, to), notice)
         body = lines_of(message.blocks, to, self.command_for, notice=notice, card=card)
         body = body or [plain(message.text)]
+        if known:  # @U0SALES001 as Slack would show it: @田中
+            body = [_AT_USER.sub(lambda m: f"@{known.get(m[1], m[1])}", line) for line in body]
         rule = "─" * max(12, 60 - len(head))
         return "\n".join([f"╭─ {head} {rule}", *(f"│ {line}" for line in body), "╰─", ""])
 

@@ -44,6 +44,7 @@ JA: dict[str, str] = {
     "term.reason_long": "--reason が{length}文字あります。{limit}文字までにしてください",
     "term.bad_days": "「{value}」: weekends, saturdays, sundays, holidays, jp_holidays, priority, weekdays, mon〜sun, YYYY-MM-DD のどれか（カンマ区切りで複数）を指定してください",
     "term.free_times": "osae free: --start と --end は一緒に、または --slot を指定してください（両方は不可）",
+    "term.house_needs_actor": "osae hold request --house: --actor U…（マネージャー）を指定してください",
     "term.unknown_venue": "会場「{venue}」は読み込まれていません",
     # venue load / show
     "term.venue.loaded": "会場 {id}（{name}）を読み込みました: {rooms}",
@@ -74,6 +75,13 @@ JA: dict[str, str] = {
     "term.venue.sources": "  媒体: {sources}",
     "term.venue.staff": "  スタッフ: {staff}",
     "term.venue.where": "  営業チャンネル {channel}・言語 {language}・マネージャー {managers}・ワークスペース {workspace}",
+    # what `osae serve` says once without Slack (cli/tour.py)
+    "tour.without_slack": "osae: Slack なしで動いています。お知らせはそれぞれ、Slack の DM として届く形でここに表示します。",
+    "tour.languages": "カードは営業チャンネルの言語（{channel}、OSAE_LANG で設定）、DM はそれぞれの読み手の言語（この端末の {terminal}、または OSAE_CONSOLE_LANGS）で表示します。Slack と同じです。",
+    "tour.try_it": "別の端末で試せます: 1分後に回答期限が切れる1番手（「7日前」に依頼、--now）、その後ろの2番手、そして2番手を繰り上げる期限切れ処理。そのお知らせがここに出ます。",
+    "tour.connect": "代わりに Slack アプリをつなぐには: {manifest} からアプリを作り、次のどちらかで起動します",
+    "tour.connect_where": "（それぞれの値の場所は README.md の「Connecting Slack」にあります）",
+    "tour.sweep_comment": "# 時計も毎分期限切れを処理するので、先に済んでいることがあります",
 }
 
 EN: dict[str, str] = {
@@ -113,6 +121,7 @@ EN: dict[str, str] = {
     "term.reason_long": "--reason is {length} characters; keep it to {limit}",
     "term.bad_days": "{value!r}: use weekends, saturdays, sundays, holidays, jp_holidays, priority, weekdays, mon,…,sun or YYYY-MM-DD (comma-separated: any of them)",
     "term.free_times": "osae free: give --start and --end together, or --slot, not both",
+    "term.house_needs_actor": "osae hold request --house: --actor U… (a manager)",
     "term.unknown_venue": "venue {venue!r} is not loaded",
     "term.venue.loaded": "Venue {id} ({name}) loaded: {rooms}",
     "term.venue.head": "{id}: {name} ({timezone})",
@@ -142,4 +151,10 @@ EN: dict[str, str] = {
     "term.venue.sources": "  Sources: {sources}",
     "term.venue.staff": "  Staff: {staff}",
     "term.venue.where": "  Sales channel {channel}, language {language}, managers {managers}, workspace {workspace}",
+    "tour.without_slack": "osae: running without Slack: each notice is printed here as the Slack DM it would be.",
+    "tour.languages": "Cards print in the sales channel's language ({channel}, set by OSAE_LANG) and DMs in each reader's (the terminal's {terminal}, or OSAE_CONSOLE_LANGS), as in Slack.",
+    "tour.try_it": 'Try it from a second terminal: a 1st hold whose reply deadline lapses in a minute (it was asked for "7 days ago", --now), a 2nd behind it, then the sweep that promotes the 2nd: its notice appears here.',
+    "tour.connect": "To connect a Slack app instead: create it from {manifest}, then",
+    "tour.connect_where": '(README.md, "Connecting Slack", says where each value is found).',
+    "tour.sweep_comment": "# the clock sweeps every minute too: it may be first",
 }

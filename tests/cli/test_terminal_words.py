@@ -88,9 +88,17 @@ def test_the_same_commands_speak_english(
 
 
 def test_json_answers_do_not_change_with_the_language(
-    held: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    held: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
-    for command in COMMANDS:
+    ledger = tmp_path / "ledger.csv"
+    takeout = [
+        ["export", "--from", DAY, "--to", DAY, "--out", str(ledger)],
+        ["feed", "url", "--venue"],
+    ]
+    for command in [*COMMANDS, *takeout]:
         ja = osae(monkeypatch, capsys, "ja", *command, "--json")
         en = osae(monkeypatch, capsys, "C", *command, "--json")
         assert ja == en, command

@@ -201,10 +201,11 @@ def test_a_japanese_terminal_reads_every_head_and_button_in_japanese(
     an edit may change are Japanese; no internal word (promoted, notice) is left."""
     out = io.StringIO()
     settings = replace(runtime.settings, language="ja", launcher=None)
-    held = lapse(runtime.engine, venue, clock())
+    named = replace(venue, policy=replace(venue.policy, staff={SECOND: "佐藤"}))  # FIRST: none
+    held = lapse(runtime.engine, named, clock())
     assert runtime.courier(console(settings, runtime.engine, out)).drain(venue.id).failed == 0
     printed = out.getvalue()
-    assert f"Slack の DM → {SECOND}（1番手に繰り上がり、押さえ #{held.id}、通知 #" in printed
+    assert f"Slack の DM → 佐藤（1番手に繰り上がり、押さえ #{held.id}、通知 #" in printed
     assert f"Slack の DM → {FIRST}（期限切れ、押さえ #" in printed
     assert (
         f"  {text('ja', 'button.release')}: osae hold release {held.id} --actor {SECOND}\n"
