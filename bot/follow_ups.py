@@ -9,11 +9,12 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from bot import cards, ids
+from bot import ids
 from bot.blocks import chunk_lines, context, dump, section
 from bot.rendered import Payload
 from bot.texts import dates, esc, text
 from bot.texts.dates import DateStyle
+from bot.texts.refusals import hold_line
 from core.booking import booking_number
 from core.model import Hold, Venue
 from core.serialize import hold_from_json
@@ -35,7 +36,7 @@ def follow_up_line(
         locale,
         "home.follow_ups.item",
         when=when,
-        hold=cards.line(hold, tz, locale, style=style),
+        hold=hold_line(hold, tz, locale, style=style),  # its booking number after it
         booking=booking_number(hold.enquiry_id),
         note=text(locale, "follow_up.note", note=esc(note)) if note else "",
     )

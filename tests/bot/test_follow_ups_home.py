@@ -4,6 +4,7 @@ next action is this week or overdue, soonest first; nobody else's, and none late
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -34,6 +35,9 @@ def test_app_home_lists_the_persons_follow_ups_of_this_week_and_overdue(bot: Har
 
     block = next(b for b in home["blocks"] if b.get("block_id") == ids.FOLLOW_UPS_HOME)
     assert "次のアクション" in block["text"]["text"]
+    at = home["blocks"].index(block)
+    named = re.findall(r"B-[0-9]{4}", home["blocks"][at + 1]["text"]["text"])
+    assert len(named) == len(set(named)) == 2  # each booking named once, after its hold
     shown = json.dumps(home["blocks"], ensure_ascii=False)
     assert "2回目の打合せ" in shown and "見積を再送" in shown and "期日超過" in shown
     assert shown.index("見積を再送") < shown.index("2回目の打合せ")
