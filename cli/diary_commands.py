@@ -20,8 +20,8 @@ def register(commands: argparse._SubParsersAction, common: argparse.ArgumentPars
     diary = commands.add_parser(
         "diary",
         parents=[common],
-        help=say("help.diary"),
-        description=say("help.diary"),
+        help=say("help.diary.about"),
+        description=say("help.diary.about"),
     )
     diary.add_argument(
         "--date", type=arguments.iso_date, required=True, help=say("help.diary.date")

@@ -58,8 +58,8 @@ class Button:
 # a button -> the command that does what it does (or says why there is none), or None
 CommandFor = Callable[[Button], str | None]
 # (key, **facts) -> the words around each message in the terminal's language: the bot's
-# catalogs (``console.*``, ``notice.kind.*`` in bot/texts/terminal_out.py), handed over by
-# ``cli.bootstrap`` (jobs reads no texts of bot's itself)
+# catalogs (``console.*`` in bot/texts/terminal_out.py, and the ``notice.kind.*`` Slack's
+# failure reports use), handed over by ``cli.bootstrap`` (jobs reads no texts of bot's itself)
 Words = Callable[..., str]
 # a venue id -> people's names by Slack user id (the engine's reads.names), to print a
 # person by name where the message would mention them

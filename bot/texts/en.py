@@ -178,10 +178,6 @@ TEXTS: dict[str, str] = {
     "button.confirm": "Confirm",
     "button.release": "Release",
     "button.extend": "Extend",
-    "release.ask.title": "Release this hold?",
-    "release.ask.text": "{hold} will be released. This cannot be undone.",
-    "release.ask.ok": "Release",
-    "release.ask.deny": "Keep it",
     # hold cards (channel, DMs, Home)
     "card.first": "*1st* · reply by *{deadline}*",
     "card.waiting": "*{rank_text}* (waiting)",
@@ -268,7 +264,6 @@ TEXTS: dict[str, str] = {
     "help.text": "*Using /hold*\n• `/hold` — open the form and hold a room.\n• `/hold {room} 5/15 11:00-15:00 {kind} Yamada` — open the form filled with what it understands (room names by prefix; a date without a year is the next such date).\n• `/hold 5/15 {other} 11:00-12:00 + {room} 12:30-15:30 {kind} Yamada` — several rooms held as one (ceremony, reception, bridal room), joined by +; in the form, “+ Add a room”.\n• “Another date” on a hold — the same customer, rooms and times on a second candidate date; confirming one date releases the other.\n• `/hold list` — your holds (only you see them).\n• `/hold free 10月 土日 大安 80名{slot}` — places that would be 1st or 2nd (a month or 10/1-11/30, 土日 / 祝 / 平日, 六曜, guests, slot and room names; only you see them).\n• `/hold B-0012` — booking B-0012: every hold it has had (candidate dates, before an edit) with its state and reason (only you see it).\n• `/hold cancel 12` — cancel the confirmed booking #12 (managers only).\n• `/hold help` — this help.\nA 1st hold has a deadline: confirm or release it by then. When a 1st hold goes, the 2nd moves up and is told by DM.",
     # errors
     "error.unexpected": "Sorry, something went wrong. Please try again; if it keeps happening, give your admin the error id `{error_id}`.",
-    "error.no_venue": "This workspace is not linked to a venue yet. Ask an admin to set OSAE_VENUE (or OSAE_VENUES).",
     # cancelling a confirmed booking (managers)
     "cancel.title": "Cancel booking",
     "cancel.submit": "Cancel booking",

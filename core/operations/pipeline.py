@@ -6,11 +6,12 @@ number of bookings; the arithmetic is ``core.rules.pipeline``'s."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from functools import partial
 from zoneinfo import ZoneInfo
 
+from core.model import Venue
 from core.operations import staff_names
 from core.operations.tx import Snapshot
 from core.rules.pipeline import (
@@ -22,6 +23,7 @@ from core.rules.pipeline import (
     report,
     week_numbers,
 )
+from core.rules.reasons import not_losses, reasons_for
 from core.store import pipeline as store
 
 
@@ -41,10 +43,18 @@ def pipeline(snap: Snapshot, year: int, number: int, ahead: int = 3) -> Pipeline
     first, after = date(year, number, 1), date(*months[ahead + 1], 1)
     start = datetime.combine(first, time(), tz)
     until = datetime.combine(date(*months[1], 1), time(), tz)
-    found = store.bookings(snap.conn, snap.venue.id, (first, after), (start, until))
+    found = _judged(
+        store.bookings(snap.conn, snap.venue.id, (first, after), (start, until)), snap.venue
+    )
     asked = partial(_local_month, tz=tz)
     drawn = report(found, (year, number), asked, ahead=ahead)
     return PipelineRead(drawn, tuple(found), staff_names.names(snap))
+
+
+def _judged(found: list[BookingRow], venue: Venue) -> list[BookingRow]:
+    """The bookings with the venue's own reasons that are no loss (its [[reasons]])."""
+    no_loss = not_losses(reasons_for(venue))
+    return [replace(b, no_loss=no_loss) for b in found]
 
 
 def _local_month(at: datetime, tz: ZoneInfo) -> tuple[int, int]:
@@ -58,5 +68,5 @@ def last_week(snap: Snapshot, now: datetime) -> LastWeek:
     today = now.astimezone(tz).date()
     until = datetime.combine(today - timedelta(days=today.weekday()), time(), tz)
     start = datetime.combine(until.date() - timedelta(days=7), time(), tz)
-    found = store.bookings_moved(snap.conn, snap.venue.id, start, until)
+    found = _judged(store.bookings_moved(snap.conn, snap.venue.id, start, until), snap.venue)
     return LastWeek(start, until, week_numbers(found, start, until))

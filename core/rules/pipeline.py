@@ -54,6 +54,8 @@ class BookingRow:
     guests: int | None
     estimate: int | None
     holds: tuple[HoldRow, ...]
+    # the venue's reasons that are no loss (its [[reasons]] with loss = false)
+    no_loss: frozenset[str] = NOT_A_LOSS
 
     @property
     def house(self) -> bool:
@@ -105,15 +107,15 @@ def decide(booking: BookingRow) -> Decided:
         hold = cancelled[-1]
         return Decided(Fate.CANCELLED, hold, at=hold.confirmed_at or hold.updated_at)
     last = max(holds, key=lambda h: (h.updated_at, h.id))
-    return _left(last)
+    return _left(last, booking.no_loss)
 
 
-def _left(hold: HoldRow) -> Decided:
+def _left(hold: HoldRow, no_loss: frozenset[str]) -> Decided:
     if hold.status is Status.EXPIRED:
         return Decided(Fate.EXPIRED, hold, at=hold.updated_at)
     if hold.outcome is Outcome.WITHDRAWN:
         reason = hold.reason or UNSPECIFIED
-        if reason in NOT_A_LOSS:
+        if reason in no_loss:
             return Decided(Fate.ENTRY_ERROR, hold, at=hold.updated_at)
         return Decided(Fate.LOST, hold, reason=reason, at=hold.updated_at)
     # lost to another's confirmation (an other date chosen or a swap cannot leave last)

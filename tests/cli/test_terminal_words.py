@@ -68,7 +68,8 @@ def test_the_commands_speak_japanese(
     assert "21:00〜23:30（転換 90分 → 翌1:00）" in day
     assert "2027年5月: 本予約 0" in said["stats"][1]
     assert said["enquiry"][1].startswith("B-0001 山田様（婚礼）担当 U0SALES001\n")
-    assert "カード  宛先 カードのチャンネル  押さえ #1  送信 0回  送信待ち" in said["outbox"][1]
+    card = "チャンネルのカード更新  宛先 カードのチャンネル  押さえ #1  送信 0回  送信待ち"
+    assert card in said["outbox"][1]
     assert said["db"][1].startswith("データベースの版: ")
     for command, (_, out) in said.items():
         for word in ("wedding", "(next day)", "requested", "<@", "'", "pending", "schema"):
@@ -83,7 +84,7 @@ def test_the_same_commands_speak_english(
     assert said["day"].startswith("Wed 12 May (Butsumetsu)\n鳳凰の間 (hoo, turnover 90 min)\n")
     assert said["stats"].startswith("May 2027: confirmed 0")
     assert said["enquiry"].startswith("B-0001 山田様 (wedding), by U0SALES001\n")
-    assert "card      to the card     hold 1" in said["outbox"]
+    assert "channel card update to the card     hold 1" in said["outbox"]
     assert said["db"].startswith("schema revision: ")
 
 

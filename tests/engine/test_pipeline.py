@@ -21,11 +21,13 @@ from bot import pipeline as words
 from bot.notices import render_notice
 from bot.pipeline_home import chart_png, chart_words, home_blocks
 from core.engine import HoldEngine
-from core.model import Details, HoldEdit, Kind, Venue
+from core.model import Details, HoldEdit, Kind, Policy, Venue
 from core.operations.pipeline import PipelineRead
 from core.results import ConfirmAnswer, EditAnswer, Refused, ReleaseAnswer, RequestAnswer
 from core.rules.pipeline import Figures, Outlook
+from core.rules.reasons import DEFAULT_REASONS, Reason
 from tests.engine.test_team_ledger import statements
+from tests.support import factories
 from tests.support.factories import JST, MANAGER, SALES, request
 
 OTHER = "U0SALES002"
@@ -315,3 +317,18 @@ def test_the_report_is_two_statements_however_many_bookings(
         s.release(f"c{n}", at(3, 3), "budget")
     assert 2 <= few == counted() <= 3  # the revision check, the bookings, the names
     assert april(engine, venue).report.by_event_month.enquiries == 13
+
+
+def test_a_venues_own_reason_that_is_no_loss_is_counted_as_none(engine: HoldEngine) -> None:
+    """A venue's [[reasons]] with ``loss = false`` (here 休館) leaves its releases out of the
+    losses, as the default 入力の誤り is; its other reasons stay losses."""
+    own = (*DEFAULT_REASONS, Reason("venue_closed", "休館", loss=False))
+    venue = engine.save_venue(factories.venue(policy=Policy(reasons=own)), now=factories.NOW)
+    s = Script(engine, venue)
+    s.ask("closed", at(3, 1), "hoo", date(2027, 4, 7))
+    s.ask("budget", at(3, 1), "sakura", date(2027, 4, 8))
+    s.release("closed", at(3, 2), "venue_closed")
+    s.release("budget", at(3, 2), "budget")
+    figures = april(engine, venue).report.by_event_month
+    assert (figures.lost, dict(figures.lost_by_reason)) == (1, {"budget": 1})
+    assert figures.entry_errors == 1

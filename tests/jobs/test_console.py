@@ -72,7 +72,7 @@ def test_a_promotion_prints_as_the_dm_it_would_be_in_the_recipients_language(
     assert (drained.sent, drained.failed) == (4, 0)
     printed = out.getvalue()
     block = printed[printed.index(f"Slack DM → {SECOND}") :]
-    assert f"(promoted, hold #{held.id}" in block
+    assert f"(promotion, hold #{held.id}" in block
     assert plain(text("ja", "notice.promoted.title")) in block, "SECOND reads Japanese"
     assert f"[ {text('ja', 'button.confirm')} ]" in block
     assert f"[ {text('ja', 'button.release')} ]" in block
@@ -205,7 +205,7 @@ def test_a_japanese_terminal_reads_every_head_and_button_in_japanese(
     held = lapse(runtime.engine, named, clock())
     assert runtime.courier(console(settings, runtime.engine, out)).drain(venue.id).failed == 0
     printed = out.getvalue()
-    assert f"Slack の DM → 佐藤（1番手に繰り上がり、押さえ #{held.id}、通知 #" in printed
+    assert f"Slack の DM → 佐藤（繰り上げ、押さえ #{held.id}、通知 #" in printed
     assert f"Slack の DM → {FIRST}（期限切れ、押さえ #" in printed
     assert (
         f"  {text('ja', 'button.release')}: osae hold release {held.id} --actor {SECOND}\n"

@@ -88,13 +88,13 @@ def test_run_without_slack_prints_the_promotion_and_one_ctrl_c_stops_everything(
         promoted = answer(env, "hold", "show", str(second["id"]))["hold"]
         assert promoted["rank"] == 1 and promoted["expires_at"]
 
-        serve.wait_for_output(f"Slack DM → {SECOND} (promoted, hold #{second['id']}", timeout=30)
+        serve.wait_for_output(f"Slack DM → {SECOND} (promotion, hold #{second['id']}", timeout=30)
         printed = serve.output()
-        block = printed[printed.index(f"Slack DM → {SECOND} (promoted") :]
+        block = printed[printed.index(f"Slack DM → {SECOND} (promotion") :]
         assert plain(text("ja", "notice.promoted.title")) in block, "in SECOND's language"
         assert f"[ {text('ja', 'button.confirm')} ]" in block
         assert f"python3 dev.py osae hold confirm {second['id']} --actor {SECOND}" in block
-        expired = printed[printed.index(f"Slack DM → {FIRST} (expired") :]
+        expired = printed[printed.index(f"Slack DM → {FIRST} (expiry") :]
         assert plain(text("en", "notice.expired.title")) in expired.split("╰─")[0]
         # its card, redrawn 1st, in the channel's language: its salesperson presses its buttons
         card_head = f"Slack card redrawn → console (hold #{second['id']}"
