@@ -29,7 +29,12 @@ def issue_button(deps: Deps, args: Args) -> None:
         if not venue.is_manager(user):  # a forged click: nothing is issued at all
             raise UserError("takeout.feed.managers_only")
         feeds.append(FeedKey(venue.id, Scope.VENUE))
-    for feed in feeds:
-        if deps.feed_issue(feed) is None:
-            raise UserError("takeout.feed.cannot_issue")
-    deps.after(args.body, args.client, lambda: publish_homes(deps, args.client, venue, {user}))
+
+    def issue() -> None:
+        # after the ack, as the App Home it publishes (a refusal told on the side)
+        for feed in feeds:
+            if deps.feed_issue(feed) is None:
+                raise UserError("takeout.feed.cannot_issue")
+        publish_homes(deps, args.client, venue, {user})
+
+    deps.after(args.body, args.client, issue)
