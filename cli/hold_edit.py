@@ -123,7 +123,8 @@ def _edited(result: EditAnswer, venue: Venue, style: DateStyle) -> list[str]:
         else text(locale(), "edit.swapped", id=hold.id, rank_text=rank_text, hold=line)
     )
     lines = [said, *item_lines(hold, venue)]
-    lines += hold_lines.moved("released", result.released, venue, style)
+    # a swap's old hold is replaced, never released: it is carried on by the new one
+    lines += hold_lines.moved("replaced", result.released, venue, style)
     return lines + hold_lines.moved("promoted", result.promoted, venue, style)
 
 

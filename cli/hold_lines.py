@@ -14,7 +14,6 @@ from bot import cards
 from bot.texts import CATALOGS, dates, lang, text
 from bot.texts.dates import DateStyle
 from bot.texts.kinds import status_text
-from bot.texts.refusals import hold_line
 from cli.context import locale, now_of
 from core.events import SYSTEM, AuditEvent
 from core.model import Hold, Status, Venue
@@ -33,8 +32,9 @@ def style_of(args: argparse.Namespace, venue: Venue) -> DateStyle:
 
 
 def line(hold: Hold, venue: Venue, style: DateStyle) -> str:
-    """``#2 鳳凰の間 2027/2/5(金・大安) 11:00〜15:00 佐藤様（婚礼）``, as on its card."""
-    return hold_line(hold, venue.tz, locale(), style=style)
+    """``B-0002 #2 鳳凰の間 2027/2/5(金・大安) 11:00〜15:00 佐藤様（婚礼）``, as on its card:
+    the booking number first, as wherever staff see a hold."""
+    return cards.line(hold, venue.tz, locale(), style=style)
 
 
 def ledger_line(hold: Hold, venue: Venue, style: DateStyle | None = None) -> str:
@@ -62,7 +62,7 @@ def moved(
     name: str, holds: Sequence[Hold], venue: Venue, style: DateStyle, *, but: Sequence[Hold] = ()
 ) -> list[str]:
     """The other holds a write moved: ``released`` (but the enquiry's other dates, told as
-    ``candidates``), ``promoted``, ``notified``."""
+    ``candidates``), ``replaced`` (an edit's old hold), ``promoted``, ``notified``."""
     skipped = {h.id for h in but}
     return [
         text(locale(), f"term.moved.{name}", hold=line(h, venue, style))

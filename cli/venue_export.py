@@ -34,9 +34,9 @@ def export_venue(args: argparse.Namespace) -> int:
     chosen = args.id or venue_id(args, engine, settings)
     found = engine.venues.venue(chosen)
     if found is None:
-        known = ", ".join(engine.venues.venue_ids()) or "none"
+        known = ", ".join(engine.venues.venue_ids()) or say("out.venue.none")
         raise CommandError(
-            "unknown_venue", f"venue {chosen!r} is not loaded (loaded: {known})", exit_code=1
+            "unknown_venue", say("out.venue.unknown", venue=chosen, known=known), exit_code=1
         )
     text = venue_toml(found)
     if args.out is None:
@@ -47,11 +47,12 @@ def export_venue(args: argparse.Namespace) -> int:
     try:
         args.out.write_text(text, encoding="utf-8")
     except OSError as err:
+        reason = err.strerror or str(err)
         raise CommandError(
-            "cannot_write", f"cannot write {args.out}: {err.strerror or err}", exit_code=1
+            "cannot_write", say("out.venue.cannot_write", file=args.out, reason=reason), exit_code=1
         ) from None
     return emit(
         args.json,
         {"venue": found.id, "file": str(args.out)},
-        [f"venue {found.id} written to {args.out}; `osae venue load {args.out}` loads it again"],
+        [say("out.venue.exported", venue=found.id, file=args.out)],
     )

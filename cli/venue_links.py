@@ -27,16 +27,13 @@ def link_venue(args: argparse.Namespace) -> int:
     workspace = str(args.workspace).strip()
     if not _WORKSPACE.fullmatch(workspace) or (args.org != workspace.startswith("E")):
         raise CommandError(
-            "bad_workspace",
-            f"{workspace!r} is not a workspace id like T0123ABCD (or, with --org, an org id like "
-            "E0123ABCD): Slack shows it in the workspace's URL and in About this workspace",
-            exit_code=2,
+            "bad_workspace", say("out.venue.bad_workspace", workspace=workspace), exit_code=2
         )
     engine = engine_for(settings_of(args))
     if engine.venues.venue(args.id) is None:
-        known = ", ".join(engine.venues.venue_ids()) or "none"
+        known = ", ".join(engine.venues.venue_ids()) or say("out.venue.none")
         raise CommandError(
-            "unknown_venue", f"venue {args.id!r} is not loaded (loaded: {known})", exit_code=1
+            "unknown_venue", say("out.venue.unknown", venue=args.id, known=known), exit_code=1
         )
     org = workspace if args.org else None
     engine.venues.link_workspace(
@@ -46,5 +43,5 @@ def link_venue(args: argparse.Namespace) -> int:
     return emit(
         args.json,
         {"venue": args.id, "workspace": workspace, "org_wide": args.org, "venues": together},
-        [f"venue {args.id} is used from {workspace} (its venues: {', '.join(together)})"],
+        [say("out.venue.linked", venue=args.id, workspace=workspace, venues=", ".join(together))],
     )

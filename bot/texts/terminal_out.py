@@ -38,6 +38,15 @@ JA: dict[str, str] = {
     "console.redrawn": "Slack のカードを描き直し → {channel}（{about}カード {ts}）",
     "console.redrawn_about": "押さえ #{hold}、",
     "console.edit_also": "（または --date YYYY-MM-DD、--start、--room、--customer、--note、--salesperson を変えられます）",
+    "out.venue.unknown": "会場 {venue} は読み込まれていません（読み込み済み: {known}）。osae venue load で読み込んでください",
+    "out.venue.none": "なし",
+    "out.venue.cannot_write": "{file} に書き込めません: {reason}",
+    "out.venue.exported": "会場 {venue} を {file} に書き出しました。osae venue load {file} で読み込み直せます",
+    "out.venue.bad_workspace": (
+        "{workspace} はワークスペースの ID（T0123ABCD のような形。--org なら E0123ABCD のような"
+        "組織の ID）ではありません。Slack のワークスペースの URL か「このワークスペースについて」に出ています"
+    ),
+    "out.venue.linked": "会場 {venue} を {workspace} から使えるようにしました（このワークスペースの会場: {venues}）",
 }
 EN: dict[str, str] = {
     "out.day.room": "{name} ({id}, turnover {turnover} min)",
@@ -73,4 +82,13 @@ EN: dict[str, str] = {
     "console.redrawn": "Slack card redrawn → {channel} ({about}card {ts})",
     "console.redrawn_about": "hold #{hold}, ",
     "console.edit_also": "(or --date YYYY-MM-DD, --start, --room, --customer, --note, --salesperson)",
+    "out.venue.unknown": "venue {venue} is not loaded (loaded: {known}); load it with osae venue load",
+    "out.venue.none": "none",
+    "out.venue.cannot_write": "cannot write {file}: {reason}",
+    "out.venue.exported": "venue {venue} written to {file}; `osae venue load {file}` loads it again",
+    "out.venue.bad_workspace": (
+        "{workspace} is not a workspace id like T0123ABCD (or, with --org, an org id like "
+        "E0123ABCD): Slack shows it in the workspace's URL and in About this workspace"
+    ),
+    "out.venue.linked": "venue {venue} is used from {workspace} (its venues: {venues})",
 }

@@ -13,24 +13,7 @@ from core.store.schema import enquiries, holds
 
 def next_actions(conn: sa.Connection, venue: Venue, day: date) -> list[Hold]:
     """Each booking with its next action on ``day`` and a live hold: its earliest one."""
-    first = (
-        sa.select(sa.func.min(holds.c.id))
-        .select_from(
-            holds.join(
-                enquiries,
-                sa.and_(
-                    enquiries.c.venue_id == holds.c.venue_id,
-                    enquiries.c.id == holds.c.enquiry_id,
-                ),
-            )
-        )
-        .where(
-            enquiries.c.next_action == day,
-            enquiries.c.venue_id == venue.id,
-            holds.c.status.in_([s.value for s in LIVE]),
-        )
-        .group_by(holds.c.enquiry_id)
-    )
+    first = _earliest_live(venue, enquiries.c.next_action == day)
     query = stored._HOLDS.where(
         holds.c.venue_id == venue.id, holds.c.id.in_(first.scalar_subquery())
     ).order_by(holds.c.id)
@@ -43,7 +26,20 @@ def follow_ups(
     """Each booking with a live hold whose next action falls on or before ``until`` (overdue
     ones included): its earliest live hold, soonest next action first; of ``salesperson``'s
     holds only, if given."""
-    first = (
+    first = _earliest_live(venue, enquiries.c.next_action <= until)
+    if salesperson is not None:
+        first = first.where(enquiries.c.salesperson == salesperson)
+    query = stored._HOLDS.where(
+        holds.c.venue_id == venue.id, holds.c.id.in_(first.scalar_subquery())
+    )
+    found = [stored.from_row(r, venue) for r in conn.execute(query)]
+    return sorted(found, key=lambda h: (h.details.next_action or until, h.id))
+
+
+def _earliest_live(venue: Venue, due: sa.ColumnElement[bool]) -> sa.Select[tuple[int]]:
+    """The id of each booking's earliest live hold, of the bookings whose next action is
+    ``due``."""
+    return (
         sa.select(sa.func.min(holds.c.id))
         .select_from(
             holds.join(
@@ -55,16 +51,9 @@ def follow_ups(
             )
         )
         .where(
-            enquiries.c.next_action <= until,
+            due,
             enquiries.c.venue_id == venue.id,
             holds.c.status.in_([s.value for s in LIVE]),
         )
         .group_by(holds.c.enquiry_id)
     )
-    if salesperson is not None:
-        first = first.where(enquiries.c.salesperson == salesperson)
-    query = stored._HOLDS.where(
-        holds.c.venue_id == venue.id, holds.c.id.in_(first.scalar_subquery())
-    )
-    found = [stored.from_row(r, venue) for r in conn.execute(query)]
-    return sorted(found, key=lambda h: (h.details.next_action or until, h.id))

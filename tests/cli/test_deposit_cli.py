@@ -42,7 +42,8 @@ def test_a_deposit_recorded_from_the_terminal_once(fresh_db: str, tmp_path: Path
     assert done["hold"]["deposit_paid_by"] == MANAGER
     code, again = run(fresh_db, "hold", "deposit", "1", "--actor", "U0SALES001", "--now", NOW)
     assert (code, again["code"]) == (1, "deposit_already_paid")
-    assert MANAGER in again["message"] and "1 Mar" in again["message"]  # on … by …
+    # on … by … (the manager by name: the example venue's [[staff]])
+    assert "by 山本" in again["message"] and "1 Mar" in again["message"]
     code, shown = run(fresh_db, "hold", "show", "1")
     assert shown["trail"][-1]["action"] == "deposit_paid"
     environ = {**os.environ, "DATABASE_URL": fresh_db, "LANG": "C.UTF-8"}
@@ -50,7 +51,7 @@ def test_a_deposit_recorded_from_the_terminal_once(fresh_db: str, tmp_path: Path
     said = subprocess.run(
         [OSAE, "hold", "show", "1"], capture_output=True, text=True, env=environ, check=True
     ).stdout
-    assert "Deposit: deposit paid (¥100,000) (Mon 1 Mar 9:00 by U0MANAGER1)" in said
+    assert "Deposit: deposit paid (¥100,000) (Mon 1 Mar 9:00 by 山本)" in said
 
 
 def test_deposit_days_is_checked_and_exported_back(fresh_db: str, tmp_path: Path) -> None:

@@ -45,20 +45,22 @@ def test_holds_read_as_their_cards_and_say_what_was_done(loaded: str) -> None:
     assert "12/14(月・" in first.stdout and "まで" in first.stdout  # its deadline, a card's
     second = terminal(loaded, *HOLD, "--customer", "佐藤様", "--actor", "U0SALES002",
                       "--salesperson", "U0SALES002", *DECEMBER)  # fmt: skip
-    assert "前に: 1番手 #1 山田様（婚礼）担当 U0SALES001" in second.stdout, second.stdout
+    assert "前に: 1番手 #1 山田様（婚礼）担当 田中" in second.stdout, second.stdout
     extended = terminal(loaded, "hold", "extend", "1", "--actor", "U0SALES001", *DECEMBER)
     assert extended.stdout.splitlines()[:2] == [
-        f"回答期限を延長しました: #1 鳳凰の間 2027/2/6(土・{six}) 11:00〜15:00 山田様（婚礼）",
+        f"回答期限を延長しました: B-0001 #1 鳳凰の間 2027/2/6(土・{six}) 11:00〜15:00 "
+        "山田様（婚礼）",
         f"  新しい回答期限: 12/21(月・{rokuyo(date(2026, 12, 21)).japanese}) 10:00まで",
     ]
     confirmed = terminal(loaded, "hold", "confirm", "1", "--actor", "U0SALES001", *DECEMBER)
-    assert "本予約にしました: #1" in confirmed.stdout and "  解除: #2" in confirmed.stdout
+    assert "本予約にしました: B-0001 #1" in confirmed.stdout
+    assert "  解除: B-0002 #2" in confirmed.stdout
     assert "released" not in confirmed.stdout
     shown = terminal(loaded, "hold", "show", "2", *DECEMBER)
     assert "  版: 2（変更するときは hold edit 2 --version 2）" in shown.stdout
     assert "押さえ" in shown.stdout and "requested" not in shown.stdout
     live = terminal(loaded, "hold", "list", *DECEMBER).stdout.splitlines()
-    assert [line.split()[0] for line in live] == ["#1"]  # #2 lost its place: not live
+    assert [line.split()[1] for line in live] == ["#1"]  # #2 lost its place: not live
     every = terminal(loaded, "hold", "list", "--status", "all", *DECEMBER).stdout
     assert "#2" in every and "解除（他の押さえが本予約）" in every
     _, listing = run(loaded, "hold", "list")  # the JSON: every hold, as before

@@ -64,7 +64,7 @@ def test_a_day_in_plain_text(loaded: str) -> None:
     assert done.stdout.startswith("5/12(水・仏滅)\n鳳凰の間（hoo・転換 90分）\n")
     assert (
         "  11:00〜15:00（転換 90分 → 16:30）  #1 山田様  [1番手 · 期限 3/8(月・友引) 9:00まで]"
-        "  担当 U0SALES001" in done.stdout
+        "  担当 田中" in done.stdout
     )
 
 

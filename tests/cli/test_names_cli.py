@@ -9,10 +9,11 @@ from pathlib import Path
 
 from tests.cli.test_cli import HOLD, NOW, OSAE, ROOT, run
 
+# one more person beside the example venue's own [[staff]] (田中 is U0SALES001 there)
 STAFF = """
 [[staff]]
-id = "U0SALES001"
-name = "田中"
+id = "U0SALES009"
+name = "中村"
 """
 
 
@@ -33,8 +34,12 @@ def test_the_staff_table_names_people_in_json_and_in_every_line(
     code, first = run(fresh_db, *HOLD)
     assert code == 0
     assert first["hold"]["salesperson_name"] == "田中"
-    code, other = run(fresh_db, *HOLD, "--salesperson", "U0SALES002", "--customer", "佐藤様")
-    assert other["hold"]["salesperson_name"] == "U0SALES002"  # nobody named them: the id
+    code, named = run(fresh_db, *HOLD, "--salesperson", "U0SALES009", "--customer", "佐藤様")
+    assert named["hold"]["salesperson_name"] == "中村"
+    code, other = run(
+        fresh_db, *HOLD, "--salesperson", "U0SALES003", "--customer", "森様", "--date", "2027-05-13"
+    )
+    assert other["hold"]["salesperson_name"] == "U0SALES003"  # nobody named them: the id
 
     refused = terminal(fresh_db, "hold", "release", "1", "--actor", "U0STRANGER", "--now", NOW)
     assert refused.returncode == 1

@@ -67,7 +67,7 @@ def test_the_commands_speak_japanese(
     )
     assert "21:00〜23:30（転換 90分 → 翌1:00）" in day
     assert "2027年5月: 本予約 0" in said["stats"][1]
-    assert said["enquiry"][1].startswith("B-0001 山田様（婚礼）担当 U0SALES001\n")
+    assert said["enquiry"][1].startswith("B-0001 山田様（婚礼）担当 田中\n")
     card = "チャンネルのカード更新  宛先 カードのチャンネル  押さえ #1  送信 0回  送信待ち"
     assert card in said["outbox"][1]
     assert said["db"][1].startswith("データベースの版: ")
@@ -83,7 +83,7 @@ def test_the_same_commands_speak_english(
     assert "  21:00–23:30 (+90 min turnover → 1:00 next day)  #2 鈴木様" in said["day"]
     assert said["day"].startswith("Wed 12 May (Butsumetsu)\n鳳凰の間 (hoo, turnover 90 min)\n")
     assert said["stats"].startswith("May 2027: confirmed 0")
-    assert said["enquiry"].startswith("B-0001 山田様 (wedding), by U0SALES001\n")
+    assert said["enquiry"].startswith("B-0001 山田様 (wedding), by 田中\n")
     assert "channel card update to the card     hold 1" in said["outbox"]
     assert said["db"].startswith("schema revision: ")
 
@@ -116,6 +116,11 @@ def test_json_answers_do_not_change_with_the_language(
         ),
         (["stats", "--month", "2027-13"], "月として読めません", "is not a month"),
         (["enquiry", "show", "X-1"], "受付番号として読めません", "is not a booking number"),
+        (
+            ["venue", "link", "grand-tokyo", "X123"],
+            "X123 はワークスペースの ID（T0123ABCD のような形",
+            "X123 is not a workspace id like T0123ABCD",
+        ),
     ],
 )
 def test_refusals_in_the_readers_language(
@@ -148,7 +153,7 @@ def test_an_import_refused_names_who_is_in_the_way_without_markup(
     )
     code, said = osae(monkeypatch, capsys, "ja", "import", str(ledger), "--dry-run")
     assert code == 1 and "取り込めません" in said
-    assert "担当 U0SALES001" in said and "<@" not in said
+    assert "担当 田中" in said and "<@" not in said
 
 
 def test_without_a_database_the_newcomer_is_told_how_to_start_one(
