@@ -21,7 +21,7 @@ from cli import (
     tour,
 )
 from cli.bootstrap import Runtime, database_url
-from cli.context import say, settings_of
+from cli.context import locale, say, settings_of
 from cli.errors import CommandError
 from cli.local_stack import Stack
 from cli.processes import Parts, Stopping
@@ -270,7 +270,7 @@ def _explain_slack(settings: Settings, missing: list[str], command: str) -> int:
     said = say(
         "run.slack", command=command, state=state, missing=", ".join(missing), without=without
     )
-    print(said + tour.connect_slack(command, _manifest_path()), file=sys.stderr)
+    print(said + tour.connect_slack(command, _manifest_path(), locale()), file=sys.stderr)
     return NO_SLACK
 
 

@@ -63,22 +63,6 @@ def connect_slack_briefly(settings: Settings, manifest: str) -> list[str]:
     ]
 
 
-def connect_slack(command: str, manifest: str) -> str:
-    """The steps from nothing to a connected Slack app."""
-    return f"""1. Create the Slack app from the manifest: open https://api.slack.com/apps, choose
-   "Create New App" > "From an app manifest", pick your workspace and paste
-   {manifest}
-   - Socket Mode (no public URL needed, e.g. one machine behind a firewall): change
-     socket_mode_enabled to true before pasting;
-   - HTTP mode: replace https://osae.example.com with this machine's public https URL.
-   Then "Install to Workspace".
-2. Set, then run `{command}` again:
-   SLACK_BOT_TOKEN=xoxb-...     OAuth & Permissions > Bot User OAuth Token
-   and one of
-   SLACK_APP_TOKEN=xapp-...     Socket Mode: Basic Information > App-Level Tokens,
-                                a token with the connections:write scope
-   SLACK_SIGNING_SECRET=...     HTTP mode: Basic Information > Signing Secret; Slack then
-                                posts to <your URL>/slack/events (this machine's $PORT)
-   Optional: OSAE_SALES_CHANNEL=C... (where undeliverable notices are reported; invite the
-   bot there), OSAE_VENUE (the venue id, if several are loaded), PORT (default 3000).
-"""
+def connect_slack(command: str, manifest: str, language: str | None) -> str:
+    """The steps from nothing to a connected Slack app, in ``language``."""
+    return text(language, "tour.connect_steps", command=command, manifest=manifest)

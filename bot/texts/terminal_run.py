@@ -28,6 +28,24 @@ JA: dict[str, str] = {
     "web.socket": "Slack は Socket Mode（開発用。公開 URL は要りません。本番と Slack Marketplace は HTTP: SLACK_APP_TOKEN を消してください）。GET {base}/healthz",
     "web.distributed": "{base} で待ち受けています（Slack に追加: GET {base}/slack/install、Slack からの戻り先 /slack/oauth_redirect、Slack から POST /slack/events、GET /healthz）",
     "web.http": "{base} で待ち受けています（Slack から POST /slack/events、GET /healthz）",
+    "tour.connect_steps": (
+        "1. マニフェストから Slack アプリを作ります: https://api.slack.com/apps を開き、\n"
+        "   「Create New App」>「From an app manifest」でワークスペースを選び、次のファイルを貼り付けます\n"
+        "   {manifest}\n"
+        "   - Socket Mode（公開 URL が要りません。ファイアウォールの内側の一台など）: 貼り付ける前に\n"
+        "     socket_mode_enabled を true にします\n"
+        "   - HTTP: https://osae.example.com をこのマシンの公開 https URL に置き換えます\n"
+        "   そのあと「Install to Workspace」を押します。\n"
+        "2. 次を設定して、もう一度 `{command}` を実行します:\n"
+        "   SLACK_BOT_TOKEN=xoxb-...     OAuth & Permissions > Bot User OAuth Token\n"
+        "   と、次のどちらか\n"
+        "   SLACK_APP_TOKEN=xapp-...     Socket Mode: Basic Information > App-Level Tokens\n"
+        "                                （connections:write の権限を持つトークン）\n"
+        "   SLACK_SIGNING_SECRET=...     HTTP: Basic Information > Signing Secret。Slack は\n"
+        "                                <あなたの URL>/slack/events（このマシンの $PORT）に送ります\n"
+        "   任意: OSAE_SALES_CHANNEL=C...（届けられなかったお知らせを伝えるチャンネル。ボットを招待して\n"
+        "   ください）、OSAE_VENUE（会場が複数あるときの会場 ID）、PORT（既定 3000）\n"
+    ),
 }
 EN: dict[str, str] = {
     "run.ctrl_c": " · Ctrl-C stops everything",
@@ -53,4 +71,22 @@ EN: dict[str, str] = {
     "web.socket": "Slack over Socket Mode, for development (no public URL needed; production and the Slack Marketplace use HTTP: unset SLACK_APP_TOKEN); GET {base}/healthz",
     "web.distributed": "listening on {base} (Add to Slack at GET {base}/slack/install, Slack's redirect to /slack/oauth_redirect, POST /slack/events from Slack, GET /healthz)",
     "web.http": "listening on {base} (POST /slack/events from Slack, GET /healthz)",
+    "tour.connect_steps": (
+        "1. Create the Slack app from the manifest: open https://api.slack.com/apps, choose\n"
+        '   "Create New App" > "From an app manifest", pick your workspace and paste\n'
+        "   {manifest}\n"
+        "   - Socket Mode (no public URL needed, e.g. one machine behind a firewall): change\n"
+        "     socket_mode_enabled to true before pasting;\n"
+        "   - HTTP mode: replace https://osae.example.com with this machine's public https URL.\n"
+        '   Then "Install to Workspace".\n'
+        "2. Set, then run `{command}` again:\n"
+        "   SLACK_BOT_TOKEN=xoxb-...     OAuth & Permissions > Bot User OAuth Token\n"
+        "   and one of\n"
+        "   SLACK_APP_TOKEN=xapp-...     Socket Mode: Basic Information > App-Level Tokens,\n"
+        "                                a token with the connections:write scope\n"
+        "   SLACK_SIGNING_SECRET=...     HTTP mode: Basic Information > Signing Secret; Slack then\n"
+        "                                posts to <your URL>/slack/events (this machine's $PORT)\n"
+        "   Optional: OSAE_SALES_CHANNEL=C... (where undeliverable notices are reported; invite the\n"
+        "   bot there), OSAE_VENUE (the venue id, if several are loaded), PORT (default 3000).\n"
+    ),
 }

@@ -192,6 +192,7 @@ def test_serve_says_what_slack_lacks_in_japanese(
     speak(monkeypatch, "ja", "C")
     for name in [k for k in os.environ if k.startswith("SLACK_")]:
         monkeypatch.delenv(name)
+    monkeypatch.delenv("OSAE_LAUNCHER", raising=False)  # `dev.py test` names itself so
     monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-only-this")
     root = logging.getLogger()  # `osae serve` sets up logging on this test's stderr: put back
     monkeypatch.setattr(root, "handlers", list(root.handlers))
@@ -202,6 +203,7 @@ def test_serve_says_what_slack_lacks_in_japanese(
     assert "足りないもの: SLACK_APP_TOKEN または SLACK_SIGNING_SECRET" in err
     assert "SLACK_ で始まる変数をすべて消してください" in err
     assert "nothing was started" not in err and "Missing" not in err
+    assert "2. 次を設定して、もう一度 `osae serve` を実行します" in err  # the steps too
     from cli import context, process_commands
     from cli.errors import CommandError
     from cli.settings import Settings

@@ -20,6 +20,7 @@ from tests.jobs.processes import DEV_PY, OSAE, Child, alive, osae_env, servers
 from tests.jobs.test_serve import HEALTHY, healthz
 
 FIRST, SECOND = "U0SALES001", "U0SALES002"  # the demo venue's salespeople in the tour
+NAMES = {FIRST: "田中", SECOND: "高橋"}  # as its [[staff]] names them: the console's heads
 
 
 def osae(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -88,13 +89,15 @@ def test_run_without_slack_prints_the_promotion_and_one_ctrl_c_stops_everything(
         promoted = answer(env, "hold", "show", str(second["id"]))["hold"]
         assert promoted["rank"] == 1 and promoted["expires_at"]
 
-        serve.wait_for_output(f"Slack DM → {SECOND} (promotion, hold #{second['id']}", timeout=30)
+        serve.wait_for_output(
+            f"Slack DM → {NAMES[SECOND]} (promotion, hold #{second['id']}", timeout=30
+        )
         printed = serve.output()
-        block = printed[printed.index(f"Slack DM → {SECOND} (promotion") :]
+        block = printed[printed.index(f"Slack DM → {NAMES[SECOND]} (promotion") :]
         assert plain(text("ja", "notice.promoted.title")) in block, "in SECOND's language"
         assert f"[ {text('ja', 'button.confirm')} ]" in block
         assert f"python3 dev.py osae hold confirm {second['id']} --actor {SECOND}" in block
-        expired = printed[printed.index(f"Slack DM → {FIRST} (expiry") :]
+        expired = printed[printed.index(f"Slack DM → {NAMES[FIRST]} (expiry") :]
         assert plain(text("en", "notice.expired.title")) in expired.split("╰─")[0]
         # its card, redrawn 1st, in the channel's language: its salesperson presses its buttons
         card_head = f"Slack card redrawn → console (hold #{second['id']}"
