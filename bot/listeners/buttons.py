@@ -84,10 +84,8 @@ def clicked(deps: Deps, args: Args) -> None:
     user = body["user"]["id"]
     locale = deps.locales.get(user)
     click = Click.of(body, locale)
-    if click is None:  # a button value that names no hold: someone crafted it
-        refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
-        message = describe(refused, venue.tz, locale, style=dates.style_for(venue, deps.now()))
-        tell(client, user, message, locale, response_url=body.get("response_url"))
+    if click is None:
+        no_such_hold(deps, client, venue, body, locale)
         return
     if click.verb == "confirm":
         result: Result | None = ask_to_confirm(deps, client, venue, click)
@@ -103,6 +101,15 @@ def clicked(deps: Deps, args: Args) -> None:
         result = act(venue.id, click.hold_id, actor=user, now=deps.now())
     if result is not None:  # None: the dialog is open, and its submission does the rest
         deps.after(body, client, partial(settle, deps, client, venue, click, result))
+
+
+def no_such_hold(
+    deps: Deps, client: WebClient, venue: Venue, body: dict[str, Any], locale: str
+) -> None:
+    """A button value that names no hold (someone crafted it): the clicker is told so."""
+    refused = Refused(Code.HOLD_NOT_FOUND, detail=str(body["actions"][0].get("value"))[:24])
+    message = describe(refused, venue.tz, locale, style=dates.style_for(venue, deps.now()))
+    tell(client, body["user"]["id"], message, locale, response_url=body.get("response_url"))
 
 
 def ask_to_confirm(deps: Deps, client: WebClient, venue: Venue, click: Click) -> Refused | None:

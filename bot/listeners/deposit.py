@@ -16,7 +16,7 @@ from bot import cards, ids, strict
 from bot.deposits import deposit_state
 from bot.deps import Deps
 from bot.homes import publish_homes
-from bot.listeners.buttons import Click, redraw
+from bot.listeners.buttons import Click, no_such_hold, redraw
 from bot.logs import log_action
 from bot.metadata import Source
 from bot.replies import tell
@@ -36,12 +36,9 @@ def clicked(deps: Deps, args: Args) -> None:
     venue = deps.venue(args.context)
     user = body["user"]["id"]
     locale = deps.locales.get(user)
-    value = body["actions"][0].get("value")
-    hold_id = strict.hold_id(value)
-    if hold_id is None:  # a button value that names no hold: someone crafted it
-        refused = Refused(Code.HOLD_NOT_FOUND, detail=str(value)[:24])
-        message = describe(refused, venue.tz, locale, style=dates.style_for(venue, deps.now()))
-        tell(client, user, message, locale, response_url=body.get("response_url"))
+    hold_id = strict.hold_id(body["actions"][0].get("value"))
+    if hold_id is None:
+        no_such_hold(deps, client, venue, body, locale)
         return
     click = Click(
         user=user,
