@@ -5,6 +5,7 @@ terminal and for people without Slack)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from types import MappingProxyType
 from typing import Any
 
@@ -25,18 +26,28 @@ MAX_SOURCES = 50
 MAX_PERSON = 80
 
 
+def _tables(
+    raw: Any, table: str, shape: str, each: str, keys: set[str]
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each table of a ``[[table]]`` array with where it stands (``sources[2]``), its keys
+    checked; refused unless the array is tables like ``shape`` each with ``each``."""
+    if not isinstance(raw, list):
+        raise VenueFileError(f"[[{table}]] must be tables like {shape}")
+    for position, entry in enumerate(raw):
+        where = f"{table}[{position}]"
+        if not isinstance(entry, dict):
+            raise VenueFileError(f"{where} must be a table with {each}")
+        _keys(entry, keys, where)
+        yield where, entry
+
+
 def sources(raw: Any) -> tuple[tuple[str, str], ...]:
     """``[[sources]] code = "instagram" name = "Instagram"``: the defaults (renamed when
     listed) first, then the others in file order."""
-    if not isinstance(raw, list):
-        raise VenueFileError('[[sources]] must be tables like code = "instagram", name')
     found = dict(DEFAULT_SOURCES)
     listed: set[str] = set()
-    for position, entry in enumerate(raw):
-        where = f"sources[{position}]"
-        if not isinstance(entry, dict):
-            raise VenueFileError(f"{where} must be a table with code and name")
-        _keys(entry, _SOURCE_KEYS, where)
+    shape = 'code = "instagram", name'
+    for where, entry in _tables(raw, "sources", shape, "code and name", _SOURCE_KEYS):
         code = entry.get("code")
         if not isinstance(code, str) or not _CODE.fullmatch(code):
             raise VenueFileError(
@@ -58,15 +69,10 @@ def reasons(raw: Any) -> tuple[Reason, ...]:
     """``[[reasons]] code = "venue_closed" name = "休館" loss = false``: why a release may
     be; the defaults (renamed, or their ``loss`` changed, when listed) first, then the others
     in file order. ``loss`` omitted: a default's own, else true."""
-    if not isinstance(raw, list):
-        raise VenueFileError('[[reasons]] must be tables like code = "venue_closed", name')
     found = {r.code: r for r in DEFAULT_REASONS}
     listed: set[str] = set()
-    for position, entry in enumerate(raw):
-        where = f"reasons[{position}]"
-        if not isinstance(entry, dict):
-            raise VenueFileError(f"{where} must be a table with code, name and maybe loss")
-        _keys(entry, _REASON_KEYS, where)
+    shape, each = 'code = "venue_closed", name', "code, name and maybe loss"
+    for where, entry in _tables(raw, "reasons", shape, each, _REASON_KEYS):
         code = entry.get("code")
         if not isinstance(code, str) or not _CODE.fullmatch(code) or code == UNSPECIFIED:
             raise VenueFileError(
@@ -100,14 +106,9 @@ def reasons(raw: Any) -> tuple[Reason, ...]:
 
 def staff(raw: Any) -> MappingProxyType[str, str]:
     """``[[staff]] id = "U0TANAKA" name = "田中"``: a person's name by their user id."""
-    if not isinstance(raw, list):
-        raise VenueFileError('[[staff]] must be tables like id = "U0TANAKA", name = "田中"')
     names: dict[str, str] = {}
-    for position, entry in enumerate(raw):
-        where = f"staff[{position}]"
-        if not isinstance(entry, dict):
-            raise VenueFileError(f"{where} must be a table with id and name")
-        _keys(entry, _STAFF_KEYS, where)
+    shape = 'id = "U0TANAKA", name = "田中"'
+    for where, entry in _tables(raw, "staff", shape, "id and name", _STAFF_KEYS):
         user = entry.get("id")
         if not isinstance(user, str):
             raise VenueFileError(f'{where}.id must be a Slack user id, like "U0TANAKA"')
